@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# rvperf top-level Makefile.
+#
+#   make run          the main job: boot the guest and profile the sample workload
+#   make check        every CI-runnable test (installs what it needs)
+#   make check-guest  only the guest tier; GUEST_EXTRA="a b" adds test programs
+#   make check-e2e    tests that need binaries you pass: QEMU=... OPENSBI_FW=...
+#   make bench        benchmarks (ratios against a baseline measured in the run)
+#   make deps         install the Debian packages listed in scripts/deps.txt
+#   make defconfig | menuconfig | savedefconfig | clean | distclean-cache
+#
+# Each part of the tree adds its programs and tests through a build.mk
+# fragment (see docs/build.md); this file holds only what they share.
+
+O ?= build
+override O := $(patsubst %/,%,$(O))
+RVPERF_CACHE ?= $(HOME)/.cache/rvperf
+SPECS_DIR ?= $(abspath ../shared/specs)
+CROSS_COMPILE ?= riscv64-linux-gnu-
+JOBS ?= $(shell nproc)
+
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
+# Kconfig through Debian's kconfiglib, which installs for the system python
+# only (a pyenv or venv python on PATH would not see it).
+KCONFIG_PYTHON ?= /usr/bin/python3
+KCONFIG_CONFIG := $(O)/.config
+CONFIG_HEADER := $(O)/include/generated/rvperf_config.h
+kconfig = KCONFIG_CONFIG=$(KCONFIG_CONFIG) $(KCONFIG_PYTHON) -m $(1)
+
+HOST_CC ?= gcc
+HOST_CFLAGS ?= -O2 -g
+HOST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests \
+	-I$(O)/include/generated
+HOST_LDFLAGS ?=
+
+export O RVPERF_CACHE SPECS_DIR CROSS_COMPILE JOBS V
+
+# $(call host-program,OUTPUT,SOURCES,EXTRA_CFLAGS): one host executable.
+define host-program
+$(1): $(2) $(CONFIG_HEADER)
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  CC      $$@")
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $(3) -MMD -MP -MF $$@.d -o $$@ $(2) $$(HOST_LDFLAGS)
+-include $(1).d
+endef
+
+# $(call guest-program,OUTPUT,SOURCES,EXTRA_CFLAGS): one static riscv64 Linux
+# executable for the guest initramfs.
+GUEST_CC ?= $(CROSS_COMPILE)gcc
+GUEST_CFLAGS ?= -O2 -g
+GUEST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -static -Iinclude -Itests \
+	-I$(O)/include/generated
+define guest-program
+$(1): $(2) $(CONFIG_HEADER)
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  GUESTCC $$@")
+	$$(Q)$$(GUEST_CC) $$(GUEST_CFLAGS) $(3) -MMD -MP -MF $$@.d -o $$@ $(2)
+-include $(1).d
+endef
+
+# What the fragments fill in.
+HOST_PROGS :=		# host executables built by 'make all'
+HOST_TESTS :=		# executables printing TAP, run by 'make check'
+GUEST_TESTS :=		# guest executables printing TAP, run in the guest tier
+GUEST_PROGS :=		# other guest executables put in the initramfs
+BENCHES :=		# executables printing benchmark ratios, run by 'make bench'
+FUZZERS :=		# libFuzzer executables; 'make check' runs each briefly
+
+.DEFAULT_GOAL := all
+
+# ---------------------------------------------------------------- configuration
+# The fragments may read CONFIG_* values, so the configuration comes first.
+# There is deliberately no rule for $(KCONFIG_CONFIG) itself: make would run
+# it before 'make deps' had a chance to install kconfiglib.
+-include $(KCONFIG_CONFIG)
+unquote = $(patsubst "%",%,$(1))
+
+# The header is the one thing host code reads; a missing .config starts from
+# configs/defconfig, an existing one is refreshed for new Kconfig symbols.
+$(CONFIG_HEADER): Kconfig configs/defconfig $(wildcard $(KCONFIG_CONFIG))
+	@mkdir -p $(dir $@)
+	$(Q)if [ ! -f $(KCONFIG_CONFIG) ]; then \
+		$(call kconfig,defconfig) --kconfig Kconfig configs/defconfig >/dev/null; \
+	else \
+		$(call kconfig,olddefconfig) Kconfig >/dev/null; \
+	fi
+	$(Q)$(call kconfig,genconfig) --header-path $@ Kconfig >/dev/null
+
+.PHONY: config defconfig menuconfig olddefconfig savedefconfig
+config: $(CONFIG_HEADER)
+defconfig:
+	@mkdir -p $(O)
+	$(Q)$(call kconfig,defconfig) --kconfig Kconfig configs/defconfig
+	$(Q)$(MAKE) --no-print-directory config
+menuconfig:
+	@mkdir -p $(O)
+	$(Q)$(call kconfig,menuconfig) Kconfig
+	$(Q)$(MAKE) --no-print-directory config
+olddefconfig:
+	@mkdir -p $(O)
+	$(Q)$(call kconfig,olddefconfig) Kconfig
+	$(Q)$(MAKE) --no-print-directory config
+savedefconfig: $(CONFIG_HEADER)
+	$(Q)$(call kconfig,savedefconfig) --kconfig Kconfig --out $(O)/defconfig
+	@echo "minimal configuration written to $(O)/defconfig"
+
+# ---------------------------------------------------------------- fragments
+include $(sort $(wildcard */build.mk */*/build.mk))
+# The guest pipeline packs what the fragments registered, so it comes last.
+include scripts/guest/pipeline.mk
+
+# ---------------------------------------------------------------- targets
+.PHONY: all deps check check-unit check-guest check-e2e bench fuzz run clean \
+	distclean-cache help
+
+all: $(CONFIG_HEADER) $(HOST_PROGS) $(HOST_TESTS) $(BENCHES)
+
+deps:
+	$(Q)scripts/deps.sh
+
+TESTRUN := scripts/testrun.py --log-dir $(O)/test-logs
+
+# The unit tier alone (no guest): what a developer runs after each edit.
+check-unit: all
+	$(Q)$(TESTRUN) $(HOST_TESTS)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all guest-image
+	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER)
+
+check-guest: deps
+	$(Q)$(MAKE) --no-print-directory guest-image
+	$(Q)$(TESTRUN) $(GUEST_TIER)
+
+bench: all
+	$(Q)for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done; \
+	[ -n "$(strip $(BENCHES))" ] || echo "no benchmarks are registered"
+
+FUZZ_SECONDS ?= 600
+fuzz: all
+	$(Q)for f in $(FUZZERS); do echo "== $$f ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory guest-run
+
+clean:
+	rm -rf $(O)
+
+distclean-cache:
+	rm -rf $(RVPERF_CACHE)
+
+help:
+	@sed -n '3,12s/^# \{0,1\}//p' Makefile

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Cross-builds the real perf tool, static, from the tools/perf of the same
+# kernel source the guest kernel comes from, into the cache.
+#
+# Usage: build-perf.sh   (environment, set by scripts/guest/build.mk:
+#   LINUX_SRC the unpacked kernel source, PERF_OUT the build directory,
+#   CROSS_COMPILE, JOBS)
+#
+# perf's build re-runs its feature probes on every call, so a binary built
+# with the same options for the same source is reused as it is.
+set -euo pipefail
+src=${LINUX_SRC:?} out=${PERF_OUT:?}
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+jobs=${JOBS:-$(nproc)}
+die() { echo "build-perf: $*" >&2; exit 1; }
+
+[ -e "$src/.rvperf-unpacked" ] || die "kernel source not unpacked in $src (build the guest kernel first)"
+
+# A minimal, static perf: no library features a static riscv64 sysroot
+# lacks.  Only the 'perf' target: the default one also links dlfilters/*.so,
+# which cannot be static.
+opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS=-static
+	NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 NO_LIBPERL=1
+	NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1
+	NO_DEMANGLE=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_ZLIB=1 NO_LZMA=1 NO_ZSTD=1
+	NO_SDT=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_BABELTRACE=1
+	NO_LIBDEBUGINFOD=1)
+stamp=$out/.rvperf-options
+if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]}" ]; then
+	exit 0
+fi
+mkdir -p "$out"
+rm -f "$stamp"
+echo "build-perf: building perf in $out" >&2
+log=$out/build.log
+if ! make -C "$src/tools/perf" O="$out" -j"$jobs" "${opts[@]}" perf >"$log" 2>&1; then
+	tail -30 "$log" >&2
+	die "perf build failed (full log: $log)"
+fi
+file "$out/perf" 2>/dev/null | grep -q 'statically linked' || \
+	! command -v file >/dev/null || die "$out/perf is not statically linked"
+echo "${opts[*]}" >"$stamp"

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The guest pipeline: a riscv64 Linux 6.12 kernel and the real perf tool from
+# Debian's linux-source-6.12 (both cached in $(RVPERF_CACHE), outside the
+# clone, keyed by the package version), an initramfs of static programs, and
+# a QEMU boot whose output scripts/guest/guest.py turns into results.
+
+LINUX_PKGVER = $(shell dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null)
+LINUX_SRC = $(RVPERF_CACHE)/linux-source-$(LINUX_PKGVER)
+KBUILD_OUT = $(RVPERF_CACHE)/linux-build-$(LINUX_PKGVER)
+PERF_OUT = $(RVPERF_CACHE)/perf-build-$(LINUX_PKGVER)
+GUEST_KERNEL = $(KBUILD_OUT)/arch/riscv/boot/Image
+GUEST_PERF = $(PERF_OUT)/perf
+GEN_INIT_CPIO = $(KBUILD_OUT)/usr/gen_init_cpio
+GUEST_DIR := $(O)/guest
+GUEST_INIT := $(GUEST_DIR)/bin/init
+
+# The guest tier runs Debian's QEMU with Debian's OpenSBI; check-e2e swaps in
+# the user's binaries.  -icount makes minstret exact, so counts can be checked
+# against a known instruction count.
+GUEST_QEMU ?= qemu-system-riscv64
+GUEST_ICOUNT ?= 0
+GUEST_TIMEOUT ?= 600
+GUEST_EXTRA ?=
+
+export LINUX_SRC KBUILD_OUT PERF_OUT GUEST_QEMU GUEST_ICOUNT GUEST_TIMEOUT
+
+$(eval $(call guest-program,$(GUEST_INIT),tests/guest/init.c))
+
+# Both always ask their script, which knows whether anything changed.
+$(GUEST_KERNEL): FORCE
+	$(Q)scripts/guest/build-kernel.sh
+$(GEN_INIT_CPIO): $(GUEST_KERNEL) ;
+$(GUEST_PERF): $(GUEST_KERNEL) FORCE
+	$(Q)scripts/guest/build-perf.sh
+
+.PHONY: FORCE guest-kernel guest-perf guest-image guest-run
+FORCE:
+guest-kernel: $(GUEST_KERNEL)
+guest-perf: $(GUEST_PERF)
+
+# GUEST_EXTRA: the user's own static riscv64 test programs.
+guest-extra-missing := $(filter-out $(wildcard $(GUEST_EXTRA)),$(GUEST_EXTRA))
+ifneq ($(guest-extra-missing),)
+$(error GUEST_EXTRA: no such file: $(guest-extra-missing))
+endif
+
+guest-path = /bin/$(notdir $(1))
+guest-files = $(foreach p,$(1),$(call guest-path,$(p))=$(p))
+
+# $(call guest-plan,FILE,LINES): writes a plan, touching it only on change.
+define guest-plan
+	@mkdir -p $(dir $(1))
+	$(Q)printf '%s\n' $(2) >$(1).tmp
+	$(Q)if cmp -s $(1).tmp $(1); then rm $(1).tmp; else mv $(1).tmp $(1); fi
+endef
+
+# ---- the check image: every guest test, then the user's extras
+GUEST_CHECK_PLAN := $(GUEST_DIR)/check/plan
+GUEST_CHECK_INITRD := $(GUEST_DIR)/check/initramfs.cpio.gz
+guest-check-lines = $(foreach t,$(GUEST_TESTS),'$(call guest-path,$(t))') \
+	$(foreach t,$(GUEST_EXTRA),'/bin/extra/$(notdir $(t))')
+guest-check-files = $(call guest-files,$(GUEST_TESTS) $(GUEST_PROGS)) \
+	$(GUEST_PERF:%=/bin/perf=%) \
+	$(foreach t,$(GUEST_EXTRA),/bin/extra/$(notdir $(t))=$(t))
+
+$(GUEST_CHECK_PLAN): FORCE
+	$(call guest-plan,$@,$(guest-check-lines))
+
+$(GUEST_CHECK_INITRD): $(GUEST_CHECK_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
+		$(GUEST_PERF) $(GUEST_TESTS) $(GUEST_PROGS) $(GUEST_EXTRA) \
+		scripts/guest/mkinitramfs.sh
+	$(if $(Q),@echo "  CPIO    $@")
+	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
+		$(GUEST_CHECK_PLAN) $(guest-check-files)
+
+guest-image: $(GUEST_KERNEL) $(GUEST_CHECK_INITRD)
+
+GUEST_TIER := 'scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
+	--out $(GUEST_DIR)/check/out --qemu $(GUEST_QEMU) \
+	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
+
+# ---- the run image: 'make run', profiling the sample workload
+GUEST_RUN_PLAN := $(GUEST_DIR)/run/plan
+GUEST_RUN_INITRD := $(GUEST_DIR)/run/initramfs.cpio.gz
+guest-run-lines = \
+	'/bin/branchy' \
+	'/bin/perf stat -e instructions,cycles /bin/branchy' \
+	'/bin/perf record -e cycles -o /tmp/perf.data /bin/branchy' \
+	'/bin/perf report --stdio --sort comm,dso,sym -i /tmp/perf.data'
+
+$(GUEST_RUN_PLAN): FORCE
+	$(call guest-plan,$@,$(guest-run-lines))
+
+$(GUEST_RUN_INITRD): $(GUEST_RUN_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
+		$(GUEST_PERF) $(GUEST_PROGS) scripts/guest/mkinitramfs.sh
+	$(if $(Q),@echo "  CPIO    $@")
+	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
+		$(GUEST_RUN_PLAN) $(call guest-files,$(GUEST_PROGS)) \
+		/bin/perf=$(GUEST_PERF)
+
+guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
+	$(Q)scripts/guest/guest.py run --kernel $(GUEST_KERNEL) \
+		--initrd $(GUEST_RUN_INITRD) --out $(GUEST_DIR)/run/out \
+		--qemu $(GUEST_QEMU) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Guest test programs: static riscv64 executables that print TAP, run by the
+# guest's init in the order listed here.
+guest-test-names := perf-count perf-sample perf-brstack perf-tool
+$(foreach t,$(guest-test-names),$(eval $(call guest-program,\
+	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
+GUEST_TESTS += $(guest-test-names:%=$(O)/guest/bin/%)
