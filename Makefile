@@ -23,8 +23,10 @@ JOBS ?= $(shell nproc)
 V ?= 0
 ifeq ($(V),0)
 Q := @
+SUBMAKE = $(MAKE) -s --no-print-directory
 else
 Q :=
+SUBMAKE = $(MAKE) --no-print-directory
 endif
 
 # Kconfig through Debian's kconfiglib, which installs for the system python
@@ -68,6 +70,7 @@ endef
 # What the fragments fill in.
 HOST_PROGS :=		# host executables built by 'make all'
 HOST_TESTS :=		# executables printing TAP, run by 'make check'
+GUEST_HOST_TESTS :=	# host-side TAP scripts that boot guests of their own
 GUEST_TESTS :=		# guest executables printing TAP, run in the guest tier
 GUEST_PROGS :=		# other guest executables put in the initramfs
 BENCHES :=		# executables printing benchmark ratios, run by 'make bench'
@@ -98,15 +101,15 @@ config: $(CONFIG_HEADER)
 defconfig:
 	@mkdir -p $(O)
 	$(Q)$(call kconfig,defconfig) --kconfig Kconfig configs/defconfig
-	$(Q)$(MAKE) --no-print-directory config
+	$(Q)$(SUBMAKE) config
 menuconfig:
 	@mkdir -p $(O)
 	$(Q)$(call kconfig,menuconfig) Kconfig
-	$(Q)$(MAKE) --no-print-directory config
+	$(Q)$(SUBMAKE) config
 olddefconfig:
 	@mkdir -p $(O)
 	$(Q)$(call kconfig,olddefconfig) Kconfig
-	$(Q)$(MAKE) --no-print-directory config
+	$(Q)$(SUBMAKE) config
 savedefconfig: $(CONFIG_HEADER)
 	$(Q)$(call kconfig,savedefconfig) --kconfig Kconfig --out $(O)/defconfig
 	@echo "minimal configuration written to $(O)/defconfig"
@@ -132,12 +135,16 @@ check-unit: all
 	$(Q)$(TESTRUN) $(HOST_TESTS)
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all guest-image
-	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER)
+	$(Q)$(SUBMAKE) all guest-image
+	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER) $(GUEST_HOST_TESTS)
 
 check-guest: deps
-	$(Q)$(MAKE) --no-print-directory guest-image
-	$(Q)$(TESTRUN) $(GUEST_TIER)
+	$(Q)$(SUBMAKE) guest-image
+	$(Q)$(TESTRUN) $(GUEST_TIER) $(GUEST_HOST_TESTS)
+
+check-e2e: deps
+	$(Q)$(SUBMAKE) all $(E2E_IMAGE)
+	$(Q)$(TESTRUN) $(E2E_TIERS)
 
 bench: all
 	$(Q)for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done; \
@@ -149,7 +156,7 @@ fuzz: all
 		$$f -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
 run: deps
-	$(Q)$(MAKE) --no-print-directory guest-run
+	$(Q)$(SUBMAKE) guest-run
 
 clean:
 	rm -rf $(O)

@@ -5,7 +5,9 @@
 Usage: testrun.py [--log-dir DIR] [--timeout SECONDS] [--verbose] TEST...
 
 Each TEST is an executable (a compiled host test, a shell script, the guest
-tier) that prints TAP on stdout.  Its full output goes to LOG_DIR/NAME.log;
+tier), optionally with arguments in the same shell-quoted word and optionally
+named by a "NAME=" prefix (e.g. 'guest=scripts/guest/guest.py check'), that
+prints TAP on stdout.  Its full output goes to LOG_DIR/NAME.log;
 the terminal gets one line per test plus every failure, skip and expected
 failure.  The last line is "N passed, N failed, N skipped" and the exit status
 is 1 when anything failed.
@@ -20,6 +22,7 @@ listed as expected failures and counted with the skipped ones.
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -33,10 +36,12 @@ class Tally:
         self.passed = self.failed = self.skipped = self.xfail = 0
 
 
-def test_name(path):
+def test_name(argv):
     """A short stable name: the path below the build or source tree."""
-    rel = os.path.relpath(path)
-    for prefix in ('build/tests/', 'build/', 'tests/'):
+    rel = os.path.relpath(argv[0])
+    if len(argv) > 1:
+        rel += ' ' + argv[1]
+    for prefix in ('build/tests/', 'build/', 'tests/', 'scripts/'):
         if rel.startswith(prefix):
             return rel[len(prefix):]
     return rel
@@ -91,13 +96,18 @@ def parse_tap(lines, tally, report):
     return results, plan
 
 
-def run_one(path, log_dir, timeout, verbose, total):
-    name = test_name(path)
-    log_path = os.path.join(log_dir, name.replace('/', '__') + '.log')
+def run_one(entry, log_dir, timeout, verbose, total):
+    argv = shlex.split(entry)
+    m = re.match(r'^([\w.-]+)=(.+)$', argv[0]) if argv else None
+    if m:
+        name, argv[0] = m.group(1), m.group(2)
+    else:
+        name = test_name(argv)
+    log_path = os.path.join(log_dir, re.sub(r'[^A-Za-z0-9_.-]+', '_', name) + '.log')
     tally = Tally()
     notes = []
     try:
-        proc = subprocess.run([path], stdout=subprocess.PIPE,
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout,
                               stdin=subprocess.DEVNULL)
         output = proc.stdout.decode('utf-8', 'replace')
@@ -129,7 +139,12 @@ def run_one(path, log_dir, timeout, verbose, total):
         tally.failed += 1
         notes.append('  FAIL planned %d results, printed %d' % (plan, results))
 
-    verdict = 'FAIL' if tally.failed else 'PASS'
+    if tally.failed:
+        verdict = 'FAIL'
+    elif tally.passed == 0 and tally.skipped:
+        verdict = 'SKIP'
+    else:
+        verdict = 'PASS'
     counts = '%d passed' % tally.passed
     if tally.failed:
         counts += ', %d failed' % tally.failed
@@ -161,8 +176,8 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.log_dir, exist_ok=True)
     total = Tally()
-    for path in args.tests:
-        run_one(path, args.log_dir, args.timeout, args.verbose, total)
+    for entry in args.tests:
+        run_one(entry, args.log_dir, args.timeout, args.verbose, total)
     if total.xfail:
         print('(%d of the skipped are expected failures: known gaps, listed '
               'above as XFAIL)' % total.xfail)

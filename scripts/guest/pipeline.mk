@@ -76,7 +76,7 @@ $(GUEST_CHECK_INITRD): $(GUEST_CHECK_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 
 guest-image: $(GUEST_KERNEL) $(GUEST_CHECK_INITRD)
 
-GUEST_TIER := 'scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+GUEST_TIER := 'guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
 	--out $(GUEST_DIR)/check/out --qemu $(GUEST_QEMU) \
 	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
@@ -104,3 +104,35 @@ guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
 	$(Q)scripts/guest/guest.py run --kernel $(GUEST_KERNEL) \
 		--initrd $(GUEST_RUN_INITRD) --out $(GUEST_DIR)/run/out \
 		--qemu $(GUEST_QEMU) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))
+
+# ---- check-e2e: the guest checks on binaries the user passes in
+# QEMU and OPENSBI_FW come from the command line or from Kconfig
+# (CONFIG_E2E_QEMU, CONFIG_E2E_OPENSBI_FW).  A path that is given but wrong
+# stops make with one line, before anything is built.
+QEMU ?= $(call unquote,$(CONFIG_E2E_QEMU))
+OPENSBI_FW ?= $(call unquote,$(CONFIG_E2E_OPENSBI_FW))
+E2E_CPU ?= rv64,sscofpmf=true
+ifneq ($(filter check-e2e,$(MAKECMDGOALS)),)
+ifneq ($(QEMU),)
+ifeq ($(shell command -v '$(QEMU)' 2>/dev/null),)
+$(error check-e2e: QEMU=$(QEMU) is not an executable)
+endif
+endif
+ifneq ($(OPENSBI_FW),)
+ifeq ($(wildcard $(OPENSBI_FW)),)
+$(error check-e2e: OPENSBI_FW=$(OPENSBI_FW) does not exist)
+endif
+endif
+endif
+
+ifeq ($(QEMU),)
+E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
+E2E_IMAGE :=
+else
+E2E_TIERS := 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
+	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
+	$(if $(OPENSBI_FW),--bios $(OPENSBI_FW)) \
+	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
+E2E_IMAGE := guest-image
+endif

@@ -5,3 +5,9 @@ guest-test-names := perf-count perf-sample perf-brstack perf-tool
 $(foreach t,$(guest-test-names),$(eval $(call guest-program,\
 	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
 GUEST_TESTS += $(guest-test-names:%=$(O)/guest/bin/%)
+
+# The example extra program (see the file); built with the image so that
+# tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
+$(eval $(call guest-program,$(O)/guest/bin/always-fails,\
+	tests/guest/examples/always-fails.c))
+guest-image: $(O)/guest/bin/always-fails

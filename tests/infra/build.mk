@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Tests of the project's own machinery: the TAP runner, the guest log
+# parser, the configuration, and a real guest run with a failing program.
+HOST_TESTS += tests/infra/testrun-selftest.sh tests/infra/guest-tap-selftest.py \
+	tests/infra/config-selftest.sh
+GUEST_HOST_TESTS += tests/infra/guest-extra-selftest.sh

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# TAP helpers for shell tests (the shell twin of tests/tap.h): source it,
+# record checks, end with "tap_done; exit $?".
+tap_n=0
+tap_failed=0
+
+# ok STATUS DESCRIPTION: a check passed when STATUS is 0.
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# check DESCRIPTION COMMAND...: the command must succeed.
+check() {
+	local desc=$1
+	shift
+	"$@" >/dev/null 2>&1
+	ok $? "$desc"
+}
+
+# diag TEXT...: shown by the runner after a failure.
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+tap_done() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
