@@ -2,5 +2,5 @@
 # Tests of the project's own machinery: the TAP runner, the guest log
 # parser, the configuration, and a real guest run with a failing program.
 HOST_TESTS += tests/infra/testrun-selftest.sh tests/infra/guest-tap-selftest.py \
-	tests/infra/config-selftest.sh
+	tests/infra/config-selftest.sh tests/infra/spdx-selftest.sh
 GUEST_HOST_TESTS += tests/infra/guest-extra-selftest.sh
