@@ -1,4 +1,21 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# userspace/: the rvperf command, the perf.data library, the sample workload.
+PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
+RVPERF := $(O)/userspace/rvperf
+$(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c $(PERFDATA_SRCS),\
+	-Iuserspace/perfdata))
+HOST_PROGS += $(RVPERF)
+
 # The sample workload, for the guest (make run, perf-tool test).
 $(eval $(call guest-program,$(O)/guest/bin/branchy,userspace/sample/branchy.c))
 GUEST_PROGS += $(O)/guest/bin/branchy
+
+# Tests (sources in tests/userspace/; registered here, where the library's
+# variables are defined).
+$(eval $(call host-program,$(O)/tests/userspace/perfdata-test,\
+	tests/userspace/perfdata-test.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+HOST_TESTS += $(O)/tests/userspace/perfdata-test
+$(eval $(call host-program,$(O)/tests/userspace/gen-perfdata,\
+	tests/userspace/gen-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+HOST_PROGS += $(O)/tests/userspace/gen-perfdata
+HOST_TESTS += tests/userspace/perf-compat.sh

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * writer.c - write perf.data files that host perf reads.
+ *
+ * File layout (every section is found through the header, so the order is
+ * ours to choose; sizes of everything before the data are known at open, so
+ * records stream straight to disk):
+ *
+ *	[file header][sample ids][attribute][data records ...]
+ *	[feature section table][feature payloads]
+ *
+ * The header is written last, when the data size is known.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_data.h"
+
+#define FILE_HEADER_SIZE	104
+#define EVENT_ID		1	/* the one event's sample id */
+#define NAME_ALIGN		64	/* perf pads header strings to this */
+
+struct file_section {
+	uint64_t offset, size;
+};
+
+static uint64_t align8(uint64_t n)
+{
+	return (n + 7) & ~7ULL;
+}
+
+uint64_t pd_branch_flags(unsigned int mispred, unsigned int predicted,
+			 unsigned int cycles, unsigned int type,
+			 unsigned int new_type, unsigned int priv)
+{
+	return (uint64_t)(mispred & 1) | (uint64_t)(predicted & 1) << 1 |
+	       (uint64_t)(cycles & 0xffff) << 4 | (uint64_t)(type & 0xf) << 20 |
+	       (uint64_t)(new_type & 0xf) << 26 | (uint64_t)(priv & 7) << 30;
+}
+
+static int put(struct pd_writer *w, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, w->f) != n)
+		return PD_ERR_IO;
+	return PD_OK;
+}
+
+static int put_u64(struct pd_writer *w, uint64_t v)
+{
+	return put(w, &v, sizeof(v));
+}
+
+static int put_zeros(struct pd_writer *w, size_t n)
+{
+	static const unsigned char zeros[NAME_ALIGN];
+
+	while (n) {
+		size_t chunk = n < sizeof(zeros) ? n : sizeof(zeros);
+
+		if (put(w, zeros, chunk))
+			return PD_ERR_IO;
+		n -= chunk;
+	}
+	return PD_OK;
+}
+
+int pd_writer_open(struct pd_writer *w, const char *path,
+		   const struct pd_writer_config *cfg)
+{
+	struct file_section ids;
+	uint64_t id = EVENT_ID;
+
+	memset(w, 0, sizeof(*w));
+	w->attr.size = sizeof(w->attr);
+	w->attr.type = cfg->type;
+	w->attr.config = cfg->config;
+	w->attr.sample_period = cfg->sample_period;
+	w->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (cfg->branch_sample_type) {
+		w->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		w->attr.branch_sample_type = cfg->branch_sample_type;
+	}
+	w->attr.exclude_kernel = cfg->exclude_kernel ? 1 : 0;
+	w->attr.exclude_hv = cfg->exclude_hv ? 1 : 0;
+	w->attr.sample_id_all = 1;
+	w->attr.comm = 1;
+	w->attr.mmap = 1;
+	w->attr.mmap2 = 1;
+	w->attr.task = 1;
+	w->arch = cfg->arch;
+	w->osrelease = cfg->osrelease;
+	w->nr_cpus = cfg->nr_cpus ? cfg->nr_cpus : 1;
+
+	w->f = fopen(path, "wb");
+	if (!w->f)
+		return PD_ERR_IO;
+	/* Placeholder header, then the ids and the attribute. */
+	if (put_zeros(w, FILE_HEADER_SIZE) || put_u64(w, id))
+		goto io;
+	ids.offset = FILE_HEADER_SIZE;
+	ids.size = sizeof(id);
+	if (put(w, &w->attr, sizeof(w->attr)) || put(w, &ids, sizeof(ids)))
+		goto io;
+	w->data_offset = FILE_HEADER_SIZE + sizeof(id) + sizeof(w->attr) +
+			 sizeof(ids);
+	return PD_OK;
+io:
+	fclose(w->f);
+	w->f = NULL;
+	return PD_ERR_IO;
+}
+
+/* The sample_id_all trailer of non-sample records: TID, then TIME. */
+static int put_sample_id(struct pd_writer *w, uint32_t pid, uint32_t tid,
+			 uint64_t time)
+{
+	uint32_t ids[2] = { pid, tid };
+
+	if (put(w, ids, sizeof(ids)) || put_u64(w, time))
+		return PD_ERR_IO;
+	return PD_OK;
+}
+
+static int begin_record(struct pd_writer *w, uint32_t type, uint16_t misc,
+			uint64_t size)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)size };
+
+	if (size > UINT16_MAX) {
+		errno = EOVERFLOW;
+		return PD_ERR_FORMAT;
+	}
+	w->data_size += size;
+	return put(w, &h, sizeof(h));
+}
+
+int pd_write_comm(struct pd_writer *w, uint32_t pid, uint32_t tid,
+		  const char *comm, uint64_t time)
+{
+	uint64_t name = align8(strlen(comm) + 1);
+	uint64_t size = sizeof(struct perf_event_header) + 8 + name + 16;
+	uint32_t ids[2] = { pid, tid };
+	int err = begin_record(w, PERF_RECORD_COMM, 0, size);
+
+	if (err || put(w, ids, sizeof(ids)) ||
+	    put(w, comm, strlen(comm)) ||
+	    put_zeros(w, name - strlen(comm)) ||
+	    put_sample_id(w, pid, tid, time))
+		return err ? err : PD_ERR_IO;
+	return PD_OK;
+}
+
+static int remember_build_id(struct pd_writer *w, uint32_t pid,
+			     const char *filename,
+			     const unsigned char *build_id, unsigned int size)
+{
+	struct pd_build_id *b;
+
+	b = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*b));
+	if (!b)
+		return PD_ERR_NOMEM;
+	w->build_ids = b;
+	b += w->nr_build_ids++;
+	memset(b, 0, sizeof(*b));
+	b->pid = pid;
+	b->size = size;
+	memcpy(b->id, build_id, size);
+	strncpy(b->filename, filename, sizeof(b->filename) - 1);
+	return PD_OK;
+}
+
+int pd_write_mmap2(struct pd_writer *w, uint32_t pid, uint32_t tid,
+		   uint64_t start, uint64_t len, uint64_t pgoff,
+		   const char *filename, const unsigned char *build_id,
+		   unsigned int build_id_size, uint64_t time)
+{
+	uint64_t name = align8(strlen(filename) + 1);
+	uint64_t size = sizeof(struct perf_event_header) + 8 + 24 + 24 + 8 +
+			name + 16;
+	unsigned char ident[24] = { 0 };	/* maj/min/ino or build id */
+	uint32_t ids[2] = { pid, tid };
+	uint32_t prot_flags[2] = { 5 /* PROT_READ|PROT_EXEC */,
+				   2 /* MAP_PRIVATE */ };
+	uint64_t range[3] = { start, len, pgoff };
+	uint16_t misc = PERF_RECORD_MISC_USER;
+	int err;
+
+	if (build_id_size > 20)
+		return PD_ERR_FORMAT;
+	if (build_id_size) {
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		ident[0] = (unsigned char)build_id_size;
+		memcpy(ident + 4, build_id, build_id_size);
+		err = remember_build_id(w, pid, filename, build_id,
+					build_id_size);
+		if (err)
+			return err;
+	}
+	err = begin_record(w, PERF_RECORD_MMAP2, misc, size);
+	if (err || put(w, ids, sizeof(ids)) || put(w, range, sizeof(range)) ||
+	    put(w, ident, sizeof(ident)) ||
+	    put(w, prot_flags, sizeof(prot_flags)) ||
+	    put(w, filename, strlen(filename)) ||
+	    put_zeros(w, name - strlen(filename)) ||
+	    put_sample_id(w, pid, tid, time))
+		return err ? err : PD_ERR_IO;
+	return PD_OK;
+}
+
+int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
+{
+	int branches = !!(w->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
+	int hw_idx = branches && (w->attr.branch_sample_type &
+				  PERF_SAMPLE_BRANCH_HW_INDEX);
+	uint64_t nr = branches ? s->nr_branches : 0;
+	uint64_t size = sizeof(struct perf_event_header) + 8 + 8 + 8 + 8;
+	uint32_t ids[2] = { s->pid, s->tid };
+	int err;
+
+	if (branches)
+		size += 8 + (hw_idx ? 8 : 0) + nr * sizeof(struct pd_branch);
+	err = begin_record(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
+	if (err)
+		return err;
+	if (put_u64(w, s->ip) || put(w, ids, sizeof(ids)) ||
+	    put_u64(w, s->time) || put_u64(w, s->period))
+		return PD_ERR_IO;
+	if (branches) {
+		if (put_u64(w, nr) ||
+		    (hw_idx && put_u64(w, s->has_hw_idx ? s->hw_idx : ~0ULL)) ||
+		    put(w, s->branches, nr * sizeof(struct pd_branch)))
+			return PD_ERR_IO;
+	}
+	return PD_OK;
+}
+
+/* A perf_header_string: u32 length (padded), the text, NUL padding. */
+static int put_string(struct pd_writer *w, const char *s, uint64_t *size)
+{
+	uint32_t len = (uint32_t)((strlen(s) + 1 + NAME_ALIGN - 1) &
+				  ~(uint64_t)(NAME_ALIGN - 1));
+
+	*size = sizeof(len) + len;
+	if (put(w, &len, sizeof(len)) || put(w, s, strlen(s)) ||
+	    put_zeros(w, len - strlen(s)))
+		return PD_ERR_IO;
+	return PD_OK;
+}
+
+static int put_build_ids(struct pd_writer *w, uint64_t *size)
+{
+	unsigned int i;
+
+	*size = 0;
+	for (i = 0; i < w->nr_build_ids; i++) {
+		const struct pd_build_id *b = &w->build_ids[i];
+		uint64_t name = (strlen(b->filename) + 1 + NAME_ALIGN - 1) &
+				~(uint64_t)(NAME_ALIGN - 1);
+		struct perf_event_header h = {
+			PD_RECORD_HEADER_BUILD_ID,
+			PERF_RECORD_MISC_USER | (1 << 15) /* BUILD_ID_SIZE */,
+			(uint16_t)(sizeof(h) + 4 + 24 + name),
+		};
+		unsigned char id[24] = { 0 };
+		int32_t pid = -1;	/* perf's value for "any process" */
+
+		memcpy(id, b->id, b->size);
+		id[20] = (unsigned char)b->size;
+		if (put(w, &h, sizeof(h)) || put(w, &pid, sizeof(pid)) ||
+		    put(w, id, sizeof(id)) ||
+		    put(w, b->filename, strlen(b->filename)) ||
+		    put_zeros(w, name - strlen(b->filename)))
+			return PD_ERR_IO;
+		*size += h.size;
+	}
+	return PD_OK;
+}
+
+int pd_writer_close(struct pd_writer *w)
+{
+	enum pd_feature feats[5];
+	struct file_section table[5], attrs, data, types = { 0, 0 };
+	uint64_t flags[4] = { 0 }, pos, attr_size;
+	unsigned int n = 0, i;
+	int err = PD_OK;
+
+	if (!w->f)
+		return PD_ERR_IO;
+	if (w->nr_build_ids)
+		feats[n++] = PD_FEAT_BUILD_ID;
+	if (w->osrelease)
+		feats[n++] = PD_FEAT_OSRELEASE;
+	if (w->arch)
+		feats[n++] = PD_FEAT_ARCH;
+	feats[n++] = PD_FEAT_NRCPUS;
+	if (w->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		feats[n++] = PD_FEAT_BRANCH_STACK;
+
+	/* Payloads go after the table; write them first, then the table. */
+	pos = w->data_offset + w->data_size + n * sizeof(struct file_section);
+	if (fseek(w->f, (long)pos, SEEK_SET))
+		err = PD_ERR_IO;
+	for (i = 0; i < n && !err; i++) {
+		uint64_t size = 0;
+		uint32_t cpus[2] = { w->nr_cpus, w->nr_cpus };
+
+		switch (feats[i]) {
+		case PD_FEAT_BUILD_ID:
+			err = put_build_ids(w, &size);
+			break;
+		case PD_FEAT_OSRELEASE:
+			err = put_string(w, w->osrelease, &size);
+			break;
+		case PD_FEAT_ARCH:
+			err = put_string(w, w->arch, &size);
+			break;
+		case PD_FEAT_NRCPUS:
+			size = sizeof(cpus);
+			err = put(w, cpus, sizeof(cpus));
+			break;
+		default:	/* BRANCH_STACK: a flag with no payload */
+			break;
+		}
+		table[i].offset = pos;
+		table[i].size = size;
+		pos += size;
+		flags[feats[i] / 64] |= 1ULL << (feats[i] % 64);
+	}
+	if (!err && (fseek(w->f, (long)(w->data_offset + w->data_size),
+			   SEEK_SET) ||
+		     put(w, table, n * sizeof(table[0]))))
+		err = PD_ERR_IO;
+
+	attr_size = sizeof(w->attr) + sizeof(struct file_section);
+	attrs.offset = FILE_HEADER_SIZE + sizeof(uint64_t);
+	attrs.size = attr_size;
+	data.offset = w->data_offset;
+	data.size = w->data_size;
+	if (!err && (fseek(w->f, 0, SEEK_SET) || put(w, "PERFILE2", 8) ||
+		     put_u64(w, FILE_HEADER_SIZE) || put_u64(w, attr_size) ||
+		     put(w, &attrs, sizeof(attrs)) ||
+		     put(w, &data, sizeof(data)) ||
+		     put(w, &types, sizeof(types)) ||
+		     put(w, flags, sizeof(flags))))
+		err = PD_ERR_IO;
+	if (fclose(w->f) && !err)
+		err = PD_ERR_IO;
+	w->f = NULL;
+	free(w->build_ids);
+	w->build_ids = NULL;
+	return err;
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * rvperf - the command people run.  git/perf style: `rvperf help`,
+ * `rvperf <command> --help`.
+ *
+ * Every failure prints one line, "rvperf <command>: <reason>", and exits
+ * non-zero: 1 for bad input data, 2 for a bad command line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_data.h"
+#include "rvperf_config.h"
+
+#define EXIT_BAD_DATA	1
+#define EXIT_USAGE	2
+
+struct command {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command *find_command(const char *name);
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rvperf %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see 'rvperf %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
+static int wants_help(int argc, char **argv)
+{
+	return argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+			    strcmp(argv[1], "-h") == 0);
+}
+
+/* ---- rvperf config */
+
+static int cmd_config(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage_error("config", "unexpected argument '%s'", argv[1]);
+#ifdef CONFIG_CTR_LAYOUT_DRAFT
+	puts("ctr-layout: draft-0.1.4");
+#else
+	puts("ctr-layout: ratified-1.0");
+#endif
+	printf("ctr-depth: %d\n", CONFIG_CTR_DEPTH);
+	return 0;
+}
+
+/* ---- rvperf script */
+
+/* perf's names for perf_branch_entry.type (PERF_BR_*), as perf script
+ * prints them, so the two tools' output can be compared line by line. */
+static const char *const branch_type_names[16] = {
+	"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
+	NULL,	/* PERF_BR_EXTEND_ABI: the name comes from new_type */
+};
+
+/* PERF_BR_NEW_*, used when type is PERF_BR_EXTEND_ABI. */
+static const char *const branch_new_type_names[16] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2",
+	"ARCH_3", "ARCH_4", "ARCH_5",
+};
+
+static const char *branch_type_name(uint64_t flags)
+{
+	const char *name = branch_type_names[PD_BR_TYPE(flags)];
+
+	if (!name)
+		name = branch_new_type_names[PD_BR_NEW_TYPE(flags)];
+	return name ? name : "";
+}
+
+static char mispred_char(uint64_t flags)
+{
+	if (PD_BR_MISPRED(flags))
+		return 'M';
+	return PD_BR_PREDICTED(flags) ? 'P' : '-';
+}
+
+enum script_field { F_COMM = 1, F_TID = 2, F_IP = 4, F_BRSTACK = 8 };
+
+static int parse_fields(const char *spec, unsigned int *fields)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(spec) >= sizeof(buf))
+		return -1;
+	strcpy(buf, spec);
+	*fields = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "comm") == 0)
+			*fields |= F_COMM;
+		else if (strcmp(tok, "tid") == 0)
+			*fields |= F_TID;
+		else if (strcmp(tok, "ip") == 0)
+			*fields |= F_IP;
+		else if (strcmp(tok, "brstack") == 0)
+			*fields |= F_BRSTACK;
+		else
+			return -1;
+	}
+	return *fields ? 0 : -1;
+}
+
+/* The pid -> comm table, for the comm field. */
+struct comm_entry {
+	uint32_t pid;
+	char comm[32];
+};
+
+static const char *comm_of(const struct comm_entry *t, size_t n, uint32_t pid)
+{
+	while (n--)
+		if (t[n].pid == pid)
+			return t[n].comm;
+	return ":-1";
+}
+
+static void print_sample(const struct pd_sample *s, unsigned int fields,
+			 const char *comm)
+{
+	uint64_t i;
+
+	if (fields & F_COMM)
+		printf("%16s ", comm);
+	if (fields & F_TID)
+		printf("%5" PRIu32 " ", s->tid);
+	if (fields & F_IP)
+		printf(" %16" PRIx64, s->ip);
+	if (fields & F_BRSTACK) {
+		for (i = 0; i < s->nr_branches; i++) {
+			const struct pd_branch *b = &s->branches[i];
+
+			printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u/%s ",
+			       b->from, b->to, mispred_char(b->flags),
+			       PD_BR_IN_TX(b->flags) ? 'X' : '-',
+			       PD_BR_ABORT(b->flags) ? 'A' : '-',
+			       PD_BR_CYCLES(b->flags), branch_type_name(b->flags));
+		}
+	}
+	putchar('\n');
+}
+
+static int cmd_script(int argc, char **argv)
+{
+	const char *input = "perf.data";
+	unsigned int fields = F_COMM | F_TID | F_IP | F_BRSTACK;
+	struct comm_entry *comms = NULL;
+	size_t nr_comms = 0;
+	struct pd_reader r;
+	struct pd_record rec;
+	int i, err, status = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
+			input = argv[++i];
+		} else if (strcmp(argv[i], "-F") == 0 && i + 1 < argc) {
+			if (parse_fields(argv[++i], &fields))
+				return usage_error("script", "unknown field list '%s'",
+						   argv[i]);
+		} else {
+			return usage_error("script", "unexpected argument '%s'",
+					   argv[i]);
+		}
+	}
+	err = pd_open(&r, input);
+	if (err) {
+		fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
+		pd_close(&r);
+		return EXIT_BAD_DATA;
+	}
+	if (r.warning[0])
+		fprintf(stderr, "rvperf script: %s: warning: %s\n", input,
+			r.warning);
+	while ((err = pd_next(&r, &rec)) != PD_END) {
+		if (err == PD_TRUNCATED || err == PD_ERR_IO) {
+			fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
+			status = EXIT_BAD_DATA;
+			break;
+		}
+		if (err) {	/* one malformed record: say so, go on */
+			fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
+			status = EXIT_BAD_DATA;
+			continue;
+		}
+		if (rec.header.type == PERF_RECORD_COMM) {
+			struct comm_entry *t = realloc(comms, (nr_comms + 1) *
+						       sizeof(*t));
+
+			if (!t) {
+				fprintf(stderr, "rvperf script: out of memory\n");
+				status = EXIT_BAD_DATA;
+				break;
+			}
+			comms = t;
+			t[nr_comms].pid = rec.pid;
+			snprintf(t[nr_comms].comm, sizeof(t[nr_comms].comm),
+				 "%s", rec.name);
+			nr_comms++;
+		} else if (rec.header.type == PERF_RECORD_SAMPLE) {
+			print_sample(&rec.sample, fields,
+				     comm_of(comms, nr_comms, rec.sample.pid));
+		}
+	}
+	free(comms);
+	pd_close(&r);
+	return status;
+}
+
+/* ---- rvperf help */
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "help", "show the commands, or one command's usage",
+	  "rvperf help [COMMAND]", cmd_help },
+	{ "config", "show the build configuration (CTR layout, default depth)",
+	  "rvperf config", cmd_config },
+	{ "script", "print the samples of a perf.data file with their branch stacks",
+	  "rvperf script [-i FILE] [-F comm,tid,ip,brstack]\n"
+	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"
+	  "  A truncated file prints every complete sample, then fails.", cmd_script },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc > 1) {
+		const struct command *c = find_command(argv[1]);
+
+		if (!c)
+			return usage_error("help", "no command '%s'", argv[1]);
+		printf("usage: %s\n", c->usage);
+		return 0;
+	}
+	puts("usage: rvperf COMMAND [ARGS]\n\ncommands:");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+	puts("\n'rvperf COMMAND --help' shows a command's usage.");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2)
+		return cmd_help(1, argv);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_help(1, argv);
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "rvperf: '%s' is not a command (see 'rvperf help')\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	if (wants_help(argc - 1, argv + 1)) {
+		printf("usage: %s\n", c->usage);
+		return 0;
+	}
+	return c->run(argc - 1, argv + 1);
+}
