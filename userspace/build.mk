@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # userspace/: the rvperf command, the perf.data library, the sample workload.
 PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
+ELF_SRCS := userspace/elf/elf_syms.c
 RVPERF := $(O)/userspace/rvperf
-$(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c $(PERFDATA_SRCS),\
-	-Iuserspace/perfdata))
+$(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
+	userspace/rvperf/report.c $(PERFDATA_SRCS) $(ELF_SRCS),\
+	-Iuserspace/perfdata -Iuserspace/elf))
 HOST_PROGS += $(RVPERF)
 
 # The sample workload, for the guest (make run, perf-tool test).
@@ -19,3 +21,8 @@ $(eval $(call host-program,$(O)/tests/userspace/gen-perfdata,\
 	tests/userspace/gen-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
 HOST_PROGS += $(O)/tests/userspace/gen-perfdata
 HOST_TESTS += tests/userspace/perf-compat.sh
+$(eval $(call host-program,$(O)/tests/userspace/gen-trace,\
+	tests/userspace/gen-trace.c $(PERFDATA_SRCS) $(ELF_SRCS),\
+	-Iuserspace/perfdata -Iuserspace/elf))
+HOST_PROGS += $(O)/tests/userspace/gen-trace
+HOST_TESTS += tests/userspace/report-test.sh

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "perf_data.h"
+#include "report.h"
 #include "rvperf_config.h"
 
 #define EXIT_BAD_DATA	1
@@ -219,6 +220,34 @@ static int cmd_script(int argc, char **argv)
 	return status;
 }
 
+/* ---- rvperf report */
+
+static int cmd_report(int argc, char **argv)
+{
+	struct report_options opt = { .input = "perf.data", .top = 10 };
+	char *end;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
+			opt.input = argv[++i];
+		} else if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc) {
+			opt.elf = argv[++i];
+		} else if (strcmp(argv[i], "--symfs") == 0 && i + 1 < argc) {
+			opt.symfs = argv[++i];
+		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
+			opt.top = strtoul(argv[++i], &end, 10);
+			if (*end || !opt.top)
+				return usage_error("report", "--top wants a positive number, not '%s'",
+						   argv[i]);
+		} else {
+			return usage_error("report", "unexpected argument '%s'",
+					   argv[i]);
+		}
+	}
+	return report_run(&opt);
+}
+
 /* ---- rvperf help */
 
 static int cmd_help(int argc, char **argv);
@@ -232,6 +261,10 @@ static const struct command commands[] = {
 	  "rvperf script [-i FILE] [-F comm,tid,ip,brstack]\n"
 	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"
 	  "  A truncated file prints every complete sample, then fails.", cmd_script },
+	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
+	  "rvperf report [-i FILE] [--elf ELF] [--symfs DIR] [--top N]\n"
+	  "  Symbols come from the files the recording mapped (under DIR when\n"
+	  "  given), or from ELF for every mapping.", cmd_report },
 };
 
 static const struct command *find_command(const char *name)

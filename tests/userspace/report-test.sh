@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# `rvperf report` on branch stacks that follow branchy's known control flow
+# (tests/userspace/gen-trace.c): the hot loop, its 64 iterations per entry,
+# the call edges; symbols checked against binutils' nm; bad input.
+set -u
+. tests/tap.sh
+O=${O:-build}
+rvperf=$O/userspace/rvperf
+elf=$O/guest/bin/branchy
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -f "$elf" ]; then
+	echo "1..0 # SKIP $elf not built (make guest-image)"
+	exit 0
+fi
+
+$O/tests/userspace/gen-trace "$tmp/t.data" "$elf" 400
+ok $? "record branchy's control flow as branch stacks of 16"
+"$rvperf" report -i "$tmp/t.data" --top 10 >"$tmp/r.out" 2>"$tmp/r.err"
+ok $? "rvperf report runs"
+section() { awk -v s="## $1" '$0 == s {on=1; next} /^## / {on=0} on && NF' "$tmp/r.out"; }
+
+section 'Hottest branch edges' | sed -n 2p | grep -Eq 'hot_loop\+0x40 +-> hot_loop\+0x10 +COND$'
+ok $? "the hottest edge is the hot loop's back-edge"
+trips=$(section 'Hot loops' | awk '/hot_loop\+0x40 -> hot_loop\+0x10/ {print $3}')
+awk -v t="${trips:-0}" 'BEGIN { exit !(t >= 62 && t <= 66) }'
+ok $? "the hot loop runs 64 iterations per entry (estimated ${trips:-none})"
+section 'Hot loops' | grep -q 'main+0x60 -> main+0x28'
+ok $? "main's round loop is found too"
+[ "$(section 'Call edges' | sed -n '2,5p' | grep -c 'hot_loop -> op_\(add\|xor\|mul\|rot\)$')" -eq 4 ]
+ok $? "the four hottest call edges are hot_loop's indirect calls"
+section 'Call edges' | grep -q ' main -> hot_loop$' &&
+	section 'Call edges' | grep -q ' recurse -> recurse$' &&
+	section 'Call edges' | grep -q ' recurse -> leaf$'
+ok $? "main -> hot_loop, recurse -> recurse and recurse -> leaf are call edges"
+
+# Independent of our ELF reader: nm's address of hot_loop, and the raw
+# addresses host perf prints for the hottest edge.
+if command -v riscv64-linux-gnu-nm >/dev/null && command -v perf >/dev/null; then
+	base=$(riscv64-linux-gnu-nm "$elf" | awk '$3 == "hot_loop" {print $1}')
+	want=$(printf '0x%x/0x%x' $((16#$base + 0x40)) $((16#$base + 0x10)))
+	got=$(perf script -F brstack -i "$tmp/t.data" 2>/dev/null | tr ' ' '\n' |
+		grep -o '^0x[0-9a-f]*/0x[0-9a-f]*' | sort | uniq -c | sort -rn |
+		awk 'NR == 1 {print $2}')
+	[ -n "$base" ] && [ "$got" = "$want" ]
+	ok $? "nm's hot_loop+0x40 -> +0x10 is the hottest raw edge host perf prints ($got)"
+else
+	ok 0 "symbols checked against nm # SKIP binutils or perf missing"
+fi
+
+# --elf names every mapping from one file; without symbols, numbers.
+"$rvperf" report -i "$tmp/t.data" --elf "$elf" --top 3 | grep -q 'hot_loop+0x40'
+ok $? "--elf gives the symbols"
+"$rvperf" report -i "$tmp/t.data" --symfs "$tmp/nowhere" --top 3 >"$tmp/nosym.out"
+grep -q ' 0x[0-9a-f]* *-> 0x[0-9a-f]* *COND$' "$tmp/nosym.out"
+ok $? "without the ELF, addresses stay numbers"
+
+# Bad and partial input.
+head -c 5000 "$tmp/t.data" >"$tmp/cut.data"
+"$rvperf" report -i "$tmp/cut.data" >"$tmp/cut.out" 2>"$tmp/cut.err"
+status=$?
+[ $status -eq 1 ] && [ "$(wc -l <"$tmp/cut.err")" -eq 1 ] &&
+	grep -q 'reporting what came before' "$tmp/cut.err" &&
+	grep -q '^# rvperf report: .*: [1-9][0-9]* samples' "$tmp/cut.out"
+ok $? "a cut file: a report of the complete samples, one line of error, exit 1"
+printf 'garbage' >"$tmp/bad.data"
+"$rvperf" report -i "$tmp/bad.data" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+ok $? "not a perf.data: one line, exit 1"
+"$rvperf" report --top 0 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+ok $? "a bad option value: one line, exit 2"
+tap_done

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * report.c - `rvperf report`: what the branch stacks of a perf.data say.
+ *
+ *   hottest branch edges   every (from, to) pair in every stack, counted
+ *   hot loops              backward branches inside one function, with the
+ *                          number of iterations per entry into the loop
+ *   call edges             caller -> callee for call records
+ *
+ * Trip counts: a branch stack is newest first, and between two consecutive
+ * records the program ran straight from the older record's target to the
+ * newer record's source.  Each such pair meets the loop's latch (the
+ * backward branch's source) at most once: either the newer record is the
+ * back-edge (an iteration) or the straight run passes the latch without
+ * taking it (an exit).  Iterations per entry = (taken + exits) / exits,
+ * both counted over the same pairs, so what a stack's ends cut off costs
+ * both alike.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_syms.h"
+#include "perf_data.h"
+#include "report.h"
+
+#define PERF_BR_COND		1
+#define PERF_BR_CALL		4
+#define PERF_BR_IND_CALL	5
+
+struct mapping {
+	uint64_t start, len, pgoff;
+	char *file;
+	struct elf_syms *elf;	/* NULL until looked up; see elf_failed */
+	int elf_failed;
+};
+
+struct edge {
+	uint64_t from, to;
+	unsigned int type;
+	uint64_t count;
+};
+
+struct report {
+	const struct report_options *opt;
+	struct mapping *maps;
+	size_t nr_maps;
+	struct pd_branch *branches;	/* every stack, concatenated */
+	size_t nr_branches, cap_branches;
+	size_t *stack_start;		/* index of each stack's first record */
+	size_t nr_stacks, cap_stacks;
+	uint64_t samples;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+
+	/* A NULL result always means failure: allocate even for need 0. */
+	if (p && need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	p = realloc(p, n * elem);
+	if (p)
+		*cap = n;
+	return p;
+}
+
+/* ---- addresses to names */
+
+static struct elf_syms *elf_for(struct report *rp, struct mapping *m)
+{
+	const struct report_options *opt = rp->opt;
+	char path[4096];
+	const char *base;
+
+	if (m->elf || m->elf_failed)
+		return m->elf;
+	base = strrchr(m->file, '/');
+	base = base ? base + 1 : m->file;
+	if (opt->elf && (!opt->elf_match || strcmp(base, opt->elf_match) == 0))
+		snprintf(path, sizeof(path), "%s", opt->elf);
+	else
+		snprintf(path, sizeof(path), "%s%s", opt->symfs ? opt->symfs : "",
+			 m->file);
+	m->elf = calloc(1, sizeof(*m->elf));
+	if (!m->elf || elf_syms_load(m->elf, path)) {
+		free(m->elf);
+		m->elf = NULL;
+		m->elf_failed = 1;
+	}
+	return m->elf;
+}
+
+static struct mapping *mapping_of(struct report *rp, uint64_t addr)
+{
+	size_t i = rp->nr_maps;
+
+	while (i--)	/* the latest mapping wins */
+		if (addr >= rp->maps[i].start &&
+		    addr - rp->maps[i].start < rp->maps[i].len)
+			return &rp->maps[i];
+	return NULL;
+}
+
+/* The function holding a runtime address, and the link-time address. */
+static const struct elf_sym *symbol_of(struct report *rp, uint64_t addr,
+				       uint64_t *link_addr)
+{
+	struct mapping *m = mapping_of(rp, addr);
+	struct elf_syms *es = m ? elf_for(rp, m) : NULL;
+	uint64_t vaddr;
+
+	if (!es)
+		return NULL;
+	if (!elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr))
+		return NULL;
+	if (link_addr)
+		*link_addr = vaddr;
+	return elf_syms_find(es, vaddr);
+}
+
+static void format_addr(struct report *rp, uint64_t addr, char *buf,
+			size_t size)
+{
+	uint64_t vaddr = 0;
+	const struct elf_sym *s = symbol_of(rp, addr, &vaddr);
+
+	if (s)
+		snprintf(buf, size, "%s+0x%" PRIx64, s->name, vaddr - s->addr);
+	else
+		snprintf(buf, size, "0x%" PRIx64, addr);
+}
+
+static const char *function_of(struct report *rp, uint64_t addr)
+{
+	const struct elf_sym *s = symbol_of(rp, addr, NULL);
+
+	return s ? s->name : NULL;
+}
+
+/* ---- reading */
+
+static int add_stack(struct report *rp, const struct pd_sample *s)
+{
+	rp->branches = grow(rp->branches, &rp->cap_branches,
+			    rp->nr_branches + s->nr_branches,
+			    sizeof(*rp->branches));
+	rp->stack_start = grow(rp->stack_start, &rp->cap_stacks,
+			       rp->nr_stacks + 2, sizeof(*rp->stack_start));
+	if (!rp->branches || !rp->stack_start)
+		return -1;
+	memcpy(rp->branches + rp->nr_branches, s->branches,
+	       s->nr_branches * sizeof(*s->branches));
+	rp->stack_start[rp->nr_stacks++] = rp->nr_branches;
+	rp->nr_branches += s->nr_branches;
+	rp->stack_start[rp->nr_stacks] = rp->nr_branches;
+	return 0;
+}
+
+static int add_mapping(struct report *rp, const struct pd_record *rec)
+{
+	struct mapping *m;
+	size_t cap = rp->nr_maps;
+
+	m = realloc(rp->maps, (cap + 1) * sizeof(*m));
+	if (!m)
+		return -1;
+	rp->maps = m;
+	m += rp->nr_maps++;
+	memset(m, 0, sizeof(*m));
+	m->start = rec->map_start;
+	m->len = rec->map_len;
+	m->pgoff = rec->map_pgoff;
+	m->file = strdup(rec->name);
+	return m->file ? 0 : -1;
+}
+
+/* ---- the three tables */
+
+static int cmp_edge_addr(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return (int)x->type - (int)y->type;
+}
+
+static int cmp_edge_count(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmp_edge_addr(a, b);
+}
+
+/* Distinct (from, to, type) with counts, most frequent first. */
+static struct edge *count_edges(struct report *rp, size_t *nr)
+{
+	struct edge *e = calloc(rp->nr_branches + 1, sizeof(*e));
+	size_t i, n = 0;
+
+	if (!e)
+		return NULL;
+	for (i = 0; i < rp->nr_branches; i++) {
+		e[i].from = rp->branches[i].from;
+		e[i].to = rp->branches[i].to;
+		e[i].type = PD_BR_TYPE(rp->branches[i].flags);
+		e[i].count = 1;
+	}
+	qsort(e, rp->nr_branches, sizeof(*e), cmp_edge_addr);
+	for (i = 0; i < rp->nr_branches; i++) {
+		if (n && cmp_edge_addr(&e[n - 1], &e[i]) == 0)
+			e[n - 1].count++;
+		else
+			e[n++] = e[i];
+	}
+	qsort(e, n, sizeof(*e), cmp_edge_count);
+	*nr = n;
+	return e;
+}
+
+static const char *type_name(unsigned int type)
+{
+	static const char *const names[16] = {
+		"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+		"SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+		"SERROR", "NO_TX", "EXT",
+	};
+
+	return names[type & 15];
+}
+
+static void print_edges(struct report *rp, const struct edge *e, size_t n)
+{
+	char from[160], to[160];
+	size_t i;
+
+	printf("\n## Hottest branch edges\n\n%10s %7s  %-34s    %-34s %s\n",
+	       "count", "share", "from", "to", "type");
+	for (i = 0; i < n && i < rp->opt->top; i++) {
+		format_addr(rp, e[i].from, from, sizeof(from));
+		format_addr(rp, e[i].to, to, sizeof(to));
+		printf("%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e[i].count,
+		       100.0 * (double)e[i].count / (double)rp->nr_branches,
+		       from, to, type_name(e[i].type));
+	}
+}
+
+/* A loop: a backward conditional branch or direct jump (or one of unknown
+ * type) that stays inside one function. */
+static int is_back_edge(struct report *rp, const struct edge *e)
+{
+	const char *f, *t;
+
+	if (e->to > e->from ||
+	    (e->type != PERF_BR_COND && e->type != 0 && e->type != 2))
+		return 0;
+	f = function_of(rp, e->from);
+	t = function_of(rp, e->to);
+	return f && t && strcmp(f, t) == 0;
+}
+
+static void print_loops(struct report *rp, const struct edge *e, size_t n)
+{
+	char latch[160], head[160];
+	size_t i, s, shown = 0;
+
+	printf("\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",
+	       "trips/entry", "loop (latch -> head)");
+	for (i = 0; i < n && shown < rp->opt->top; i++) {
+		uint64_t exits = 0, taken = 0;
+
+		if (!is_back_edge(rp, &e[i]))
+			continue;
+		for (s = 0; s < rp->nr_stacks; s++) {
+			size_t first = rp->stack_start[s];
+			size_t last = rp->stack_start[s + 1], k;
+
+			for (k = first; k + 1 < last; k++) {
+				const struct pd_branch *newer = &rp->branches[k];
+				uint64_t start = rp->branches[k + 1].to;
+
+				if (newer->from == e[i].from &&
+				    newer->to == e[i].to)
+					taken++;
+				else if (start <= e[i].from &&
+					 e[i].from < newer->from)
+					exits++;
+			}
+		}
+		format_addr(rp, e[i].from, latch, sizeof(latch));
+		format_addr(rp, e[i].to, head, sizeof(head));
+		if (exits)
+			printf("%10" PRIu64 " %8" PRIu64 " %12.1f  %s -> %s\n",
+			       e[i].count, exits,
+			       (double)(taken + exits) / (double)exits,
+			       latch, head);
+		else
+			printf("%10" PRIu64 " %8s %12s  %s -> %s\n", e[i].count,
+			       "0", "(no exit)", latch, head);
+		shown++;
+	}
+	if (!shown)
+		puts("  (no backward branch inside a function)");
+}
+
+struct call_edge {
+	const char *caller, *callee;
+	uint64_t count;
+};
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct call_edge *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (strcmp(x->caller, y->caller))
+		return strcmp(x->caller, y->caller);
+	return strcmp(x->callee, y->callee);
+}
+
+static void print_calls(struct report *rp, const struct edge *e, size_t n)
+{
+	struct call_edge *c = calloc(n + 1, sizeof(*c));
+	size_t i, j, nc = 0;
+	uint64_t total = 0;
+
+	if (!c)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *caller, *callee;
+
+		if (e[i].type != PERF_BR_CALL && e[i].type != PERF_BR_IND_CALL)
+			continue;
+		caller = function_of(rp, e[i].from);
+		callee = function_of(rp, e[i].to);
+		caller = caller ? caller : "?";
+		callee = callee ? callee : "?";
+		total += e[i].count;
+		for (j = 0; j < nc; j++)
+			if (!strcmp(c[j].caller, caller) &&
+			    !strcmp(c[j].callee, callee))
+				break;
+		if (j == nc) {
+			c[nc].caller = caller;
+			c[nc].callee = callee;
+			nc++;
+		}
+		c[j].count += e[i].count;
+	}
+	qsort(c, nc, sizeof(*c), cmp_call);
+	printf("\n## Call edges\n\n%10s %7s  %s\n", "count", "share",
+	       "caller -> callee");
+	for (i = 0; i < nc && i < rp->opt->top; i++)
+		printf("%10" PRIu64 " %6.2f%%  %s -> %s\n", c[i].count,
+		       100.0 * (double)c[i].count / (double)total,
+		       c[i].caller, c[i].callee);
+	if (!nc)
+		puts("  (no call records)");
+	free(c);
+}
+
+int report_run(const struct report_options *opt)
+{
+	struct report rp = { .opt = opt };
+	struct pd_reader r;
+	struct pd_record rec;
+	struct edge *edges;
+	size_t nr_edges, i;
+	int err, status = 0;
+
+	err = pd_open(&r, opt->input);
+	if (err) {
+		fprintf(stderr, "rvperf report: %s: %s\n", opt->input, r.error);
+		pd_close(&r);
+		return REPORT_BAD_DATA;
+	}
+	if (r.warning[0])
+		fprintf(stderr, "rvperf report: %s: warning: %s\n", opt->input,
+			r.warning);
+	while ((err = pd_next(&r, &rec)) != PD_END) {
+		if (err) {
+			fprintf(stderr, "rvperf report: %s: %s%s\n", opt->input,
+				r.error, err == PD_TRUNCATED ?
+				" (reporting what came before)" : "");
+			status = REPORT_BAD_DATA;
+			if (err == PD_TRUNCATED || err == PD_ERR_IO)
+				break;
+			continue;
+		}
+		if ((rec.header.type == PERF_RECORD_MMAP ||
+		     rec.header.type == PERF_RECORD_MMAP2) && add_mapping(&rp, &rec))
+			goto nomem;
+		if (rec.header.type == PERF_RECORD_SAMPLE) {
+			rp.samples++;
+			if (add_stack(&rp, &rec.sample))
+				goto nomem;
+		}
+	}
+	pd_close(&r);
+
+	printf("# rvperf report: %s: %" PRIu64 " samples, %zu branch records\n",
+	       opt->input, rp.samples, rp.nr_branches);
+	edges = count_edges(&rp, &nr_edges);
+	if (!edges)
+		goto nomem_closed;
+	if (!rp.nr_branches)
+		puts("\n(no branch stacks in this file: record with -b / -j)");
+	else {
+		print_edges(&rp, edges, nr_edges);
+		print_loops(&rp, edges, nr_edges);
+		print_calls(&rp, edges, nr_edges);
+	}
+	free(edges);
+	goto out;
+nomem:
+	pd_close(&r);
+nomem_closed:
+	fprintf(stderr, "rvperf report: out of memory\n");
+	status = REPORT_BAD_DATA;
+out:
+	for (i = 0; i < rp.nr_maps; i++) {
+		if (rp.maps[i].elf)
+			elf_syms_free(rp.maps[i].elf);
+		free(rp.maps[i].elf);
+		free(rp.maps[i].file);
+	}
+	free(rp.maps);
+	free(rp.branches);
+	free(rp.stack_start);
+	return status;
+}

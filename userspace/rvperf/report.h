@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* report.h - `rvperf report`, called by main.c. */
+#ifndef RVPERF_REPORT_H
+#define RVPERF_REPORT_H
+
+#include <stddef.h>
+
+#define REPORT_BAD_DATA 1
+
+struct report_options {
+	const char *input;	/* perf.data path */
+	const char *elf;	/* use this ELF for symbols ... */
+	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
+	const char *symfs;	/* prefix for mapped file names */
+	size_t top;		/* rows per table */
+};
+
+int report_run(const struct report_options *opt);
+
+#endif /* RVPERF_REPORT_H */
