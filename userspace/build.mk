@@ -4,7 +4,8 @@ PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
 ELF_SRCS := userspace/elf/elf_syms.c
 RVPERF := $(O)/userspace/rvperf
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
-	userspace/rvperf/report.c $(PERFDATA_SRCS) $(ELF_SRCS),\
+	userspace/rvperf/report.c userspace/rvperf/html.c $(PERFDATA_SRCS) \
+	$(ELF_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf))
 HOST_PROGS += $(RVPERF)
 
@@ -26,3 +27,4 @@ $(eval $(call host-program,$(O)/tests/userspace/gen-trace,\
 	-Iuserspace/perfdata -Iuserspace/elf))
 HOST_PROGS += $(O)/tests/userspace/gen-trace
 HOST_TESTS += tests/userspace/report-test.sh
+HOST_TESTS += tests/userspace/html-test.py

@@ -235,6 +235,8 @@ static int cmd_report(int argc, char **argv)
 			opt.elf = argv[++i];
 		} else if (strcmp(argv[i], "--symfs") == 0 && i + 1 < argc) {
 			opt.symfs = argv[++i];
+		} else if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
+			opt.html = argv[++i];
 		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
 			opt.top = strtoul(argv[++i], &end, 10);
 			if (*end || !opt.top)
@@ -262,9 +264,10 @@ static const struct command commands[] = {
 	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"
 	  "  A truncated file prints every complete sample, then fails.", cmd_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
-	  "rvperf report [-i FILE] [--elf ELF] [--symfs DIR] [--top N]\n"
+	  "rvperf report [-i FILE] [--elf ELF] [--symfs DIR] [--top N] [--html OUT]\n"
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
-	  "  given), or from ELF for every mapping.", cmd_report },
+	  "  given), or from ELF for every mapping.  --html writes one\n"
+	  "  self-contained page with the hot paths as a graph.", cmd_report },
 };
 
 static const struct command *find_command(const char *name)

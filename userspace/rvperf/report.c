@@ -24,6 +24,7 @@
 #include "elf_syms.h"
 #include "perf_data.h"
 #include "report.h"
+#include "report_model.h"
 
 #define PERF_BR_COND		1
 #define PERF_BR_CALL		4
@@ -36,12 +37,6 @@ struct mapping {
 	int elf_failed;
 };
 
-struct edge {
-	uint64_t from, to;
-	unsigned int type;
-	uint64_t count;
-};
-
 struct report {
 	const struct report_options *opt;
 	struct mapping *maps;
@@ -50,6 +45,8 @@ struct report {
 	size_t nr_branches, cap_branches;
 	size_t *stack_start;		/* index of each stack's first record */
 	size_t nr_stacks, cap_stacks;
+	uint64_t *ips;			/* each sample's IP */
+	size_t cap_ips;
 	uint64_t samples;
 };
 
@@ -122,9 +119,9 @@ static const struct elf_sym *symbol_of(struct report *rp, uint64_t addr,
 	return elf_syms_find(es, vaddr);
 }
 
-static void format_addr(struct report *rp, uint64_t addr, char *buf,
-			size_t size)
+static void format_addr(void *ctx, uint64_t addr, char *buf, size_t size)
 {
+	struct report *rp = ctx;
 	uint64_t vaddr = 0;
 	const struct elf_sym *s = symbol_of(rp, addr, &vaddr);
 
@@ -143,8 +140,13 @@ static const char *function_of(struct report *rp, uint64_t addr)
 
 /* ---- reading */
 
-static int add_stack(struct report *rp, const struct pd_sample *s)
+static int add_sample(struct report *rp, const struct pd_sample *s)
 {
+	rp->ips = grow(rp->ips, &rp->cap_ips, rp->samples + 1,
+		       sizeof(*rp->ips));
+	if (!rp->ips)
+		return -1;
+	rp->ips[rp->samples++] = s->ip;
 	rp->branches = grow(rp->branches, &rp->cap_branches,
 			    rp->nr_branches + s->nr_branches,
 			    sizeof(*rp->branches));
@@ -226,7 +228,7 @@ static struct edge *count_edges(struct report *rp, size_t *nr)
 	return e;
 }
 
-static const char *type_name(unsigned int type)
+const char *branch_type_short(unsigned int type)
 {
 	static const char *const names[16] = {
 		"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
@@ -235,22 +237,6 @@ static const char *type_name(unsigned int type)
 	};
 
 	return names[type & 15];
-}
-
-static void print_edges(struct report *rp, const struct edge *e, size_t n)
-{
-	char from[160], to[160];
-	size_t i;
-
-	printf("\n## Hottest branch edges\n\n%10s %7s  %-34s    %-34s %s\n",
-	       "count", "share", "from", "to", "type");
-	for (i = 0; i < n && i < rp->opt->top; i++) {
-		format_addr(rp, e[i].from, from, sizeof(from));
-		format_addr(rp, e[i].to, to, sizeof(to));
-		printf("%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e[i].count,
-		       100.0 * (double)e[i].count / (double)rp->nr_branches,
-		       from, to, type_name(e[i].type));
-	}
 }
 
 /* A loop: a backward conditional branch or direct jump (or one of unknown
@@ -267,54 +253,24 @@ static int is_back_edge(struct report *rp, const struct edge *e)
 	return f && t && strcmp(f, t) == 0;
 }
 
-static void print_loops(struct report *rp, const struct edge *e, size_t n)
+static void measure_loop(struct report *rp, struct loop *l)
 {
-	char latch[160], head[160];
-	size_t i, s, shown = 0;
+	size_t s, k;
 
-	printf("\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",
-	       "trips/entry", "loop (latch -> head)");
-	for (i = 0; i < n && shown < rp->opt->top; i++) {
-		uint64_t exits = 0, taken = 0;
+	for (s = 0; s < rp->nr_stacks; s++) {
+		size_t last = rp->stack_start[s + 1];
 
-		if (!is_back_edge(rp, &e[i]))
-			continue;
-		for (s = 0; s < rp->nr_stacks; s++) {
-			size_t first = rp->stack_start[s];
-			size_t last = rp->stack_start[s + 1], k;
+		for (k = rp->stack_start[s]; k + 1 < last; k++) {
+			const struct pd_branch *newer = &rp->branches[k];
+			uint64_t start = rp->branches[k + 1].to;
 
-			for (k = first; k + 1 < last; k++) {
-				const struct pd_branch *newer = &rp->branches[k];
-				uint64_t start = rp->branches[k + 1].to;
-
-				if (newer->from == e[i].from &&
-				    newer->to == e[i].to)
-					taken++;
-				else if (start <= e[i].from &&
-					 e[i].from < newer->from)
-					exits++;
-			}
+			if (newer->from == l->latch && newer->to == l->head)
+				l->taken++;
+			else if (start <= l->latch && l->latch < newer->from)
+				l->exits++;
 		}
-		format_addr(rp, e[i].from, latch, sizeof(latch));
-		format_addr(rp, e[i].to, head, sizeof(head));
-		if (exits)
-			printf("%10" PRIu64 " %8" PRIu64 " %12.1f  %s -> %s\n",
-			       e[i].count, exits,
-			       (double)(taken + exits) / (double)exits,
-			       latch, head);
-		else
-			printf("%10" PRIu64 " %8s %12s  %s -> %s\n", e[i].count,
-			       "0", "(no exit)", latch, head);
-		shown++;
 	}
-	if (!shown)
-		puts("  (no backward branch inside a function)");
 }
-
-struct call_edge {
-	const char *caller, *callee;
-	uint64_t count;
-};
 
 static int cmp_call(const void *a, const void *b)
 {
@@ -327,54 +283,146 @@ static int cmp_call(const void *a, const void *b)
 	return strcmp(x->callee, y->callee);
 }
 
-static void print_calls(struct report *rp, const struct edge *e, size_t n)
+static int cmp_func(const void *a, const void *b)
 {
-	struct call_edge *c = calloc(n + 1, sizeof(*c));
-	size_t i, j, nc = 0;
-	uint64_t total = 0;
+	const struct func_samples *x = a, *y = b;
 
-	if (!c)
-		return;
-	for (i = 0; i < n; i++) {
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Adds count to the named entry of a small table (linear: tables hold
+ * one row per distinct function or function pair). */
+static int add_call(struct analysis *an, const char *caller,
+		    const char *callee, uint64_t count)
+{
+	size_t j;
+
+	for (j = 0; j < an->nr_calls; j++)
+		if (!strcmp(an->calls[j].caller, caller) &&
+		    !strcmp(an->calls[j].callee, callee))
+			break;
+	if (j == an->nr_calls) {
+		an->calls[j].caller = caller;
+		an->calls[j].callee = callee;
+		an->nr_calls++;
+	}
+	an->calls[j].count += count;
+	an->call_records += count;
+	return 0;
+}
+
+static int analyse(struct report *rp, struct analysis *an, size_t max_loops)
+{
+	size_t i, j;
+
+	an->samples = rp->samples;
+	an->records = rp->nr_branches;
+	an->format_addr = format_addr;
+	an->ctx = rp;
+	an->edges = count_edges(rp, &an->nr_edges);
+	an->loops = calloc(max_loops + 1, sizeof(*an->loops));
+	an->calls = calloc(an->nr_edges + 1, sizeof(*an->calls));
+	an->funcs = calloc(rp->samples + 1, sizeof(*an->funcs));
+	if (!an->edges || !an->loops || !an->calls || !an->funcs)
+		return -1;
+	for (i = 0; i < an->nr_edges && an->nr_loops < max_loops; i++) {
+		struct loop *l = &an->loops[an->nr_loops];
+
+		if (!is_back_edge(rp, &an->edges[i]))
+			continue;
+		l->latch = an->edges[i].from;
+		l->head = an->edges[i].to;
+		l->count = an->edges[i].count;
+		measure_loop(rp, l);
+		an->nr_loops++;
+	}
+	for (i = 0; i < an->nr_edges; i++) {
+		const struct edge *e = &an->edges[i];
 		const char *caller, *callee;
 
-		if (e[i].type != PERF_BR_CALL && e[i].type != PERF_BR_IND_CALL)
+		if (e->type != PERF_BR_CALL && e->type != PERF_BR_IND_CALL)
 			continue;
-		caller = function_of(rp, e[i].from);
-		callee = function_of(rp, e[i].to);
-		caller = caller ? caller : "?";
-		callee = callee ? callee : "?";
-		total += e[i].count;
-		for (j = 0; j < nc; j++)
-			if (!strcmp(c[j].caller, caller) &&
-			    !strcmp(c[j].callee, callee))
-				break;
-		if (j == nc) {
-			c[nc].caller = caller;
-			c[nc].callee = callee;
-			nc++;
-		}
-		c[j].count += e[i].count;
+		caller = function_of(rp, e->from);
+		callee = function_of(rp, e->to);
+		add_call(an, caller ? caller : "?", callee ? callee : "?",
+			 e->count);
 	}
-	qsort(c, nc, sizeof(*c), cmp_call);
+	qsort(an->calls, an->nr_calls, sizeof(*an->calls), cmp_call);
+	for (i = 0; i < rp->samples; i++) {
+		const char *f = function_of(rp, rp->ips[i]);
+
+		f = f ? f : "?";
+		for (j = 0; j < an->nr_funcs; j++)
+			if (!strcmp(an->funcs[j].name, f))
+				break;
+		if (j == an->nr_funcs)
+			an->funcs[an->nr_funcs++].name = f;
+		an->funcs[j].samples++;
+	}
+	qsort(an->funcs, an->nr_funcs, sizeof(*an->funcs), cmp_func);
+	return 0;
+}
+
+static void print_text(const struct analysis *an, size_t top)
+{
+	char a[160], b[160];
+	size_t i;
+
+	printf("# rvperf report: %s: %" PRIu64 " samples, %" PRIu64
+	       " branch records\n", an->input, an->samples, an->records);
+	if (!an->records) {
+		puts("\n(no branch stacks in this file: record with -b / -j)");
+		return;
+	}
+	printf("\n## Hottest branch edges\n\n%10s %7s  %-34s    %-34s %s\n",
+	       "count", "share", "from", "to", "type");
+	for (i = 0; i < an->nr_edges && i < top; i++) {
+		const struct edge *e = &an->edges[i];
+
+		an->format_addr(an->ctx, e->from, a, sizeof(a));
+		an->format_addr(an->ctx, e->to, b, sizeof(b));
+		printf("%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e->count,
+		       100.0 * (double)e->count / (double)an->records, a, b,
+		       branch_type_short(e->type));
+	}
+
+	printf("\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",
+	       "trips/entry", "loop (latch -> head)");
+	for (i = 0; i < an->nr_loops && i < top; i++) {
+		const struct loop *l = &an->loops[i];
+
+		an->format_addr(an->ctx, l->latch, a, sizeof(a));
+		an->format_addr(an->ctx, l->head, b, sizeof(b));
+		if (l->exits)
+			printf("%10" PRIu64 " %8" PRIu64 " %12.1f  %s -> %s\n",
+			       l->count, l->exits, loop_trips(l), a, b);
+		else
+			printf("%10" PRIu64 " %8s %12s  %s -> %s\n", l->count,
+			       "0", "(no exit)", a, b);
+	}
+	if (!an->nr_loops)
+		puts("  (no backward branch inside a function)");
+
 	printf("\n## Call edges\n\n%10s %7s  %s\n", "count", "share",
 	       "caller -> callee");
-	for (i = 0; i < nc && i < rp->opt->top; i++)
-		printf("%10" PRIu64 " %6.2f%%  %s -> %s\n", c[i].count,
-		       100.0 * (double)c[i].count / (double)total,
-		       c[i].caller, c[i].callee);
-	if (!nc)
+	for (i = 0; i < an->nr_calls && i < top; i++)
+		printf("%10" PRIu64 " %6.2f%%  %s -> %s\n", an->calls[i].count,
+		       100.0 * (double)an->calls[i].count /
+		       (double)an->call_records,
+		       an->calls[i].caller, an->calls[i].callee);
+	if (!an->nr_calls)
 		puts("  (no call records)");
-	free(c);
 }
 
 int report_run(const struct report_options *opt)
 {
 	struct report rp = { .opt = opt };
+	struct analysis an = { .input = opt->input };
 	struct pd_reader r;
 	struct pd_record rec;
-	struct edge *edges;
-	size_t nr_edges, i;
+	size_t i;
 	int err, status = 0;
 
 	err = pd_open(&r, opt->input);
@@ -397,36 +445,36 @@ int report_run(const struct report_options *opt)
 			continue;
 		}
 		if ((rec.header.type == PERF_RECORD_MMAP ||
-		     rec.header.type == PERF_RECORD_MMAP2) && add_mapping(&rp, &rec))
-			goto nomem;
-		if (rec.header.type == PERF_RECORD_SAMPLE) {
-			rp.samples++;
-			if (add_stack(&rp, &rec.sample))
-				goto nomem;
-		}
+		     rec.header.type == PERF_RECORD_MMAP2) &&
+		    add_mapping(&rp, &rec))
+			err = PD_ERR_NOMEM;
+		if (rec.header.type == PERF_RECORD_SAMPLE &&
+		    add_sample(&rp, &rec.sample))
+			err = PD_ERR_NOMEM;
+		if (err)
+			break;
 	}
 	pd_close(&r);
 
-	printf("# rvperf report: %s: %" PRIu64 " samples, %zu branch records\n",
-	       opt->input, rp.samples, rp.nr_branches);
-	edges = count_edges(&rp, &nr_edges);
-	if (!edges)
-		goto nomem_closed;
-	if (!rp.nr_branches)
-		puts("\n(no branch stacks in this file: record with -b / -j)");
-	else {
-		print_edges(&rp, edges, nr_edges);
-		print_loops(&rp, edges, nr_edges);
-		print_calls(&rp, edges, nr_edges);
+	if (err == PD_ERR_NOMEM || analyse(&rp, &an, opt->top)) {
+		fprintf(stderr, "rvperf report: out of memory\n");
+		status = REPORT_BAD_DATA;
+	} else if (opt->html) {
+		FILE *f = fopen(opt->html, "w");
+
+		if (!f || report_write_html(&an, f, opt->top) || fclose(f)) {
+			fprintf(stderr, "rvperf report: %s: cannot write\n",
+				opt->html);
+			status = REPORT_BAD_DATA;
+		}
+	} else {
+		print_text(&an, opt->top);
 	}
-	free(edges);
-	goto out;
-nomem:
-	pd_close(&r);
-nomem_closed:
-	fprintf(stderr, "rvperf report: out of memory\n");
-	status = REPORT_BAD_DATA;
-out:
+
+	free(an.edges);
+	free(an.loops);
+	free(an.calls);
+	free(an.funcs);
 	for (i = 0; i < rp.nr_maps; i++) {
 		if (rp.maps[i].elf)
 			elf_syms_free(rp.maps[i].elf);
@@ -436,5 +484,6 @@ out:
 	free(rp.maps);
 	free(rp.branches);
 	free(rp.stack_start);
+	free(rp.ips);
 	return status;
 }

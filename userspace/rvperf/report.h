@@ -13,6 +13,7 @@ struct report_options {
 	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
 	const char *symfs;	/* prefix for mapped file names */
 	size_t top;		/* rows per table */
+	const char *html;	/* write this HTML page instead of text */
 };
 
 int report_run(const struct report_options *opt);

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""`rvperf report --html`: one self-contained page that parses, fetches
+nothing, shows branchy's hot paths, and renders in headless Chromium: the
+screenshot must contain the graph's boxes and edges."""
+
+import html.parser
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+O = os.environ.get('O', 'build')
+n = failed = 0
+
+
+def ok(cond, desc, diag=''):
+    global n, failed
+    n += 1
+    failed += not cond
+    print('%s %d - %s' % ('ok' if cond else 'not ok', n, desc))
+    if not cond and diag:
+        for line in str(diag).splitlines()[:20]:
+            print('# ' + line)
+
+
+class Page(html.parser.HTMLParser):
+    VOID = {'meta', 'br', 'img', 'input', 'link', 'hr', 'rect', 'path'}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.errors, self.text, self.attrs = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.attrs += attrs
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.attrs += attrs
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append('unbalanced </%s> (open: %s)' % (tag, self.stack[-3:]))
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def png_pixels(path):
+    """(width, height, rows of RGB tuples) of an 8-bit RGB(A) PNG."""
+    data = open(path, 'rb').read()
+    pos, idat, w = 8, b'', 0
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+            assert depth == 8 and ctype in (2, 6), 'unexpected PNG format'
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride, rows, prev = w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def near(px, rgb, tol=40):
+    return all(abs(p - q) <= tol for p, q in zip(px, rgb))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    elf = os.path.join(O, 'guest/bin/branchy')
+    if not os.path.exists(elf):
+        print('1..0 # SKIP %s not built (make guest-image)' % elf)
+        sys.exit(0)
+    data, page = os.path.join(tmp, 't.data'), os.path.join(tmp, 'r.html')
+    subprocess.run([os.path.join(O, 'tests/userspace/gen-trace'), data, elf, '400'], check=True)
+    r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'report', '-i', data, '--html', page],
+                       capture_output=True, text=True)
+    ok(r.returncode == 0 and os.path.getsize(page) > 1000, 'rvperf report --html writes a page', r.stderr)
+    text = open(page, encoding='utf-8').read()
+    p = Page()
+    p.feed(text)
+    p.close()
+    ok(not p.errors and not p.stack, 'the page parses with every element closed', p.errors or p.stack)
+    refs = [v for k, v in p.attrs if k in ('src', 'href') and not (v or '').startswith('#')]
+    ok(not refs and '@import' not in text and 'url(http' not in text and '<script' not in text,
+       'the page is self-contained: no script, nothing fetched', refs)
+    body = ''.join(p.text)
+    ok('hot_loop' in body and 'loop \u00d7' in body, 'the graph shows hot_loop with its loop badge')
+    ok(all('op_' + x in body for x in ('add', 'xor', 'mul', 'rot')) and 'recurse' in body and 'leaf' in body,
+       'the graph shows the callees: the four operations, recurse, leaf')
+    ok(text.count('class="call"') >= 7, 'the graph has an edge per call path (%d)' % text.count('class="call"'))
+
+    chromium = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not chromium:
+        ok(True, 'the page renders in headless Chromium # SKIP chromium not installed')
+    else:
+        shot = os.path.join(tmp, 'r.png')
+        r = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+                            '--no-first-run', '--disable-background-networking', '--disable-component-update',
+                            '--disable-sync', '--user-data-dir=' + os.path.join(tmp, 'profile'),
+                            '--screenshot=' + shot, '--window-size=1000,620', 'file://' + page],
+                           capture_output=True, text=True, timeout=120)
+        ok(r.returncode == 0 and os.path.exists(shot), 'headless Chromium takes a screenshot', r.stderr[-2000:])
+        if os.path.exists(shot):
+            w, h, rows = png_pixels(shot)
+            # Inside the graph's area: the hot box's orange, the boxes' blue,
+            # the edges' green, in real numbers of pixels.
+            area = [px for row in rows[130:600] for px in row[20:880]]
+            orange = sum(near(px, (0xd9, 0x73, 0x1a)) for px in area)
+            blue = sum(near(px, (0x5b, 0x7b, 0xd5)) for px in area)
+            green = sum(near(px, (0x9c, 0xc0, 0x80), 50) for px in area)
+            ok(w == 1000 and h == 620, 'the screenshot is %dx%d' % (w, h))
+            ok(orange > 300 and blue > 1000 and green > 1500,
+               'the screenshot shows the graph: hot boxes, boxes and edges '
+               '(%d orange, %d blue, %d green pixels)' % (orange, blue, green))
+print('1..%d' % n)
+sys.exit(1 if failed else 0)

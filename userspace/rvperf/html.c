@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * html.c - `rvperf report --html FILE`: one self-contained page (inline CSS
+ * and SVG, no script, nothing fetched) showing the hot paths as a graph over
+ * the program's functions, with the report's tables below it.
+ *
+ * Layout: functions are placed in columns by call depth (the longest chain
+ * of callers above them among the drawn edges, cycles cut), rows in order of
+ * heat; calls are curves whose width grows with their count; a function
+ * that holds a hot loop carries a badge with its iterations per entry.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_model.h"
+
+#define NODE_W		190
+#define NODE_H		46
+#define COL_GAP		110
+#define ROW_GAP		34
+#define MARGIN		30
+#define MAX_NODES	48
+
+struct node {
+	const char *name;
+	uint64_t samples, in_calls;
+	int depth, row;
+	const struct loop *loop;	/* the hottest loop inside, if any */
+};
+
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static int node_index(struct node *n, size_t *nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp(n[i].name, name))
+			return (int)i;
+	if (*nr == MAX_NODES)
+		return -1;
+	memset(&n[*nr], 0, sizeof(n[*nr]));
+	n[*nr].name = name;
+	return (int)(*nr)++;
+}
+
+/* The function part of "name+0xoff". */
+static void function_name(const struct analysis *an, uint64_t addr, char *buf,
+			  size_t size)
+{
+	char *plus;
+
+	an->format_addr(an->ctx, addr, buf, size);
+	plus = strrchr(buf, '+');
+	if (plus)
+		*plus = '\0';
+}
+
+static void write_graph(const struct analysis *an, FILE *f, size_t top)
+{
+	struct node nodes[MAX_NODES];
+	int from_of[64], to_of[64];
+	size_t nr = 0, nr_edges = 0, i, pass;
+	int rows[MAX_NODES] = { 0 }, max_depth = 0, max_rows = 0;
+	uint64_t max_count = 1;
+	char name[160];
+	char loop_names[16][160];
+
+	for (i = 0; i < an->nr_calls && nr_edges < 64 && i < 2 * top; i++) {
+		int a = node_index(nodes, &nr, an->calls[i].caller);
+		int b = node_index(nodes, &nr, an->calls[i].callee);
+
+		if (a < 0 || b < 0)
+			break;
+		from_of[nr_edges] = a;
+		to_of[nr_edges] = b;
+		nodes[b].in_calls += an->calls[i].count;
+		if (an->calls[i].count > max_count)
+			max_count = an->calls[i].count;
+		nr_edges++;
+	}
+	for (i = 0; i < an->nr_loops && i < 16; i++) {
+		int k;
+
+		function_name(an, an->loops[i].latch, loop_names[i],
+			      sizeof(loop_names[i]));
+		k = node_index(nodes, &nr, loop_names[i]);
+		if (k >= 0 && !nodes[k].loop)
+			nodes[k].loop = &an->loops[i];
+	}
+	for (i = 0; i < an->nr_funcs; i++) {
+		size_t k;
+
+		for (k = 0; k < nr; k++)
+			if (!strcmp(nodes[k].name, an->funcs[i].name))
+				nodes[k].samples = an->funcs[i].samples;
+	}
+	/* Longest-path depth; nr passes at most, so cycles stop. */
+	for (pass = 0; pass < nr; pass++) {
+		int changed = 0;
+
+		for (i = 0; i < nr_edges; i++) {
+			int a = from_of[i], b = to_of[i];
+
+			if (a != b && nodes[b].depth < nodes[a].depth + 1 &&
+			    nodes[a].depth + 1 < (int)nr) {
+				nodes[b].depth = nodes[a].depth + 1;
+				changed = 1;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	for (i = 0; i < nr; i++) {
+		nodes[i].row = rows[nodes[i].depth]++;
+		if (nodes[i].depth > max_depth)
+			max_depth = nodes[i].depth;
+		if (rows[nodes[i].depth] > max_rows)
+			max_rows = rows[nodes[i].depth];
+	}
+
+	fprintf(f, "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" role=\"img\" "
+		"aria-label=\"call graph of the hot paths\">\n",
+		2 * MARGIN + (max_depth + 1) * (NODE_W + COL_GAP) - COL_GAP,
+		2 * MARGIN + max_rows * (NODE_H + ROW_GAP));
+	/* userSpaceOnUse: arrowheads keep their size on thick edges. */
+	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" "
+	      "refY=\"5\" markerWidth=\"10\" markerHeight=\"10\" "
+	      "markerUnits=\"userSpaceOnUse\" "
+	      "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
+	      "fill=\"#7a4\"/></marker></defs>\n", f);
+	for (i = 0; i < nr_edges; i++) {
+		const struct node *a = &nodes[from_of[i]], *b = &nodes[to_of[i]];
+		double w = 1.5 + 8.0 * (double)an->calls[i].count /
+			   (double)max_count;
+		int x1 = MARGIN + a->depth * (NODE_W + COL_GAP) + NODE_W;
+		int y1 = MARGIN + a->row * (NODE_H + ROW_GAP) + NODE_H / 2;
+		int x2 = MARGIN + b->depth * (NODE_W + COL_GAP);
+		int y2 = MARGIN + b->row * (NODE_H + ROW_GAP) + NODE_H / 2;
+
+		fprintf(f, "<g class=\"call\"><title>%" PRIu64 " calls: ",
+			an->calls[i].count);
+		put_escaped(f, a->name);
+		fputs(" -&gt; ", f);
+		put_escaped(f, b->name);
+		fputs("</title>", f);
+		if (a == b)	/* recursion: a loop under the box */
+			fprintf(f, "<path d=\"M%d,%d C%d,%d %d,%d %d,%d\" "
+				"stroke-width=\"%.1f\" marker-end=\"url(#arrow)\"/>",
+				x1 - 30, y1 + NODE_H / 2, x1 - 30, y1 + NODE_H / 2 + 22,
+				x1 - 90, y1 + NODE_H / 2 + 22, x1 - 90,
+				y1 + NODE_H / 2 + 2, w);
+		else
+			fprintf(f, "<path d=\"M%d,%d C%d,%d %d,%d %d,%d\" "
+				"stroke-width=\"%.1f\" marker-end=\"url(#arrow)\"/>",
+				x1, y1, x1 + COL_GAP / 2, y1, x2 - COL_GAP / 2, y2,
+				x2 - 2, y2, w);
+		/* Labels sit by the callee, where fanned-out edges part. */
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"count\" "
+			"text-anchor=\"end\">%" PRIu64 "</text></g>\n",
+			a == b ? x1 - 94 : x2 - 14,
+			a == b ? y1 + NODE_H / 2 + 18 : y2 - 7,
+			an->calls[i].count);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct node *n = &nodes[i];
+		int x = MARGIN + n->depth * (NODE_W + COL_GAP);
+		int y = MARGIN + n->row * (NODE_H + ROW_GAP);
+		double share = an->samples ? 100.0 * (double)n->samples /
+					     (double)an->samples : 0.0;
+
+		fprintf(f, "<g class=\"fn%s\"><title>", n->loop ? " hot" : "");
+		put_escaped(f, n->name);
+		fprintf(f, ": %" PRIu64 " samples (%.1f%%)</title>"
+			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"name\">", n->samples, share,
+			x, y, NODE_W, NODE_H, x + 10, y + 19);
+		snprintf(name, sizeof(name), "%.26s", n->name);
+		put_escaped(f, name);
+		fprintf(f, "</text><text x=\"%d\" y=\"%d\" class=\"meta\">"
+			"%.1f%% of samples", x + 10, y + 36, share);
+		if (n->loop) {
+			double trips = loop_trips(n->loop);
+
+			if (trips > 0)
+				fprintf(f, " \xc2\xb7 loop \xc3\x97%.1f", trips);
+			else
+				fputs(" \xc2\xb7 loop", f);
+		}
+		fputs("</text></g>\n", f);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void table_row_addr(const struct analysis *an, FILE *f, uint64_t addr)
+{
+	char buf[160];
+
+	an->format_addr(an->ctx, addr, buf, sizeof(buf));
+	fputs("<td class=\"sym\">", f);
+	put_escaped(f, buf);
+	fputs("</td>", f);
+}
+
+int report_write_html(const struct analysis *an, FILE *f, size_t top)
+{
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>rvperf report: ", f);
+	put_escaped(f, an->input);
+	fputs("</title>\n<style>\n"
+	      "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fbfbf8}\n"
+	      "h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}\n"
+	      ".sub{color:#666;margin-bottom:16px}\n"
+	      ".graph{background:#fff;border:1px solid #ddd;border-radius:8px}\n"
+	      ".graph rect{fill:#eef4ff;stroke:#5b7bd5;stroke-width:1.5}\n"
+	      ".graph .hot rect{fill:#fff1e6;stroke:#d9731a;stroke-width:2}\n"
+	      ".graph .call path{fill:none;stroke:#7a4;stroke-opacity:.75}\n"
+	      ".graph .name{font:600 13px ui-monospace,monospace}\n"
+	      ".graph .meta{font-size:11px;fill:#555}.graph .count{font-size:11px;fill:#476}\n"
+	      "table{border-collapse:collapse;background:#fff}\n"
+	      "td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}\n"
+	      "td.sym,th.sym{text-align:left;font-family:ui-monospace,monospace}\n"
+	      "</style></head><body>\n<h1>Branch profile</h1>\n<div class=\"sub\">", f);
+	put_escaped(f, an->input);
+	fprintf(f, ": %" PRIu64 " samples, %" PRIu64 " branch records</div>\n",
+		an->samples, an->records);
+	if (!an->records) {
+		fputs("<p>No branch stacks in this file: record with -b / -j.</p>"
+		      "</body></html>\n", f);
+		return ferror(f) ? -1 : 0;
+	}
+	fputs("<h2>Hot paths</h2>\n", f);
+	write_graph(an, f, top);
+
+	fputs("<h2>Hot loops</h2>\n<table><tr><th>taken</th><th>exits</th>"
+	      "<th>iterations per entry</th><th class=\"sym\">latch</th>"
+	      "<th class=\"sym\">head</th></tr>\n", f);
+	for (i = 0; i < an->nr_loops && i < top; i++) {
+		const struct loop *l = &an->loops[i];
+
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
+			l->count, l->exits);
+		if (l->exits)
+			fprintf(f, "<td>%.1f</td>", loop_trips(l));
+		else
+			fputs("<td>no exit seen</td>", f);
+		table_row_addr(an, f, l->latch);
+		table_row_addr(an, f, l->head);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<h2>Hottest branch edges</h2>\n<table><tr>"
+	      "<th>count</th><th>share</th><th class=\"sym\">from</th>"
+	      "<th class=\"sym\">to</th><th class=\"sym\">type</th></tr>\n", f);
+	for (i = 0; i < an->nr_edges && i < top; i++) {
+		const struct edge *e = &an->edges[i];
+
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td>", e->count,
+			100.0 * (double)e->count / (double)an->records);
+		table_row_addr(an, f, e->from);
+		table_row_addr(an, f, e->to);
+		fprintf(f, "<td class=\"sym\">%s</td></tr>\n",
+			branch_type_short(e->type));
+	}
+	fputs("</table>\n<h2>Call edges</h2>\n<table><tr><th>count</th>"
+	      "<th class=\"sym\">caller</th><th class=\"sym\">callee</th></tr>\n",
+	      f);
+	for (i = 0; i < an->nr_calls && i < top; i++) {
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td class=\"sym\">",
+			an->calls[i].count);
+		put_escaped(f, an->calls[i].caller);
+		fputs("</td><td class=\"sym\">", f);
+		put_escaped(f, an->calls[i].callee);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
