@@ -30,3 +30,18 @@ tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
+
+# fails_in_one_line DESCRIPTION PATTERN COMMAND...: the command must fail
+# (non-zero exit) with exactly one line of output, matching PATTERN (grep
+# -E): the project's rule for bad input.
+fails_in_one_line() {
+	local desc=$1 pattern=$2 out status
+	shift 2
+	out=$("$@" 2>&1)
+	status=$?
+	[ $status -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+		printf '%s\n' "$out" | grep -Eq -- "$pattern"
+	status=$?
+	ok $status "$desc"
+	[ $status -eq 0 ] || diag "got:" "$out"
+}

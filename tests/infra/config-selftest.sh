@@ -30,20 +30,12 @@ ok $? "savedefconfig keeps both choices"
 # The E2E paths: a configured path is used, a wrong one stops make with a
 # single line before anything is built, and the command line wins.
 setcfg 'E2E_QEMU=/nonexistent/qemu-from-config'
-out=$(make -s check-e2e O="$sub" 2>&1)
-status=$?
-[ $status -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	printf '%s\n' "$out" | grep -q 'QEMU=/nonexistent/qemu-from-config is not an executable'
-ok $? "CONFIG_E2E_QEMU is what check-e2e runs (a wrong one: one-line error)"
-[ $? -eq 0 ] || diag "$out"
-out=$(make -s check-e2e O="$sub" QEMU=/nonexistent/qemu-from-cmdline 2>&1)
-printf '%s\n' "$out" | grep -q 'QEMU=/nonexistent/qemu-from-cmdline is not'
-ok $? "QEMU= on the command line overrides CONFIG_E2E_QEMU"
+fails_in_one_line "CONFIG_E2E_QEMU is what check-e2e runs (a wrong one: one-line error)" \
+	'QEMU=/nonexistent/qemu-from-config is not an executable' make -s check-e2e O="$sub"
+fails_in_one_line "QEMU= on the command line overrides CONFIG_E2E_QEMU" \
+	'QEMU=/nonexistent/qemu-from-cmdline is not' \
+	make -s check-e2e O="$sub" QEMU=/nonexistent/qemu-from-cmdline
 setcfg 'E2E_QEMU=qemu-system-riscv64' 'E2E_OPENSBI_FW=/nonexistent/fw.bin'
-out=$(make -s check-e2e O="$sub" 2>&1)
-status=$?
-[ $status -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	printf '%s\n' "$out" | grep -q 'OPENSBI_FW=/nonexistent/fw.bin does not exist'
-ok $? "CONFIG_E2E_OPENSBI_FW is what check-e2e boots (a wrong one: one-line error)"
-[ $? -eq 0 ] || diag "$out"
+fails_in_one_line "CONFIG_E2E_OPENSBI_FW is what check-e2e boots (a wrong one: one-line error)" \
+	'OPENSBI_FW=/nonexistent/fw.bin does not exist' make -s check-e2e O="$sub"
 tap_done

@@ -23,10 +23,7 @@ printf '%s\n' "$out" | grep -Ev '^make(\[[0-9]+\])?: \*\*\*' | tail -n 1 |
 ok $? "the summary line counts the failure"
 [ $tap_failed -eq 0 ] || diag "$out"
 
-out=$(make -s check-guest O="$sub" GUEST_EXTRA=/nonexistent/prog 2>&1)
-status=$?
-[ $status -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	printf '%s\n' "$out" | grep -q 'GUEST_EXTRA: no such file: /nonexistent/prog'
-ok $? "a missing GUEST_EXTRA program is refused with one line"
-[ $? -eq 0 ] || diag "$out"
+fails_in_one_line "a missing GUEST_EXTRA program is refused with one line" \
+	'GUEST_EXTRA: no such file: /nonexistent/prog' \
+	make -s check-guest O="$sub" GUEST_EXTRA=/nonexistent/prog
 tap_done

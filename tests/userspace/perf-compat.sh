@@ -54,11 +54,8 @@ fi
 
 # Bad input: one line, non-zero.
 printf 'not perf data at all' >"$tmp/bad.data"
-out=$("$rvperf" script -i "$tmp/bad.data" 2>&1)
-status=$?
-[ $status -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	printf '%s\n' "$out" | grep -q 'offset 0: not a perf.data file'
-ok $? "a file that is not perf.data: one line with the offset, exit 1"
+fails_in_one_line "a file that is not perf.data: one line with the offset" \
+	'offset 0: not a perf.data file' "$rvperf" script -i "$tmp/bad.data"
 head -c 2000 "$tmp/ours.data" >"$tmp/cut.data"
 "$rvperf" script -F ip,brstack -i "$tmp/cut.data" >"$tmp/cut.out" 2>"$tmp/cut.err"
 status=$?
@@ -66,15 +63,12 @@ n=$(grep -c . "$tmp/cut.out")
 [ $status -eq 1 ] && [ "$n" -gt 0 ] && [ "$(wc -l <"$tmp/cut.err")" -eq 1 ] &&
 	head -n "$n" "$tmp/perf.out" | cmp -s - "$tmp/cut.out"
 ok $? "a cut file: its $n complete samples, then one line of error, exit 1"
-"$rvperf" script -i "$tmp/missing.data" >/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-ok $? "a missing file: one line, exit 1"
-"$rvperf" script -F ip,bogus -i "$tmp/ours.data" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-ok $? "an unknown field: one line, exit 2"
-"$rvperf" frobnicate >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-ok $? "an unknown command: one line, exit 2"
+fails_in_one_line "a missing file: one line" 'missing.data' \
+	"$rvperf" script -i "$tmp/missing.data"
+fails_in_one_line "an unknown field: one line" "unknown field list 'ip,bogus'" \
+	"$rvperf" script -F ip,bogus -i "$tmp/ours.data"
+fails_in_one_line "an unknown command: one line" "'frobnicate' is not a command" \
+	"$rvperf" frobnicate
 "$rvperf" script --help | grep -q '^usage: rvperf script'
 ok $? "rvperf script --help shows its usage"
 tap_done

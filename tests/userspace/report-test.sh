@@ -64,11 +64,10 @@ status=$?
 	grep -q 'reporting what came before' "$tmp/cut.err" &&
 	grep -q '^# rvperf report: .*: [1-9][0-9]* samples' "$tmp/cut.out"
 ok $? "a cut file: a report of the complete samples, one line of error, exit 1"
-printf 'garbage' >"$tmp/bad.data"
-"$rvperf" report -i "$tmp/bad.data" >/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-ok $? "not a perf.data: one line, exit 1"
-"$rvperf" report --top 0 >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-ok $? "a bad option value: one line, exit 2"
+printf 'garbage, and not a perf.data file at all' >"$tmp/bad.data"
+fails_in_one_line "not a perf.data: one line with the offset" \
+	'offset 0: not a perf.data file' \
+	"$rvperf" report -i "$tmp/bad.data"
+fails_in_one_line "a bad option value: one line" 'report: --top wants a positive number' \
+	"$rvperf" report --top 0
 tap_done
