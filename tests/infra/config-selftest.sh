@@ -16,6 +16,9 @@ grep -qx '#define CONFIG_CTR_LAYOUT_RATIFIED 1' "$hdr" && ! grep -q CTR_LAYOUT_D
 ok $? "the default layout is the ratified v1.0 one"
 grep -qx '#define CONFIG_CTR_DEPTH 16' "$hdr"
 ok $? "the default depth is 16"
+make -s O="$sub" "$sub/userspace/rvperf" >/dev/null 2>&1
+[ "$("$sub/userspace/rvperf" config 2>&1 | tr '\n' ' ')" = "ctr-layout: ratified-1.0 ctr-depth: 16 " ]
+ok $? "rvperf built with the defaults uses the ratified layout and depth 16"
 
 setcfg CTR_LAYOUT_DRAFT=y CTR_DEPTH_64=y
 make -s config O="$sub" >/dev/null 2>&1
@@ -23,6 +26,9 @@ grep -qx '#define CONFIG_CTR_LAYOUT_DRAFT 1' "$hdr" && ! grep -q CTR_LAYOUT_RATI
 ok $? "choosing the draft layout reaches the header"
 grep -qx '#define CONFIG_CTR_DEPTH 64' "$hdr"
 ok $? "choosing depth 64 reaches the header"
+make -s O="$sub" "$sub/userspace/rvperf" >/dev/null 2>&1
+[ "$("$sub/userspace/rvperf" config 2>&1 | tr '\n' ' ')" = "ctr-layout: draft-0.1.4 ctr-depth: 64 " ]
+ok $? "rvperf rebuilt with them uses the draft layout and depth 64"
 make -s savedefconfig O="$sub" >/dev/null 2>&1
 grep -qx 'CONFIG_CTR_LAYOUT_DRAFT=y' "$sub/defconfig" && grep -qx 'CONFIG_CTR_DEPTH_64=y' "$sub/defconfig"
 ok $? "savedefconfig keeps both choices"
