@@ -28,3 +28,8 @@ $(eval $(call host-program,$(O)/tests/userspace/gen-trace,\
 HOST_PROGS += $(O)/tests/userspace/gen-trace
 HOST_TESTS += tests/userspace/report-test.sh
 HOST_TESTS += tests/userspace/html-test.py
+
+# Benchmarks.
+$(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\
+	tests/bench/bench-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+BENCHES += $(O)/tests/bench/bench-perfdata

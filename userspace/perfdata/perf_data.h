@@ -111,6 +111,9 @@ struct pd_build_id {
 struct pd_reader {
 	FILE *f;
 	uint64_t file_size;
+	uint64_t fpos;			/* where f stands; reads in order
+					 * need no seek (a seek drops stdio's
+					 * buffer) */
 	uint64_t data_offset, data_size, pos;
 	uint64_t data_declared;		/* the header's data size */
 	unsigned int nr_attrs;

@@ -64,9 +64,16 @@ static int read_at(struct pd_reader *r, uint64_t offset, void *buf,
 {
 	if (!in_file(r, offset, size))
 		return PD_TRUNCATED;
-	if (fseeko(r->f, (off_t)offset, SEEK_SET) ||
-	    fread(buf, 1, size, r->f) != size)
+	if (offset != r->fpos && fseeko(r->f, (off_t)offset, SEEK_SET)) {
+		r->fpos = UINT64_MAX;
 		return PD_ERR_IO;
+	}
+	r->fpos = offset;
+	if (fread(buf, 1, size, r->f) != size) {
+		r->fpos = UINT64_MAX;
+		return PD_ERR_IO;
+	}
+	r->fpos += size;
 	return PD_OK;
 }
 
@@ -230,6 +237,7 @@ int pd_open(struct pd_reader *r, const char *path)
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	r->fpos = UINT64_MAX;
 	r->f = fopen(path, "rb");
 	if (!r->f)
 		return fail(r, PD_ERR_IO, "%s", strerror(errno));
