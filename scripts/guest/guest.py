@@ -9,8 +9,10 @@
 The guest's init (tests/guest/init.c) runs the commands of its plan and
 writes their output to a virtio port that QEMU saves as OUT/out.log; the
 kernel console goes to OUT/console.log.  Options default to environment
-variables set by the Makefile (GUEST_KERNEL, GUEST_INITRD, GUEST_PLAN,
-GUEST_OUT, QEMU, OPENSBI_FW, GUEST_TIMEOUT, GUEST_ICOUNT).
+variables (GUEST_KERNEL, GUEST_INITRD, GUEST_PLAN, GUEST_OUT, GUEST_TIMEOUT,
+GUEST_ICOUNT); the emulator and firmware are always given explicitly or
+default to Debian's, so a QEMU or OPENSBI_FW meant for check-e2e never
+leaks into the guest tier.
 
 A check run fails not only on a failing test, but when a planned program did
 not run or did not exit 0, when its TAP plan does not match, when the kernel
@@ -291,8 +293,8 @@ def main():
     ap.add_argument('--initrd', default=env('GUEST_INITRD'))
     ap.add_argument('--plan', default=env('GUEST_PLAN'))
     ap.add_argument('--out', default=env('GUEST_OUT', 'build/guest/out'))
-    ap.add_argument('--qemu', default=env('QEMU') or 'qemu-system-riscv64')
-    ap.add_argument('--bios', default=env('OPENSBI_FW') or DEBIAN_OPENSBI)
+    ap.add_argument('--qemu', default='qemu-system-riscv64')
+    ap.add_argument('--bios', default=DEBIAN_OPENSBI)
     ap.add_argument('--cpu', default=env('GUEST_CPU', 'rv64,sscofpmf=true'))
     ap.add_argument('--timeout', type=int,
                     default=int(env('GUEST_TIMEOUT', '600')))

@@ -19,6 +19,7 @@ GUEST_INIT := $(GUEST_DIR)/bin/init
 # the user's binaries.  -icount makes minstret exact, so counts can be checked
 # against a known instruction count.
 GUEST_QEMU ?= qemu-system-riscv64
+GUEST_OPENSBI_FW ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 GUEST_ICOUNT ?= 0
 GUEST_TIMEOUT ?= 600
 GUEST_EXTRA ?=
@@ -79,7 +80,7 @@ guest-image: $(GUEST_KERNEL) $(GUEST_CHECK_INITRD)
 GUEST_TIER := 'guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
 	--out $(GUEST_DIR)/check/out --qemu $(GUEST_QEMU) \
-	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
+	--bios $(GUEST_OPENSBI_FW) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
 
 # ---- the run image: 'make run', profiling the sample workload
 GUEST_RUN_PLAN := $(GUEST_DIR)/run/plan
@@ -103,7 +104,8 @@ $(GUEST_RUN_INITRD): $(GUEST_RUN_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
 	$(Q)scripts/guest/guest.py run --kernel $(GUEST_KERNEL) \
 		--initrd $(GUEST_RUN_INITRD) --out $(GUEST_DIR)/run/out \
-		--qemu $(GUEST_QEMU) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))
+		--qemu $(GUEST_QEMU) --bios $(GUEST_OPENSBI_FW) \
+		$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))
 
 # ---- check-e2e: the guest checks on binaries the user passes in
 # QEMU and OPENSBI_FW come from the command line or from Kconfig
@@ -132,7 +134,7 @@ else
 E2E_TIERS := 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
 	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
-	$(if $(OPENSBI_FW),--bios $(OPENSBI_FW)) \
+	--bios $(or $(OPENSBI_FW),$(GUEST_OPENSBI_FW)) \
 	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
 E2E_IMAGE := guest-image
 endif
