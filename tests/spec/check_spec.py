@@ -15,6 +15,7 @@ import sys
 O = os.environ.get('O', 'build')
 SPECS = os.environ.get('SPECS_DIR') or os.path.join('..', 'shared', 'specs')
 PMU = os.path.join(SPECS, 'sbi-ext-pmu-latest.adoc')
+NTRACE = os.path.join(SPECS, '001_3ceab9f712191336.txt')
 
 
 def bits(hi, lo):
@@ -135,6 +136,28 @@ def derive_pmu(text):
     return want
 
 
+def itype_macro(name):
+    """The macro for an itype as the spec names it: 'Un-inferable tail-call'
+    and 'Inferrable call' are the same words as 'Uninferable', 'Inferable'."""
+    name = re.sub(r'(?i)un-inferable', 'uninferable', name)
+    name = re.sub(r'(?i)inferrable', 'inferable', name)
+    name = re.sub(r'(?i)co-routine', 'coroutine', name)
+    return 'RVP_ITYPE_' + re.sub(r'[^A-Z0-9]+', '_', name.upper()).strip('_')
+
+
+def derive_ntrace(text):
+    """itype values: "N = Name" in Table 2, "N<tab>Name" rows of Table 4."""
+    want = {}
+    t2 = text[text.index('Table 2. Generating itype'):text.index('Table 3.')]
+    for value, name in re.findall(r'\b(\d+) = ([A-Za-z][A-Za-z -]*[a-z])', t2):
+        want[itype_macro(name)] = (int(value), 'N-Trace Table 2')
+    t4 = text[text.index('Table 4. Handling'):]
+    t4 = t4[:t4.index('As almost every ingress port cycle')]
+    for value, name in re.findall(r'^(\d+)\t([A-Za-z][A-Za-z -]*[a-z])\t', t4, re.M):
+        want.setdefault(itype_macro(name), (int(value), 'N-Trace Table 4'))
+    return want
+
+
 # The standard SBI error codes are not in the PMU chapter; they are from the
 # SBI specification's Binary Encoding chapter, table "Standard SBI Errors".
 SBI_ERRORS = {
@@ -169,6 +192,8 @@ def main():
 
     specs_here = os.path.exists(PMU)
     want = derive_pmu(open(PMU).read()) if specs_here else {}
+    if specs_here and os.path.exists(NTRACE):
+        want.update(derive_ntrace(open(NTRACE).read()))
     for name in sorted(have):
         if name in want:
             value, where = want[name]
