@@ -16,6 +16,8 @@ O = os.environ.get('O', 'build')
 SPECS = os.environ.get('SPECS_DIR') or os.path.join('..', 'shared', 'specs')
 PMU = os.path.join(SPECS, 'sbi-ext-pmu-latest.adoc')
 NTRACE = os.path.join(SPECS, '001_3ceab9f712191336.txt')
+CTR_V1 = os.path.join(SPECS, 'ctr-smctr-ssctr-v1.0-body.adoc')
+RISCV_OPCODE_SYSTEM = 0x73	# the unprivileged ISA's SYSTEM major opcode
 
 
 def bits(hi, lo):
@@ -27,7 +29,7 @@ def tables(text):
     (no leading '|') belong to the row above."""
     out, tid, rows, inside = [], None, [], False
     for line in text.splitlines():
-        m = re.match(r'^\[#(\w+)\]', line)
+        m = re.match(r'^\[#([\w-]+)\]', line)
         if m and not inside:
             tid = m.group(1)
         if line.strip() == '|===':
@@ -158,6 +160,54 @@ def derive_ntrace(text):
     return want
 
 
+def derive_ctr_v1(text):
+    """The ratified layout: CSR numbers from the CSR list, every field of
+    every register from its wavedrom diagram, TYPE from the encoding table,
+    depth encodings, SCTRCLR, the state-enable bit, the *iselect range."""
+    want = {}
+    # A register's diagram follows its "=== ... (`name`)" heading.
+    for m in re.finditer(r'^=== .*?\(`(\w+)`\)\s*$(.*?)(?=^=== |^== )', text,
+                         re.M | re.S):
+        reg, body = m.group(1), m.group(2)
+        d = re.search(r'\{reg: \[(.*?)\]', body, re.S)
+        if not d or reg == 'sctrctl':
+            continue
+        pos = 0
+        for n, name in re.findall(r"\{bits:\s*(\d+), name: '([^']*)'", d.group(1)):
+            n = int(n)
+            if re.match(r'^[A-Za-z]+$', name):
+                macro = 'RVP_CTR_V1_%s_%s' % (reg.upper(), name.upper())
+                want[macro] = (bits(pos + n - 1, pos), reg + ' diagram')
+                if n > 1:
+                    want[macro + '_SHIFT'] = (pos, reg + ' diagram')
+            pos += n
+    for tid, rows in tables(text):
+        for cells in rows[1:]:
+            if len(cells) >= 2 and re.match(r'^0x[0-9A-F]+$', cells[0]):
+                want['RVP_CTR_V1_CSR_' + cells[1].strip('`').upper()] = (
+                    int(cells[0], 16), 'CTR CSR List')
+            if tid == 'transfer-type-defs' and re.match(r'^\d+$', cells[0]) \
+                    and not cells[1].startswith('_'):
+                name = re.sub(r'\s*\(.*\)', '', cells[1])
+                name = re.sub(r'(?i)co-routine', 'coroutine', name)
+                want['RVP_CTRDATA_TYPE_' + re.sub(r'\W+', '_', name.upper())
+                     .strip('_')] = (int(cells[0]), 'transfer type encodings')
+    for enc, depth in re.findall(r"^.(\d{3}) - (\d+)\s*$", text, re.M):
+        want['RVP_CTR_V1_DEPTH_ENC_' + depth] = (int(enc, 2), 'sctrdepth.DEPTH encodings')
+    m = re.search(r"name: 'func12', attr: \['12', 'SCTRCLR \((0x[0-9A-Fa-f]+)\)'\]", text)
+    if m:
+        want['RVP_CTR_V1_SCTRCLR_INSN'] = ((int(m.group(1), 16) << 20) |
+                                           RISCV_OPCODE_SYSTEM, 'SCTRCLR encoding')
+    m = re.search(r'The CTR bit is bit (\d+) in `mstateen0` and `hstateen0`', text)
+    if m:
+        want['RVP_CTR_V1_STATEEN0_CTR'] = (1 << int(m.group(1)), 'State Enable Access Control')
+    m = re.search(r'index range (0x[0-9A-F]+) through (0x[0-9A-F]+) is reserved for CTR', text)
+    if m:
+        want['RVP_CTR_ISELECT_FIRST'] = (int(m.group(1), 16), 'Entry Registers')
+        want['RVP_CTR_ISELECT_LAST'] = (int(m.group(2), 16), 'Entry Registers')
+    return want
+
+
 # The standard SBI error codes are not in the PMU chapter; they are from the
 # SBI specification's Binary Encoding chapter, table "Standard SBI Errors".
 SBI_ERRORS = {
@@ -194,6 +244,8 @@ def main():
     want = derive_pmu(open(PMU).read()) if specs_here else {}
     if specs_here and os.path.exists(NTRACE):
         want.update(derive_ntrace(open(NTRACE).read()))
+    if specs_here and os.path.exists(CTR_V1):
+        want.update(derive_ctr_v1(open(CTR_V1).read()))
     for name in sorted(have):
         if name in want:
             value, where = want[name]
