@@ -73,6 +73,9 @@ struct pd_branch {
 uint64_t pd_branch_flags(unsigned int mispred, unsigned int predicted,
 			 unsigned int cycles, unsigned int type,
 			 unsigned int new_type, unsigned int priv);
+/* perf's name for a branch type ("" for PERF_BR_UNKNOWN), as perf script
+ * prints it; PERF_BR_EXTEND_ABI is named by new_type. */
+const char *pd_branch_type_name(unsigned int type, unsigned int new_type);
 
 /* A decoded PERF_RECORD_SAMPLE; fields absent from sample_type are 0. */
 struct pd_sample {

@@ -39,6 +39,24 @@ uint64_t pd_branch_flags(unsigned int mispred, unsigned int predicted,
 	       (uint64_t)(new_type & 0xf) << 26 | (uint64_t)(priv & 7) << 30;
 }
 
+const char *pd_branch_type_name(unsigned int type, unsigned int new_type)
+{
+	static const char *const names[16] = {
+		"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+		"SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+		"SERROR", "NO_TX", NULL,	/* EXTEND_ABI: see new_type */
+	};
+	static const char *const new_names[16] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2",
+		"ARCH_3", "ARCH_4", "ARCH_5",
+	};
+	const char *name = names[type & 15];
+
+	if (!name)
+		name = new_names[new_type & 15];
+	return name ? name : "";
+}
+
 static int put(struct pd_writer *w, const void *p, size_t n)
 {
 	if (n && fwrite(p, 1, n, w->f) != n)

@@ -274,7 +274,7 @@ int report_write_html(const struct analysis *an, FILE *f, size_t top)
 		table_row_addr(an, f, e->from);
 		table_row_addr(an, f, e->to);
 		fprintf(f, "<td class=\"sym\">%s</td></tr>\n",
-			branch_type_short(e->type));
+			edge_type_name(e));
 	}
 	fputs("</table>\n<h2>Call edges</h2>\n<table><tr><th>count</th>"
 	      "<th class=\"sym\">caller</th><th class=\"sym\">callee</th></tr>\n",

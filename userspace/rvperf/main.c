@@ -59,29 +59,6 @@ static int cmd_config(int argc, char **argv)
 
 /* ---- rvperf script */
 
-/* perf's names for perf_branch_entry.type (PERF_BR_*), as perf script
- * prints them, so the two tools' output can be compared line by line. */
-static const char *const branch_type_names[16] = {
-	"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
-	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
-	NULL,	/* PERF_BR_EXTEND_ABI: the name comes from new_type */
-};
-
-/* PERF_BR_NEW_*, used when type is PERF_BR_EXTEND_ABI. */
-static const char *const branch_new_type_names[16] = {
-	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2",
-	"ARCH_3", "ARCH_4", "ARCH_5",
-};
-
-static const char *branch_type_name(uint64_t flags)
-{
-	const char *name = branch_type_names[PD_BR_TYPE(flags)];
-
-	if (!name)
-		name = branch_new_type_names[PD_BR_NEW_TYPE(flags)];
-	return name ? name : "";
-}
-
 static char mispred_char(uint64_t flags)
 {
 	if (PD_BR_MISPRED(flags))
@@ -148,7 +125,9 @@ static void print_sample(const struct pd_sample *s, unsigned int fields,
 			       b->from, b->to, mispred_char(b->flags),
 			       PD_BR_IN_TX(b->flags) ? 'X' : '-',
 			       PD_BR_ABORT(b->flags) ? 'A' : '-',
-			       PD_BR_CYCLES(b->flags), branch_type_name(b->flags));
+			       PD_BR_CYCLES(b->flags),
+			       pd_branch_type_name(PD_BR_TYPE(b->flags),
+						   PD_BR_NEW_TYPE(b->flags)));
 		}
 	}
 	putchar('\n');

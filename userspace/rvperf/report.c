@@ -190,7 +190,9 @@ static int cmp_edge_addr(const void *a, const void *b)
 		return x->from < y->from ? -1 : 1;
 	if (x->to != y->to)
 		return x->to < y->to ? -1 : 1;
-	return (int)x->type - (int)y->type;
+	if (x->type != y->type)
+		return (int)x->type - (int)y->type;
+	return (int)x->new_type - (int)y->new_type;
 }
 
 static int cmp_edge_count(const void *a, const void *b)
@@ -214,6 +216,7 @@ static struct edge *count_edges(struct report *rp, size_t *nr)
 		e[i].from = rp->branches[i].from;
 		e[i].to = rp->branches[i].to;
 		e[i].type = PD_BR_TYPE(rp->branches[i].flags);
+		e[i].new_type = PD_BR_NEW_TYPE(rp->branches[i].flags);
 		e[i].count = 1;
 	}
 	qsort(e, rp->nr_branches, sizeof(*e), cmp_edge_addr);
@@ -228,15 +231,12 @@ static struct edge *count_edges(struct report *rp, size_t *nr)
 	return e;
 }
 
-const char *branch_type_short(unsigned int type)
+/* perf's name for the edge's type, "-" when it has none. */
+const char *edge_type_name(const struct edge *e)
 {
-	static const char *const names[16] = {
-		"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
-		"SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
-		"SERROR", "NO_TX", "EXT",
-	};
+	const char *name = pd_branch_type_name(e->type, e->new_type);
 
-	return names[type & 15];
+	return *name ? name : "-";
 }
 
 /* A loop: a backward conditional branch or direct jump (or one of unknown
@@ -385,7 +385,7 @@ static void print_text(const struct analysis *an, size_t top)
 		an->format_addr(an->ctx, e->to, b, sizeof(b));
 		printf("%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e->count,
 		       100.0 * (double)e->count / (double)an->records, a, b,
-		       branch_type_short(e->type));
+		       edge_type_name(e));
 	}
 
 	printf("\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",

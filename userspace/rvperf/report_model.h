@@ -13,6 +13,7 @@
 struct edge {
 	uint64_t from, to;
 	unsigned int type;	/* PERF_BR_* */
+	unsigned int new_type;	/* PERF_BR_NEW_*, for PERF_BR_EXTEND_ABI */
 	uint64_t count;
 };
 
@@ -56,7 +57,7 @@ static inline double loop_trips(const struct loop *l)
 			: -1.0;
 }
 
-const char *branch_type_short(unsigned int type);
+const char *edge_type_name(const struct edge *e);
 int report_write_html(const struct analysis *an, FILE *f, size_t top);
 
 #endif /* RVPERF_REPORT_MODEL_H */
