@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# opensbi-ext/: host builds only (sbi-sim, its tests, the fuzzer).  The
+# OpenSBI external platform has its own objects.mk, built by OpenSBI's make.
+
+SBI_CORE_SRCS := opensbi-ext/core/rvp_pmu.c opensbi-ext/core/rvp_pmu_dt.c \
+	opensbi-ext/core/rvp_ctr.c
+SBI_SIM_SRCS := $(SBI_CORE_SRCS) opensbi-ext/sim/sim_hw.c
+SBI_CFLAGS := -Iopensbi-ext/core
+
+$(eval $(call host-program,$(O)/opensbi-ext/sbi-sim,\
+	$(SBI_SIM_SRCS) opensbi-ext/sim/sbi_sim.c,$(SBI_CFLAGS)))
+HOST_PROGS += $(O)/opensbi-ext/sbi-sim
+
+# The core alone, as firmware builds it: freestanding, no libc.
+$(O)/opensbi-ext/core-freestanding.o: $(SBI_CORE_SRCS) $(CONFIG_HEADER)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -ffreestanding -fno-builtin -nostdlib \
+		$(SBI_CFLAGS) -r -o $@ $(SBI_CORE_SRCS)
+HOST_PROGS += $(O)/opensbi-ext/core-freestanding.o
+
+HOST_TESTS += tests/sbi/run-sim-tests.sh

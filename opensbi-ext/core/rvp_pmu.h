@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rvp_pmu.h - a freestanding SBI PMU extension core (SBI v3.0 PMU chapter,
+ * all nine functions), hostable by OpenSBI, by a bare-metal M-mode firmware
+ * and by the host simulator sbi-sim.
+ *
+ * Split of responsibilities:
+ *  - policy lives here: which logical counter takes which event, the
+ *    argument checks, the error codes, the snapshot and event-info layouts;
+ *  - plumbing lives in the host's struct rvp_pmu_ops: CSR access by number,
+ *    S-mode memory checks and copies, and platform firmware events.
+ *
+ * No libc, no globals: the host owns every struct and passes it in.  All
+ * state of one hart is in struct rvp_pmu_hart; nothing is shared between
+ * harts except the read-only struct rvp_pmu_platform.
+ *
+ * Register values are carried as uint64_t whatever the XLEN; hw.xlen (32 or
+ * 64) says how many of their bits are meaningful, so one build of the core
+ * on a 64-bit host can act as an RV32 or an RV64 SBI implementation.
+ */
+#ifndef RVPERF_OPENSBI_EXT_RVP_PMU_H
+#define RVPERF_OPENSBI_EXT_RVP_PMU_H
+
+#include <rvperf/types.h>
+#include <rvperf/sbi_pmu.h>
+
+/*
+ * Logical counters: 0..num_hw-1 are the implemented hardware counters in
+ * CSR order (mcycle, minstret, mhpmcounter3..31; `time` is not a counter the
+ * PMU can configure, so it gets no index), then num_fw firmware counters.
+ * Dense numbering keeps every index below num_counters valid, which is what
+ * a caller iterating counter_get_info over 0..num_counters-1 expects.
+ */
+#define RVP_PMU_MAX_HW_CTRS	31
+#define RVP_PMU_MAX_FW_CTRS	32
+#define RVP_PMU_MAX_CTRS	(RVP_PMU_MAX_HW_CTRS + RVP_PMU_MAX_FW_CTRS)
+
+/* Capacity of each devicetree riscv,pmu map (entries). */
+#define RVP_PMU_MAX_MAP		64
+
+struct rvp_sbiret {
+	long error;
+	uint64_t value;
+};
+
+/* Host plumbing.  ctx is the host's own per-hart pointer. */
+struct rvp_pmu_ops {
+	/* Read or write a CSR of the calling hart, XLEN bits wide. */
+	uint64_t (*csr_read)(void *ctx, unsigned int csr);
+	void (*csr_write)(void *ctx, unsigned int csr, uint64_t val);
+	/*
+	 * Whether the CSR exists (reading it would not trap); the value read
+	 * is stored in *val.  Used only for discovery (CTR, Smstateen,
+	 * Smcntrpmf); may be NULL when the host passes a ready description.
+	 */
+	int (*csr_probe)(void *ctx, unsigned int csr, uint64_t *val);
+	/*
+	 * Whether S-mode itself may access [addr, addr + size) (write access
+	 * when write is non-zero): not firmware, not MMIO, not another
+	 * domain's memory.  size is non-zero and addr + size does not wrap;
+	 * the core has checked that already.
+	 */
+	int (*smode_range_ok)(void *ctx, uint64_t addr, uint64_t size,
+			      int write);
+	/* Copy from or to S-mode memory; 0 on success. */
+	int (*smode_read)(void *ctx, uint64_t addr, void *dst, uint64_t len);
+	int (*smode_write)(void *ctx, uint64_t addr, const void *src,
+			   uint64_t len);
+	/*
+	 * Whether SBI_PMU_FW_PLATFORM with this event_data is an event the
+	 * platform can report.  NULL: no platform firmware events.
+	 */
+	int (*fw_platform_event_ok)(void *ctx, uint64_t event_data);
+	/*
+	 * Execute SCTRCLR (ratified CTR): zeroes every CTR entry.  NULL when
+	 * the host has no CTR; the draft layout clears through a CSR bit
+	 * instead and does not need it.
+	 */
+	void (*ctr_clear)(void *ctx);
+};
+
+/* riscv,event-to-mhpmevent: one event_idx and its mhpmevent selector. */
+struct rvp_pmu_evt_sel {
+	uint32_t event_idx;
+	uint64_t select;
+};
+
+/* riscv,event-to-mhpmcounters: event_idx range and hardware counter bitmap
+ * (bit N = mhpmcounterN, bit 0 = mcycle, bit 2 = minstret). */
+struct rvp_pmu_evt_ctrs {
+	uint32_t first, last;
+	uint32_t ctr_map;
+};
+
+/* riscv,raw-event-to-mhpmcounters: raw event_data matching select under
+ * mask may use the counters of ctr_map. */
+struct rvp_pmu_raw_ctrs {
+	uint64_t select, mask;
+	uint32_t ctr_map;
+};
+
+struct rvp_pmu_maps {
+	unsigned int nr_sel, nr_ctrs, nr_raw;
+	struct rvp_pmu_evt_sel sel[RVP_PMU_MAX_MAP];
+	struct rvp_pmu_evt_ctrs ctrs[RVP_PMU_MAX_MAP];
+	struct rvp_pmu_raw_ctrs raw[RVP_PMU_MAX_MAP];
+};
+
+/* What the hart's hardware has (rvp_pmu_discover() fills it by probing). */
+struct rvp_pmu_hw {
+	unsigned int xlen;		/* 32 or 64 */
+	uint32_t ctr_mask;		/* bit N: counter N implemented (1 never) */
+	uint8_t width[32];		/* counter N's width in bits */
+	uint8_t sscofpmf;		/* mhpmevent OF and xINH bits */
+	uint8_t smcntrpmf;		/* mcyclecfg/minstretcfg filters */
+};
+
+/* Read-only description shared by every hart it applies to. */
+struct rvp_pmu_platform {
+	struct rvp_pmu_hw hw;
+	const struct rvp_pmu_maps *maps;	/* NULL: no riscv,pmu node */
+	unsigned int num_fw_ctrs;	/* <= RVP_PMU_MAX_FW_CTRS */
+	/* Implementation-specific firmware events supported: codes
+	 * fw_impl_first..fw_impl_last (none when first > last). */
+	uint32_t fw_impl_first, fw_impl_last;
+	uint8_t no_snapshot;		/* FID 7 answers NOT_SUPPORTED */
+	uint8_t no_event_info;		/* FID 8 answers NOT_SUPPORTED */
+	/* Policy: never let S-mode count M-mode (MINH forced on), the
+	 * filters being hints the implementation may override. */
+	uint8_t force_minh;
+};
+
+/* Everything one hart's PMU needs; the host allocates it per hart. */
+struct rvp_pmu_hart {
+	const struct rvp_pmu_platform *plat;
+	const struct rvp_pmu_ops *ops;
+	void *ctx;
+	unsigned int num_hw;			/* logical hardware counters */
+	unsigned int num_ctrs;			/* num_hw + num_fw_ctrs */
+	uint8_t hw_ctr[RVP_PMU_MAX_HW_CTRS];	/* logical -> counter N */
+	uint64_t configured;			/* logical counters mapped */
+	uint64_t started;			/* logical counters started */
+	uint32_t event_idx[RVP_PMU_MAX_CTRS];
+	uint64_t event_data[RVP_PMU_MAX_CTRS];
+	uint64_t fw_value[RVP_PMU_MAX_FW_CTRS];
+	uint8_t shmem_enabled;
+	uint64_t shmem_addr;
+};
+
+/*
+ * Probes the calling hart's counters through ops (write all-ones, read
+ * back: unimplemented counters are read-only zero) and whether Sscofpmf
+ * and Smcntrpmf are there.  Leaves the counters inhibited and zeroed.
+ */
+void rvp_pmu_discover(const struct rvp_pmu_ops *ops, void *ctx,
+		      unsigned int xlen, struct rvp_pmu_hw *hw);
+
+/*
+ * Sets up one hart: every counter stopped and unmapped, hpm counters
+ * inhibited, mcycle and minstret left counting (S-mode reads them through
+ * cycle/instret even when nobody configured them).  Returns 0 or
+ * SBI_ERR_INVALID_PARAM for a description the core cannot serve.
+ */
+int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
+		      const struct rvp_pmu_platform *plat,
+		      const struct rvp_pmu_ops *ops, void *ctx);
+
+/*
+ * The PMU extension's ecall: fid and a0..a5 as S-mode passed them (each
+ * XLEN bits; higher bits are ignored).
+ */
+struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
+				const uint64_t args[6]);
+
+/* The nine functions, for hosts that dispatch themselves. */
+struct rvp_sbiret rvp_sbi_pmu_num_counters(struct rvp_pmu_hart *h);
+struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_pmu_hart *h,
+					       uint64_t cidx);
+struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_pmu_hart *h,
+						      uint64_t cbase,
+						      uint64_t cmask,
+						      uint64_t flags,
+						      uint64_t event_idx,
+						      uint64_t event_data);
+struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
+					    uint64_t cbase, uint64_t cmask,
+					    uint64_t flags, uint64_t ival);
+struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
+					   uint64_t cbase, uint64_t cmask,
+					   uint64_t flags);
+struct rvp_sbiret rvp_sbi_pmu_counter_fw_read(struct rvp_pmu_hart *h,
+					      uint64_t cidx);
+struct rvp_sbiret rvp_sbi_pmu_counter_fw_read_hi(struct rvp_pmu_hart *h,
+						 uint64_t cidx);
+struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_pmu_hart *h,
+						 uint64_t lo, uint64_t hi,
+						 uint64_t flags);
+struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
+					     uint64_t lo, uint64_t hi,
+					     uint64_t num_entries,
+					     uint64_t flags);
+
+/*
+ * A firmware event happened count times on this hart (the host calls it
+ * from its trap and IPI paths).  Every started firmware counter mapped to
+ * the event counts it; for SBI_PMU_FW_PLATFORM the event_data must match
+ * too.  code is the event code (event_idx[15:0]).
+ */
+void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
+		      uint64_t event_data, uint64_t count);
+
+#endif /* RVPERF_OPENSBI_EXT_RVP_PMU_H */
