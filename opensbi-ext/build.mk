@@ -21,3 +21,23 @@ $(O)/opensbi-ext/core-freestanding.o: $(SBI_CORE_SRCS) $(CONFIG_HEADER)
 HOST_PROGS += $(O)/opensbi-ext/core-freestanding.o
 
 HOST_TESTS += tests/sbi/run-sim-tests.sh
+
+# libFuzzer target over the ecall interface, with ASan and UBSan.  Built when
+# clang is there; tests/sbi/fuzz-brief.sh runs it ~20 s (or reports SKIP),
+# 'make fuzz FUZZ_SECONDS=600' is the long run.
+FUZZ_CC ?= clang
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+SBI_FUZZER := $(O)/opensbi-ext/fuzz-ecall
+$(SBI_FUZZER): $(SBI_SIM_SRCS) opensbi-ext/sim/fuzz_ecall.c $(CONFIG_HEADER)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZCC  $@")
+	$(Q)$(FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
+		$(SBI_CFLAGS) -MMD -MP -MF $@.d -o $@ \
+		$(SBI_SIM_SRCS) opensbi-ext/sim/fuzz_ecall.c
+-include $(SBI_FUZZER).d
+HOST_PROGS += $(SBI_FUZZER)
+FUZZERS += $(SBI_FUZZER)
+endif
+HOST_TESTS += tests/sbi/fuzz-brief.sh
