@@ -7,6 +7,11 @@
 #   LINUX_SRC where to unpack, KBUILD_OUT the build directory,
 #   CROSS_COMPILE, JOBS)
 #
+# The rvperf perf driver (linux-driver/) is copied into the unpacked source
+# as drivers/perf/rvperf/ and hooked into drivers/perf/Kconfig and Makefile;
+# both steps are idempotent, and only files whose content changed are copied
+# again, so kbuild rebuilds only what changed.
+#
 # The source is unpacked once per Debian package version.  The .config is
 # regenerated from tinyconfig + kernel.config on every call but only replaces
 # the cached one when it differs, so an unchanged fragment costs nothing and
@@ -18,6 +23,7 @@ cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 jobs=${JOBS:-$(nproc)}
 tarball=/usr/src/linux-source-6.12.tar.xz
 fragment=$here/kernel.config
+driver=$(cd "$here/../../linux-driver" && pwd)
 
 die() { echo "build-kernel: $*" >&2; exit 1; }
 [ -r "$tarball" ] || die "$tarball missing (run 'make deps')"
@@ -35,9 +41,40 @@ if [ ! -e "$src/.rvperf-unpacked" ]; then
 	touch "$src/.rvperf-unpacked"
 fi
 
-# Fast path: the inputs are the fragment and the unpacked source (which
-# nothing edits), so an Image built from the same fragment is current.
-inputs=$(cat "$fragment" "$0" | sha256sum | cut -d' ' -f1)
+# The driver's kernel files: everything but the project's own build glue,
+# notes and host tests.
+driver_files() {
+	(cd "$driver" && find . -type f ! -name build.mk ! -name '*.md' \
+		! -path './tests/*' | LC_ALL=C sort)
+}
+
+# Copies the driver into drivers/perf/rvperf/, touching only files whose
+# content differs, and removes files the driver no longer has.
+install_driver() {
+	local dst=$src/drivers/perf/rvperf f
+	mkdir -p "$dst"
+	driver_files | while IFS= read -r f; do
+		mkdir -p "$dst/$(dirname "$f")"
+		cmp -s "$driver/$f" "$dst/$f" || cp "$driver/$f" "$dst/$f"
+	done
+	(cd "$dst" && find . -type f) | while IFS= read -r f; do
+		[ -e "$driver/$f" ] || rm -f "$dst/$f"
+	done
+	grep -qxF 'source "drivers/perf/rvperf/Kconfig"' "$src/drivers/perf/Kconfig" ||
+		sed -i '$!b; /^endmenu$/i source "drivers/perf/rvperf/Kconfig"\n' \
+			"$src/drivers/perf/Kconfig"
+	grep -qxF 'source "drivers/perf/rvperf/Kconfig"' "$src/drivers/perf/Kconfig" ||
+		die "cannot hook the driver into drivers/perf/Kconfig"
+	grep -qxF 'obj-$(CONFIG_RVPERF_PMU) += rvperf/' "$src/drivers/perf/Makefile" ||
+		echo 'obj-$(CONFIG_RVPERF_PMU) += rvperf/' >>"$src/drivers/perf/Makefile"
+}
+install_driver
+
+# Fast path: the inputs are the fragment, this script, the driver and the
+# unpacked source (which nothing else edits), so an Image built from the
+# same inputs is current.
+inputs=$( (cat "$fragment" "$0"; driver_files | while IFS= read -r f; do
+	echo "$f"; cat "$driver/$f"; done) | sha256sum | cut -d' ' -f1)
 stamp=$out/.rvperf-inputs
 if [ -f "$out/arch/riscv/boot/Image" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$inputs" ]; then
 	exit 0

@@ -6,6 +6,13 @@ $(foreach t,$(guest-test-names),$(eval $(call guest-program,\
 	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
 GUEST_TESTS += $(guest-test-names:%=$(O)/guest/bin/%)
 
+# rvperf's own perf driver (linux-driver/): that it is the one serving perf,
+# its events and filters, random-attribute stress.
+driver-test-names := driver-pmu driver-events driver-stress
+$(foreach t,$(driver-test-names),$(eval $(call guest-program,\
+	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
+GUEST_TESTS += $(driver-test-names:%=$(O)/guest/bin/%)
+
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
 $(eval $(call guest-program,$(O)/guest/bin/always-fails,\

@@ -1,0 +1,1115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rvperf: perf driver for the RISC-V SBI PMU extension.
+ *
+ * Counters are discovered and programmed through the SBI PMU extension
+ * (SBI v0.3 and later).  Hardware counters are read directly through their
+ * CSRs, firmware counters through the SBI.  With Sscofpmf, counter overflow
+ * raises the local counter-overflow interrupt (LCOFI), which drives
+ * sampling and privilege-mode filtering.
+ *
+ * Branch stacks come from the Control Transfer Records extension (Smctr /
+ * Ssctr); that support is the next step and until then every branch-stack
+ * event is refused with -EOPNOTSUPP.
+ */
+
+#define pr_fmt(fmt) "rvperf-pmu: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpu_pm.h>
+#include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdomain.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include <asm/cpufeature.h>
+#include <asm/csr.h>
+#include <asm/irq.h>
+#include <asm/sbi.h>
+
+/* SBI v3.0 raw event type 3 (event_data up to 56 bits); not in every kernel */
+#ifndef SBI_PMU_EVENT_TYPE_RAW_V2
+#define SBI_PMU_EVENT_TYPE_RAW_V2	0x3
+#endif
+
+/* perf_event_attr.config layout for PERF_TYPE_RAW (the "cpu" PMU's ABI) */
+#define RVPMU_CFG_CLASS_SHIFT	62
+#define RVPMU_CFG_CLASS_RAW	0x0	/* hardware raw event */
+#define RVPMU_CFG_CLASS_FW	0x2	/* SBI firmware event */
+#define RVPMU_CFG_CLASS_PLAT_FW	0x3	/* platform firmware event */
+#define RVPMU_CFG_RAW_V1_MASK	GENMASK_ULL(47, 0)
+#define RVPMU_CFG_RAW_V2_MASK	GENMASK_ULL(55, 0)
+#define RVPMU_CFG_FW_CODE_MASK	GENMASK_ULL(15, 0)
+#define RVPMU_CFG_PLAT_FW_MASK	GENMASK_ULL(61, 0)
+#define RVPMU_PLAT_FW_CODE	0xffff
+
+#define RVPMU_EVENT_IDX(type, code)	(((type) << 16) | (code))
+#define RVPMU_EVENT_IDX_TYPE(idx)	(((idx) >> 16) & 0xf)
+
+#define RVPMU_MAX_COUNTERS	64
+#define RVPMU_FW_WIDTH		63	/* firmware counters are 64-bit */
+
+struct rvpmu_counter {
+	u16 csr;		/* CSR number for hardware counters */
+	u8 width;		/* counter width in bits, minus one */
+	bool fw;		/* firmware counter: read through the SBI */
+};
+
+struct rvpmu_cpu {
+	struct perf_event *events[RVPMU_MAX_COUNTERS];
+	DECLARE_BITMAP(used, RVPMU_MAX_COUNTERS);
+	/* counters stopped for a low-power state, restarted on exit */
+	DECLARE_BITMAP(pm_stopped, RVPMU_MAX_COUNTERS);
+};
+
+struct rvpmu {
+	struct pmu pmu;
+	unsigned long sbi_version;
+	unsigned int num_counters;
+	struct rvpmu_counter counters[RVPMU_MAX_COUNTERS];
+	DECLARE_BITMAP(hw_mask, RVPMU_MAX_COUNTERS);
+	DECLARE_BITMAP(fw_mask, RVPMU_MAX_COUNTERS);
+	/* PERF_COUNT_HW_* the firmware can map, found at probe */
+	unsigned long hw_events_ok;
+	bool raw_v2;
+	bool sscofpmf;
+	int irq;
+	struct rvpmu_cpu __percpu *cpus;
+	struct hlist_node node;
+	enum cpuhp_state cpuhp_state;
+	struct notifier_block pm_nb;
+};
+
+static struct rvpmu *rvpmu;
+
+static inline struct rvpmu *to_rvpmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct rvpmu, pmu);
+}
+
+/* ------------------------------------------------------------- SBI calls */
+
+static int rvpmu_sbi_cfg_match(unsigned long base, unsigned long mask,
+			       unsigned long flags, unsigned long event_idx,
+			       u64 event_data)
+{
+	struct sbiret ret;
+
+#ifdef CONFIG_64BIT
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, base, mask,
+			flags, event_idx, event_data, 0);
+#else
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, base, mask,
+			flags, event_idx, lower_32_bits(event_data),
+			upper_32_bits(event_data));
+#endif
+	if (ret.error)
+		return sbi_err_map_linux_errno(ret.error);
+	return ret.value;
+}
+
+static int rvpmu_sbi_start(unsigned long base, unsigned long mask,
+			   unsigned long flags, u64 value)
+{
+	struct sbiret ret;
+
+#ifdef CONFIG_64BIT
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_START, base, mask,
+			flags, value, 0, 0);
+#else
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_START, base, mask,
+			flags, lower_32_bits(value), upper_32_bits(value), 0);
+#endif
+	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+}
+
+static int rvpmu_sbi_stop(unsigned long base, unsigned long mask,
+			  unsigned long flags)
+{
+	struct sbiret ret;
+
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_STOP, base, mask,
+			flags, 0, 0, 0);
+	/* Stopping a stopped counter is not an error for our callers. */
+	if (ret.error == SBI_ERR_ALREADY_STOPPED)
+		return 0;
+	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+}
+
+/* Stops (and with @flags, resets) every counter in @mask on this hart. */
+static void rvpmu_sbi_stop_mask(const unsigned long *mask, unsigned int n,
+				unsigned long flags)
+{
+	unsigned int base;
+
+	for (base = 0; base < n; base += BITS_PER_LONG) {
+		unsigned long word = mask[BIT_WORD(base)];
+
+		if (word)
+			rvpmu_sbi_stop(base, word, flags);
+	}
+}
+
+/* ------------------------------------------------------- counter reading */
+
+/* CSR numbers are immediates: each counter CSR needs its own read. */
+static unsigned long rvpmu_csr_read(unsigned int csr)
+{
+	switch (csr) {
+	case CSR_CYCLE:
+		return csr_read(CSR_CYCLE);
+	case CSR_TIME:
+		return csr_read(CSR_TIME);
+	case CSR_INSTRET:
+		return csr_read(CSR_INSTRET);
+	case CSR_HPMCOUNTER3:
+		return csr_read(CSR_HPMCOUNTER3);
+	case CSR_HPMCOUNTER4:
+		return csr_read(CSR_HPMCOUNTER4);
+	case CSR_HPMCOUNTER5:
+		return csr_read(CSR_HPMCOUNTER5);
+	case CSR_HPMCOUNTER6:
+		return csr_read(CSR_HPMCOUNTER6);
+	case CSR_HPMCOUNTER7:
+		return csr_read(CSR_HPMCOUNTER7);
+	case CSR_HPMCOUNTER8:
+		return csr_read(CSR_HPMCOUNTER8);
+	case CSR_HPMCOUNTER9:
+		return csr_read(CSR_HPMCOUNTER9);
+	case CSR_HPMCOUNTER10:
+		return csr_read(CSR_HPMCOUNTER10);
+	case CSR_HPMCOUNTER11:
+		return csr_read(CSR_HPMCOUNTER11);
+	case CSR_HPMCOUNTER12:
+		return csr_read(CSR_HPMCOUNTER12);
+	case CSR_HPMCOUNTER13:
+		return csr_read(CSR_HPMCOUNTER13);
+	case CSR_HPMCOUNTER14:
+		return csr_read(CSR_HPMCOUNTER14);
+	case CSR_HPMCOUNTER15:
+		return csr_read(CSR_HPMCOUNTER15);
+	case CSR_HPMCOUNTER16:
+		return csr_read(CSR_HPMCOUNTER16);
+	case CSR_HPMCOUNTER17:
+		return csr_read(CSR_HPMCOUNTER17);
+	case CSR_HPMCOUNTER18:
+		return csr_read(CSR_HPMCOUNTER18);
+	case CSR_HPMCOUNTER19:
+		return csr_read(CSR_HPMCOUNTER19);
+	case CSR_HPMCOUNTER20:
+		return csr_read(CSR_HPMCOUNTER20);
+	case CSR_HPMCOUNTER21:
+		return csr_read(CSR_HPMCOUNTER21);
+	case CSR_HPMCOUNTER22:
+		return csr_read(CSR_HPMCOUNTER22);
+	case CSR_HPMCOUNTER23:
+		return csr_read(CSR_HPMCOUNTER23);
+	case CSR_HPMCOUNTER24:
+		return csr_read(CSR_HPMCOUNTER24);
+	case CSR_HPMCOUNTER25:
+		return csr_read(CSR_HPMCOUNTER25);
+	case CSR_HPMCOUNTER26:
+		return csr_read(CSR_HPMCOUNTER26);
+	case CSR_HPMCOUNTER27:
+		return csr_read(CSR_HPMCOUNTER27);
+	case CSR_HPMCOUNTER28:
+		return csr_read(CSR_HPMCOUNTER28);
+	case CSR_HPMCOUNTER29:
+		return csr_read(CSR_HPMCOUNTER29);
+	case CSR_HPMCOUNTER30:
+		return csr_read(CSR_HPMCOUNTER30);
+	case CSR_HPMCOUNTER31:
+		return csr_read(CSR_HPMCOUNTER31);
+#ifndef CONFIG_64BIT
+	case CSR_CYCLEH:
+		return csr_read(CSR_CYCLEH);
+	case CSR_TIMEH:
+		return csr_read(CSR_TIMEH);
+	case CSR_INSTRETH:
+		return csr_read(CSR_INSTRETH);
+	case CSR_HPMCOUNTER3H:
+		return csr_read(CSR_HPMCOUNTER3H);
+	case CSR_HPMCOUNTER4H:
+		return csr_read(CSR_HPMCOUNTER4H);
+	case CSR_HPMCOUNTER5H:
+		return csr_read(CSR_HPMCOUNTER5H);
+	case CSR_HPMCOUNTER6H:
+		return csr_read(CSR_HPMCOUNTER6H);
+	case CSR_HPMCOUNTER7H:
+		return csr_read(CSR_HPMCOUNTER7H);
+	case CSR_HPMCOUNTER8H:
+		return csr_read(CSR_HPMCOUNTER8H);
+	case CSR_HPMCOUNTER9H:
+		return csr_read(CSR_HPMCOUNTER9H);
+	case CSR_HPMCOUNTER10H:
+		return csr_read(CSR_HPMCOUNTER10H);
+	case CSR_HPMCOUNTER11H:
+		return csr_read(CSR_HPMCOUNTER11H);
+	case CSR_HPMCOUNTER12H:
+		return csr_read(CSR_HPMCOUNTER12H);
+	case CSR_HPMCOUNTER13H:
+		return csr_read(CSR_HPMCOUNTER13H);
+	case CSR_HPMCOUNTER14H:
+		return csr_read(CSR_HPMCOUNTER14H);
+	case CSR_HPMCOUNTER15H:
+		return csr_read(CSR_HPMCOUNTER15H);
+	case CSR_HPMCOUNTER16H:
+		return csr_read(CSR_HPMCOUNTER16H);
+	case CSR_HPMCOUNTER17H:
+		return csr_read(CSR_HPMCOUNTER17H);
+	case CSR_HPMCOUNTER18H:
+		return csr_read(CSR_HPMCOUNTER18H);
+	case CSR_HPMCOUNTER19H:
+		return csr_read(CSR_HPMCOUNTER19H);
+	case CSR_HPMCOUNTER20H:
+		return csr_read(CSR_HPMCOUNTER20H);
+	case CSR_HPMCOUNTER21H:
+		return csr_read(CSR_HPMCOUNTER21H);
+	case CSR_HPMCOUNTER22H:
+		return csr_read(CSR_HPMCOUNTER22H);
+	case CSR_HPMCOUNTER23H:
+		return csr_read(CSR_HPMCOUNTER23H);
+	case CSR_HPMCOUNTER24H:
+		return csr_read(CSR_HPMCOUNTER24H);
+	case CSR_HPMCOUNTER25H:
+		return csr_read(CSR_HPMCOUNTER25H);
+	case CSR_HPMCOUNTER26H:
+		return csr_read(CSR_HPMCOUNTER26H);
+	case CSR_HPMCOUNTER27H:
+		return csr_read(CSR_HPMCOUNTER27H);
+	case CSR_HPMCOUNTER28H:
+		return csr_read(CSR_HPMCOUNTER28H);
+	case CSR_HPMCOUNTER29H:
+		return csr_read(CSR_HPMCOUNTER29H);
+	case CSR_HPMCOUNTER30H:
+		return csr_read(CSR_HPMCOUNTER30H);
+	case CSR_HPMCOUNTER31H:
+		return csr_read(CSR_HPMCOUNTER31H);
+#endif
+	default:
+		WARN_ONCE(1, "rvperf-pmu: bad counter CSR %#x\n", csr);
+		return 0;
+	}
+}
+
+static u64 rvpmu_hw_read(const struct rvpmu_counter *ctr)
+{
+#ifdef CONFIG_64BIT
+	return rvpmu_csr_read(ctr->csr);
+#else
+	u32 hi, lo;
+
+	do {
+		hi = rvpmu_csr_read(ctr->csr + (CSR_CYCLEH - CSR_CYCLE));
+		lo = rvpmu_csr_read(ctr->csr);
+	} while (hi != rvpmu_csr_read(ctr->csr + (CSR_CYCLEH - CSR_CYCLE)));
+	return ((u64)hi << 32) | lo;
+#endif
+}
+
+static u64 rvpmu_fw_read(struct rvpmu *pmu, unsigned int idx)
+{
+	struct sbiret ret;
+	u64 val;
+
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_FW_READ, idx,
+			0, 0, 0, 0, 0);
+	if (ret.error)
+		return 0;
+	val = ret.value;
+	/* RV32: the upper half exists from SBI v2.0 on. */
+	if (!IS_ENABLED(CONFIG_64BIT) &&
+	    pmu->sbi_version >= sbi_mk_version(2, 0)) {
+		ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_FW_READ_HI,
+				idx, 0, 0, 0, 0, 0);
+		if (!ret.error)
+			val |= (u64)ret.value << 32;
+	}
+	return val;
+}
+
+static u64 rvpmu_ctr_mask(struct rvpmu *pmu, int idx)
+{
+	return GENMASK_ULL(pmu->counters[idx].width, 0);
+}
+
+static u64 rvpmu_ctr_read(struct rvpmu *pmu, int idx)
+{
+	const struct rvpmu_counter *ctr = &pmu->counters[idx];
+
+	return ctr->fw ? rvpmu_fw_read(pmu, idx) : rvpmu_hw_read(ctr);
+}
+
+/* ----------------------------------------------------------- event logic */
+
+static bool rvpmu_event_is_fw(struct perf_event *event)
+{
+	return RVPMU_EVENT_IDX_TYPE(event->hw.event_base) == SBI_PMU_EVENT_TYPE_FW;
+}
+
+static void rvpmu_event_update(struct perf_event *event)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, delta;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = rvpmu_ctr_read(pmu, hwc->idx);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	delta = (now - prev) & rvpmu_ctr_mask(pmu, hwc->idx);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+}
+
+/*
+ * Works out the value the counter starts from so that it overflows after
+ * the rest of the sample period (or half its range for counting events, so
+ * that a wrap is always seen); returns that value and records it as the
+ * previous count.
+ */
+static u64 rvpmu_set_period(struct perf_event *event)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 mask = rvpmu_ctr_mask(pmu, hwc->idx);
+	s64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+	u64 init;
+
+	if (rvpmu_event_is_fw(event)) {
+		init = 0;
+		goto out;
+	}
+	if (!is_sampling_event(event)) {
+		left = mask >> 1;
+	} else if (unlikely(left <= -period)) {
+		left = period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	} else if (unlikely(left <= 0)) {
+		left += period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	if (left > (s64)(mask >> 1))
+		left = mask >> 1;
+	init = (u64)(-left) & mask;
+out:
+	local64_set(&hwc->prev_count, init);
+	return init;
+}
+
+static void rvpmu_start(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 init;
+	int ret;
+
+	if (WARN_ON_ONCE(hwc->idx < 0))
+		return;
+	if (flags & PERF_EF_RELOAD)
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+
+	hwc->state = 0;
+	init = rvpmu_set_period(event);
+	ret = rvpmu_sbi_start(hwc->idx, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE,
+			      init);
+	if (ret)
+		pr_warn_ratelimited("cannot start counter %d: %d\n",
+				    hwc->idx, ret);
+	perf_event_update_userpage(event);
+}
+
+static void rvpmu_stop(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		rvpmu_sbi_stop(hwc->idx, 1, 0);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		rvpmu_event_update(event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+static bool rvpmu_ctr_is_fixed(const struct rvpmu_counter *ctr)
+{
+	return !ctr->fw && ctr->csr <= CSR_INSTRET;
+}
+
+/*
+ * Counters an event may be placed on: the right kind, free on this hart,
+ * and, for sampling, able to raise an overflow interrupt.
+ */
+static void rvpmu_candidates(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
+			     struct perf_event *event, unsigned long *mask)
+{
+	unsigned int i;
+
+	bitmap_andnot(mask, rvpmu_event_is_fw(event) ? pmu->fw_mask :
+		      pmu->hw_mask, cpuc->used, RVPMU_MAX_COUNTERS);
+	if (is_sampling_event(event)) {
+		for_each_set_bit(i, mask, RVPMU_MAX_COUNTERS)
+			if (rvpmu_ctr_is_fixed(&pmu->counters[i]))
+				__clear_bit(i, mask);
+	}
+}
+
+static int rvpmu_add(struct perf_event *event, int flags)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct rvpmu_cpu *cpuc = this_cpu_ptr(pmu->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+	DECLARE_BITMAP(mask, RVPMU_MAX_COUNTERS);
+	unsigned int base;
+	int idx = -ENOENT;
+
+	rvpmu_candidates(pmu, cpuc, event, mask);
+	/* The SBI takes one XLEN-wide mask at a time. */
+	for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
+		unsigned long word = mask[BIT_WORD(base)];
+
+		if (!word)
+			continue;
+		idx = rvpmu_sbi_cfg_match(base, word, hwc->config_base,
+					  hwc->event_base, hwc->config);
+		if (idx >= 0 || idx != -EOPNOTSUPP)
+			break;
+	}
+	if (idx < 0)
+		return idx == -EOPNOTSUPP ? -EAGAIN : idx;
+	if (idx >= pmu->num_counters || !test_bit(idx, mask)) {
+		pr_warn_ratelimited("firmware gave counter %d outside the mask\n",
+				    idx);
+		rvpmu_sbi_stop(idx, 1, SBI_PMU_STOP_FLAG_RESET);
+		return -EAGAIN;
+	}
+
+	__set_bit(idx, cpuc->used);
+	cpuc->events[idx] = event;
+	hwc->idx = idx;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		rvpmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void rvpmu_del(struct perf_event *event, int flags)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct rvpmu_cpu *cpuc = this_cpu_ptr(pmu->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+
+	rvpmu_stop(event, PERF_EF_UPDATE);
+	/* Give the counter back to the firmware. */
+	rvpmu_sbi_stop(hwc->idx, 1, SBI_PMU_STOP_FLAG_RESET);
+	cpuc->events[hwc->idx] = NULL;
+	__clear_bit(hwc->idx, cpuc->used);
+	hwc->idx = -1;
+	perf_event_update_userpage(event);
+}
+
+static void rvpmu_read(struct perf_event *event)
+{
+	rvpmu_event_update(event);
+}
+
+/* ------------------------------------------------------- event mapping */
+
+/* PERF_COUNT_HW_* to SBI generic hardware events: the same order. */
+static int rvpmu_map_hw(u64 config)
+{
+	if (config >= PERF_COUNT_HW_MAX)
+		return -ENOENT;
+	return RVPMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW,
+			       (u32)config + SBI_PMU_HW_CPU_CYCLES);
+}
+
+/* perf and the SBI number cache ids, ops and results alike. */
+static int rvpmu_map_cache(u64 config)
+{
+	unsigned int id = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+
+	if (config >> 24 || id >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	return RVPMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_CACHE,
+			       (id << SBI_PMU_EVENT_CACHE_ID_SHIFT) |
+			       (op << SBI_PMU_EVENT_CACHE_OP_SHIFT) | result);
+}
+
+/*
+ * PERF_TYPE_RAW config bits 63:62 choose the class: 0 a hardware raw event
+ * (bits 47:0, or 55:0 from SBI v3.0 on), 2 an SBI firmware event (bits
+ * 15:0), 3 a platform firmware event (bits 61:0 as its data).
+ */
+static int rvpmu_map_raw(struct rvpmu *pmu, u64 config, u64 *data)
+{
+	u64 raw_mask = pmu->raw_v2 ? RVPMU_CFG_RAW_V2_MASK :
+				     RVPMU_CFG_RAW_V1_MASK;
+
+	switch (config >> RVPMU_CFG_CLASS_SHIFT) {
+	case RVPMU_CFG_CLASS_RAW:
+		if (config & ~raw_mask)
+			return -EINVAL;
+		*data = config;
+		return RVPMU_EVENT_IDX(pmu->raw_v2 ? SBI_PMU_EVENT_TYPE_RAW_V2 :
+				       SBI_PMU_EVENT_TYPE_RAW, 0);
+	case RVPMU_CFG_CLASS_FW:
+		if (config & RVPMU_CFG_PLAT_FW_MASK & ~RVPMU_CFG_FW_CODE_MASK)
+			return -EINVAL;
+		return RVPMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_FW,
+				       (u32)(config & RVPMU_CFG_FW_CODE_MASK));
+	case RVPMU_CFG_CLASS_PLAT_FW:
+		*data = config & RVPMU_CFG_PLAT_FW_MASK;
+		return RVPMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_FW,
+				       RVPMU_PLAT_FW_CODE);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The SBI's privilege-mode inhibit flags for the event's exclude_* bits. */
+static unsigned long rvpmu_cfg_flags(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	unsigned long flags = 0;
+
+	if (attr->exclude_user)
+		flags |= SBI_PMU_CFG_FLAG_SET_UINH;
+	if (attr->exclude_kernel)
+		flags |= SBI_PMU_CFG_FLAG_SET_SINH;
+	/* M-mode firmware plays the part of the hypervisor for perf. */
+	if (attr->exclude_hv)
+		flags |= SBI_PMU_CFG_FLAG_SET_MINH;
+	if (attr->exclude_guest)
+		flags |= SBI_PMU_CFG_FLAG_SET_VUINH |
+			 SBI_PMU_CFG_FLAG_SET_VSINH;
+	if (attr->exclude_host)
+		flags |= SBI_PMU_CFG_FLAG_SET_UINH | SBI_PMU_CFG_FLAG_SET_SINH;
+	return flags;
+}
+
+/* A group must fit the counters of each kind at once. */
+static bool rvpmu_group_fits(struct rvpmu *pmu, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	unsigned int hw = 0, fw = 0;
+
+	if (leader->pmu == event->pmu && leader != event) {
+		if (rvpmu_event_is_fw(leader))
+			fw++;
+		else
+			hw++;
+	}
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->pmu != event->pmu || sibling == event)
+			continue;
+		if (rvpmu_event_is_fw(sibling))
+			fw++;
+		else
+			hw++;
+	}
+	if (rvpmu_event_is_fw(event))
+		fw++;
+	else
+		hw++;
+	return hw <= bitmap_weight(pmu->hw_mask, RVPMU_MAX_COUNTERS) &&
+	       fw <= bitmap_weight(pmu->fw_mask, RVPMU_MAX_COUNTERS);
+}
+
+static int rvpmu_event_init(struct perf_event *event)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 data = 0;
+	int idx;
+
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		idx = rvpmu_map_hw(attr->config);
+		if (idx >= 0 && !(pmu->hw_events_ok & BIT(attr->config)))
+			idx = -ENOENT;
+		break;
+	case PERF_TYPE_HW_CACHE:
+		idx = rvpmu_map_cache(attr->config);
+		break;
+	default:
+		if (attr->type != event->pmu->type)
+			return -ENOENT;
+		idx = rvpmu_map_raw(pmu, attr->config, &data);
+		break;
+	}
+	if (idx < 0)
+		return idx;
+
+	/*
+	 * Branch stacks need Control Transfer Records; CTR support is the
+	 * next step of this driver, so refuse them plainly until then.
+	 */
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+
+	/* Only hardware counters can interrupt. */
+	if (is_sampling_event(event) &&
+	    RVPMU_EVENT_IDX_TYPE(idx) == SBI_PMU_EVENT_TYPE_FW)
+		return -EOPNOTSUPP;
+
+	if (event->cpu >= 0 && !cpu_online(event->cpu))
+		return -ENODEV;
+
+	hwc->event_base = idx;
+	hwc->config = data;
+	hwc->config_base = rvpmu_cfg_flags(event);
+	hwc->idx = -1;
+	if (!rvpmu_group_fits(pmu, event))
+		return -EINVAL;
+
+	if (is_sampling_event(event)) {
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------- overflow interrupt */
+
+static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
+{
+	struct rvpmu_cpu *cpuc = this_cpu_ptr(rvpmu->cpus);
+	struct rvpmu *pmu = rvpmu;
+	DECLARE_BITMAP(running, RVPMU_MAX_COUNTERS);
+	struct perf_sample_data data;
+	struct pt_regs *regs;
+	unsigned long ovf;
+	unsigned int idx;
+
+	ovf = csr_read(CSR_SCOUNTOVF);
+	csr_clear(CSR_SIP, SIP_LCOFIP);
+	if (!ovf)
+		return IRQ_NONE;
+
+	/* Freeze every hardware counter so a group is sampled as one. */
+	bitmap_and(running, cpuc->used, pmu->hw_mask, RVPMU_MAX_COUNTERS);
+	rvpmu_sbi_stop_mask(running, pmu->num_counters, 0);
+
+	regs = get_irq_regs();
+	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS) {
+		struct perf_event *event = cpuc->events[idx];
+		struct hw_perf_event *hwc;
+		unsigned int bit;
+
+		if (!event)
+			continue;
+		hwc = &event->hw;
+		if (hwc->state & PERF_HES_STOPPED)
+			continue;
+		bit = pmu->counters[idx].csr - CSR_CYCLE;
+		rvpmu_event_update(event);
+		if (bit >= BITS_PER_LONG || !(ovf & BIT(bit))) {
+			/* Resume from where it is. */
+			rvpmu_sbi_start(idx, 1, 0, 0);
+			continue;
+		}
+		if (is_sampling_event(event)) {
+			perf_sample_data_init(&data, 0, hwc->last_period);
+			/* Restart first: throttling stops the event again. */
+			rvpmu_sbi_start(idx, 1,
+					SBI_PMU_START_FLAG_SET_INIT_VALUE,
+					rvpmu_set_period(event));
+			if (perf_event_overflow(event, &data, regs))
+				rvpmu_stop(event, 0);
+		} else {
+			rvpmu_sbi_start(idx, 1,
+					SBI_PMU_START_FLAG_SET_INIT_VALUE,
+					rvpmu_set_period(event));
+		}
+	}
+	return IRQ_HANDLED;
+}
+
+static int rvpmu_setup_irq(struct rvpmu *pmu)
+{
+	struct irq_domain *domain;
+	int ret;
+
+	if (!riscv_isa_extension_available(NULL, SSCOFPMF))
+		return -EOPNOTSUPP;
+
+	domain = irq_find_matching_fwnode(riscv_get_intc_hwnode(),
+					  DOMAIN_BUS_ANY);
+	if (!domain)
+		return -ENODEV;
+	pmu->irq = irq_create_mapping(domain, RV_IRQ_PMU);
+	if (!pmu->irq)
+		return -ENODEV;
+	ret = request_percpu_irq(pmu->irq, rvpmu_overflow_irq, "rvperf-pmu",
+				 pmu->cpus);
+	if (ret) {
+		irq_dispose_mapping(pmu->irq);
+		pmu->irq = 0;
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------ hotplug and PM */
+
+static int rvpmu_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct rvpmu *pmu = hlist_entry_safe(node, struct rvpmu, node);
+	DECLARE_BITMAP(all, RVPMU_MAX_COUNTERS);
+
+	/* Whatever firmware or a previous kernel left running goes. */
+	bitmap_or(all, pmu->hw_mask, pmu->fw_mask, RVPMU_MAX_COUNTERS);
+	rvpmu_sbi_stop_mask(all, pmu->num_counters, SBI_PMU_STOP_FLAG_RESET);
+	if (pmu->irq) {
+		csr_clear(CSR_SIP, SIP_LCOFIP);
+		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
+	}
+	return 0;
+}
+
+static int rvpmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct rvpmu *pmu = hlist_entry_safe(node, struct rvpmu, node);
+
+	if (pmu->irq)
+		disable_percpu_irq(pmu->irq);
+	return 0;
+}
+
+#ifdef CONFIG_CPU_PM
+/*
+ * Counters do not survive deep idle states: stop (and read) the running
+ * ones on entry, put them back on the same counters on exit.
+ */
+static int rvpmu_pm_notify(struct notifier_block *nb, unsigned long cmd,
+			   void *v)
+{
+	struct rvpmu *pmu = container_of(nb, struct rvpmu, pm_nb);
+	struct rvpmu_cpu *cpuc = this_cpu_ptr(pmu->cpus);
+	struct perf_event *event;
+	unsigned int idx;
+
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		for_each_set_bit(idx, cpuc->used, RVPMU_MAX_COUNTERS) {
+			event = cpuc->events[idx];
+			if (!event || (event->hw.state & PERF_HES_STOPPED))
+				continue;
+			rvpmu_stop(event, PERF_EF_UPDATE);
+			__set_bit(idx, cpuc->pm_stopped);
+		}
+		break;
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		for_each_set_bit(idx, cpuc->pm_stopped, RVPMU_MAX_COUNTERS) {
+			event = cpuc->events[idx];
+			__clear_bit(idx, cpuc->pm_stopped);
+			if (!event)
+				continue;
+			/* The same counter for the same event: no new match. */
+			rvpmu_sbi_cfg_match(idx, 1, event->hw.config_base |
+					    SBI_PMU_CFG_FLAG_SKIP_MATCH,
+					    event->hw.event_base,
+					    event->hw.config);
+			rvpmu_start(event, PERF_EF_RELOAD);
+		}
+		break;
+	default:
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static int rvpmu_pm_register(struct rvpmu *pmu)
+{
+	pmu->pm_nb.notifier_call = rvpmu_pm_notify;
+	return cpu_pm_register_notifier(&pmu->pm_nb);
+}
+
+static void rvpmu_pm_unregister(struct rvpmu *pmu)
+{
+	cpu_pm_unregister_notifier(&pmu->pm_nb);
+}
+#else
+static inline int rvpmu_pm_register(struct rvpmu *pmu) { return 0; }
+static inline void rvpmu_pm_unregister(struct rvpmu *pmu) { }
+#endif
+
+/* ------------------------------------------------------------- sysfs */
+
+PMU_FORMAT_ATTR(event, "config:0-47");
+PMU_FORMAT_ATTR(event_v2, "config:0-55");
+PMU_FORMAT_ATTR(firmware, "config:62-63");
+
+static struct attribute *rvpmu_format_attrs[] = {
+	&format_attr_event.attr,
+	&format_attr_event_v2.attr,
+	&format_attr_firmware.attr,
+	NULL,
+};
+
+/* "event" is bits 0-47, or 0-55 with SBI v3.0: one file, two contents. */
+static umode_t rvpmu_format_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	if (attr == &format_attr_event.attr)
+		return rvpmu->raw_v2 ? 0 : attr->mode;
+	if (attr == &format_attr_event_v2.attr)
+		return rvpmu->raw_v2 ? attr->mode : 0;
+	return attr->mode;
+}
+
+static const struct attribute_group rvpmu_format_group = {
+	.name = "format",
+	.attrs = rvpmu_format_attrs,
+	.is_visible = rvpmu_format_visible,
+};
+
+static ssize_t sbi_version_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu.%lu\n",
+			  sbi_major_version(), sbi_minor_version());
+}
+static DEVICE_ATTR_RO(sbi_version);
+
+static ssize_t counters_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u hw %u fw\n",
+			  bitmap_weight(rvpmu->hw_mask, RVPMU_MAX_COUNTERS),
+			  bitmap_weight(rvpmu->fw_mask, RVPMU_MAX_COUNTERS));
+}
+static DEVICE_ATTR_RO(counters);
+
+static ssize_t sampling_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", rvpmu->irq > 0);
+}
+static DEVICE_ATTR_RO(sampling);
+
+static ssize_t branch_stack_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+static DEVICE_ATTR_RO(branch_stack);
+
+static struct attribute *rvpmu_rvperf_attrs[] = {
+	&dev_attr_sbi_version.attr,
+	&dev_attr_counters.attr,
+	&dev_attr_sampling.attr,
+	&dev_attr_branch_stack.attr,
+	NULL,
+};
+
+/* Our own directory: tells users (and tests) which driver serves "cpu". */
+static const struct attribute_group rvpmu_rvperf_group = {
+	.name = "rvperf",
+	.attrs = rvpmu_rvperf_attrs,
+};
+
+static const struct attribute_group *rvpmu_attr_groups[] = {
+	&rvpmu_format_group,
+	&rvpmu_rvperf_group,
+	NULL,
+};
+
+/* ------------------------------------------------------------- probe */
+
+static int rvpmu_discover(struct rvpmu *pmu)
+{
+	struct sbiret ret;
+	unsigned int i;
+
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, 0);
+	if (ret.error)
+		return sbi_err_map_linux_errno(ret.error);
+	pmu->num_counters = min_t(unsigned long, ret.value, RVPMU_MAX_COUNTERS);
+	if (ret.value > RVPMU_MAX_COUNTERS)
+		pr_info("using %d of %lu counters\n", RVPMU_MAX_COUNTERS,
+			ret.value);
+
+	for (i = 0; i < pmu->num_counters; i++) {
+		union sbi_pmu_ctr_info info;
+
+		ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_GET_INFO, i,
+				0, 0, 0, 0, 0);
+		if (ret.error)
+			continue;	/* a hole in the counter space */
+		info.value = ret.value;
+		pmu->counters[i].fw = info.type == SBI_PMU_CTR_TYPE_FW;
+		if (pmu->counters[i].fw) {
+			pmu->counters[i].width = RVPMU_FW_WIDTH;
+			__set_bit(i, pmu->fw_mask);
+			continue;
+		}
+		/* Only user-readable counter CSRs can be read from S-mode. */
+		if (info.csr < CSR_CYCLE || info.csr > CSR_HPMCOUNTER31 ||
+		    info.csr == CSR_TIME) {
+			pr_warn("counter %u: unusable CSR %#x\n", i, info.csr);
+			continue;
+		}
+		pmu->counters[i].csr = info.csr;
+		pmu->counters[i].width = info.width;
+		__set_bit(i, pmu->hw_mask);
+	}
+	if (bitmap_empty(pmu->hw_mask, RVPMU_MAX_COUNTERS) &&
+	    bitmap_empty(pmu->fw_mask, RVPMU_MAX_COUNTERS))
+		return -ENODEV;
+	return 0;
+}
+
+/* Which generic hardware events the firmware can place on a counter. */
+static void rvpmu_probe_hw_events(struct rvpmu *pmu)
+{
+	unsigned int i, base;
+
+	for (i = 0; i < PERF_COUNT_HW_MAX; i++) {
+		for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
+			unsigned long word = pmu->hw_mask[BIT_WORD(base)];
+			int idx;
+
+			if (!word)
+				continue;
+			idx = rvpmu_sbi_cfg_match(base, word, 0,
+						  rvpmu_map_hw(i), 0);
+			if (idx < 0)
+				continue;
+			rvpmu_sbi_stop(idx, 1, SBI_PMU_STOP_FLAG_RESET);
+			pmu->hw_events_ok |= BIT(i);
+			break;
+		}
+	}
+}
+
+static int __init rvpmu_init(void)
+{
+	struct rvpmu *pmu;
+	int ret;
+
+	if (sbi_spec_is_0_1() || sbi_probe_extension(SBI_EXT_PMU) <= 0) {
+		pr_info("no SBI PMU extension\n");
+		return -ENODEV;
+	}
+
+	pmu = kzalloc(sizeof(*pmu), GFP_KERNEL);
+	if (!pmu)
+		return -ENOMEM;
+	pmu->sbi_version = sbi_spec_version;
+	pmu->raw_v2 = pmu->sbi_version >= sbi_mk_version(3, 0);
+	pmu->cpus = alloc_percpu(struct rvpmu_cpu);
+	if (!pmu->cpus) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = rvpmu_discover(pmu);
+	if (ret)
+		goto err_percpu;
+	rvpmu_probe_hw_events(pmu);
+	rvpmu = pmu;
+
+	ret = rvpmu_setup_irq(pmu);
+	if (ret) {
+		pr_info("no overflow interrupt (%d): counting only\n", ret);
+		pmu->irq = 0;
+	}
+	pmu->sscofpmf = pmu->irq > 0;
+
+	pmu->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.task_ctx_nr	= perf_hw_context,
+		.attr_groups	= rvpmu_attr_groups,
+		.event_init	= rvpmu_event_init,
+		.add		= rvpmu_add,
+		.del		= rvpmu_del,
+		.start		= rvpmu_start,
+		.stop		= rvpmu_stop,
+		.read		= rvpmu_read,
+	};
+	/* Without Sscofpmf there is neither sampling nor mode filtering. */
+	if (!pmu->sscofpmf)
+		pmu->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT |
+					 PERF_PMU_CAP_NO_EXCLUDE;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/rvperf:online",
+				      rvpmu_cpu_online, rvpmu_cpu_offline);
+	if (ret < 0)
+		goto err_irq;
+	pmu->cpuhp_state = ret;
+	ret = cpuhp_state_add_instance(pmu->cpuhp_state, &pmu->node);
+	if (ret)
+		goto err_cpuhp;
+	ret = rvpmu_pm_register(pmu);
+	if (ret)
+		goto err_instance;
+	ret = perf_pmu_register(&pmu->pmu, "cpu", PERF_TYPE_RAW);
+	if (ret)
+		goto err_pm;
+
+	pr_info("SBI v%lu.%lu PMU: %u hardware, %u firmware counters%s\n",
+		sbi_major_version(), sbi_minor_version(),
+		bitmap_weight(pmu->hw_mask, RVPMU_MAX_COUNTERS),
+		bitmap_weight(pmu->fw_mask, RVPMU_MAX_COUNTERS),
+		pmu->sscofpmf ? ", sampling" : "");
+	return 0;
+
+err_pm:
+	rvpmu_pm_unregister(pmu);
+err_instance:
+	cpuhp_state_remove_instance(pmu->cpuhp_state, &pmu->node);
+err_cpuhp:
+	cpuhp_remove_multi_state(pmu->cpuhp_state);
+err_irq:
+	if (pmu->irq) {
+		free_percpu_irq(pmu->irq, pmu->cpus);
+		irq_dispose_mapping(pmu->irq);
+	}
+	rvpmu = NULL;
+err_percpu:
+	free_percpu(pmu->cpus);
+err_free:
+	kfree(pmu);
+	return ret;
+}
+
+static void __exit rvpmu_exit(void)
+{
+	struct rvpmu *pmu = rvpmu;
+
+	perf_pmu_unregister(&pmu->pmu);
+	rvpmu_pm_unregister(pmu);
+	cpuhp_state_remove_instance(pmu->cpuhp_state, &pmu->node);
+	cpuhp_remove_multi_state(pmu->cpuhp_state);
+	if (pmu->irq) {
+		free_percpu_irq(pmu->irq, pmu->cpus);
+		irq_dispose_mapping(pmu->irq);
+	}
+	free_percpu(pmu->cpus);
+	rvpmu = NULL;
+	kfree(pmu);
+}
+
+module_init(rvpmu_init);
+module_exit(rvpmu_exit);
+
+MODULE_DESCRIPTION("RISC-V SBI PMU perf driver (rvperf)");
+MODULE_LICENSE("GPL");
