@@ -74,19 +74,44 @@ static void ctr_clear(const struct rvp_pmu_ops *ops, void *ctx,
 	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRSTATUS, 0);
 }
 
+/* The M-mode state CTR needs, written again after a non-retentive
+ * suspend lost it: LCOFI delegation, mstateen0.CTR, depth, mctrctl. */
+static void ctr_apply(const struct rvp_pmu_ops *ops, void *ctx,
+		      const struct rvp_ctr_hart *c)
+{
+	uint64_t v;
+
+	if (c->lcofi_delegated) {
+		v = ops->csr_read(ctx, RVP_CSR_MIDELEG);
+		ops->csr_write(ctx, RVP_CSR_MIDELEG, v | RVP_MIP_LCOFIP);
+	}
+	if (c->layout == RVP_CTR_LAYOUT_NONE)
+		return;
+	/* Without mstateen0.CTR, S-mode's sctr* accesses and SCTRCLR trap. */
+	if (c->smstateen) {
+		v = ops->csr_read(ctx, RVP_CSR_MSTATEEN0);
+		ops->csr_write(ctx, RVP_CSR_MSTATEEN0,
+			       v | RVP_CTR_V1_STATEEN0_CTR);
+	}
+	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, depth_enc(c->depth));
+	if (c->smctr)
+		ops->csr_write(ctx, RVP_CTR_V1_CSR_MCTRCTL, c->ctl);
+}
+
 int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 		      struct rvp_ctr_hart *c,
 		      const struct rvp_ctr_policy *policy)
 {
 	static const struct rvp_ctr_policy defaults;
 	unsigned int want, enc;
-	uint64_t v, ctl;
+	uint64_t v;
 
 	if (!policy)
 		policy = &defaults;
 	rvp_ctr_probe(ops, ctx, c);
 
-	/* LCOFI goes to S-mode, whose perf driver handles it (Sscofpmf). */
+	/* LCOFI goes to S-mode, whose perf driver handles it (Sscofpmf);
+	 * mideleg is WARL, so what reads back is what holds. */
 	if (c->sscofpmf) {
 		v = ops->csr_read(ctx, RVP_CSR_MIDELEG);
 		ops->csr_write(ctx, RVP_CSR_MIDELEG, v | RVP_MIP_LCOFIP);
@@ -96,41 +121,34 @@ int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 	if (c->layout == RVP_CTR_LAYOUT_NONE)
 		return RVP_SBI_ERR_NOT_SUPPORTED;
 
-	/* Without mstateen0.CTR, S-mode's sctr* accesses and SCTRCLR trap. */
-	if (c->smstateen) {
-		v = ops->csr_read(ctx, RVP_CSR_MSTATEEN0);
-		ops->csr_write(ctx, RVP_CSR_MSTATEEN0,
-			       v | RVP_CTR_V1_STATEEN0_CTR);
-	}
-
 	want = policy->depth ? policy->depth : c->max_depth;
 	if (want > c->max_depth)
 		want = c->max_depth;
 	enc = depth_enc(want);
 	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, enc);
 	if ((ops->csr_read(ctx, RVP_CTR_V1_CSR_SCTRDEPTH) &
-	     RVP_CTR_V1_SCTRDEPTH_DEPTH) != enc) {
+	     RVP_CTR_V1_SCTRDEPTH_DEPTH) != enc)
 		/* Not a supported depth: fall back to the maximum. */
 		enc = depth_enc(c->max_depth);
-		ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, enc);
-	}
 	c->depth = 16U << enc;
 
+	/* Nothing recorded until S-mode enables it: S and U off, M-mode and
+	 * traps to M-mode only if the policy says so.  LCOFIFRZ only while
+	 * LCOFI reaches S-mode, so a freeze is always seen by the handler
+	 * that unfreezes. */
+	c->ctl = 0;
 	if (c->smctr) {
-		/* Nothing recorded until S-mode enables it: S and U off,
-		 * M-mode and traps to M-mode only if the policy says so.
-		 * LCOFIFRZ only while LCOFI reaches S-mode, so a freeze is
-		 * always seen by the handler that unfreezes. */
-		ctl = 0;
 		if (policy->record_m)
-			ctl |= RVP_CTR_V1_MCTRCTL_M;
+			c->ctl |= RVP_CTR_V1_MCTRCTL_M;
 		if (policy->mte)
-			ctl |= RVP_CTR_V1_MCTRCTL_MTE;
+			c->ctl |= RVP_CTR_V1_MCTRCTL_MTE;
 		if (policy->lcofifrz && c->lcofi_delegated)
-			ctl |= RVP_CTR_V1_MCTRCTL_LCOFIFRZ;
-		ops->csr_write(ctx, RVP_CTR_V1_CSR_MCTRCTL, ctl);
-		c->ctl = ops->csr_read(ctx, RVP_CTR_V1_CSR_MCTRCTL);
+			c->ctl |= RVP_CTR_V1_MCTRCTL_LCOFIFRZ;
 	}
+	ctr_apply(ops, ctx, c);
+	/* Keep only what the hardware implements (WARL fields). */
+	if (c->smctr)
+		c->ctl = ops->csr_read(ctx, RVP_CTR_V1_CSR_MCTRCTL);
 	ctr_clear(ops, ctx, c);
 	return 0;
 }
@@ -144,12 +162,8 @@ void rvp_ctr_hart_start(const struct rvp_pmu_ops *ops, void *ctx,
 void rvp_ctr_hart_resume(const struct rvp_pmu_ops *ops, void *ctx,
 			 const struct rvp_ctr_hart *c)
 {
-	/* The control state may have been lost with the hart's power:
-	 * restore it before the records go. */
-	if (c->smctr)
-		ops->csr_write(ctx, RVP_CTR_V1_CSR_MCTRCTL, c->ctl);
-	if (c->layout != RVP_CTR_LAYOUT_NONE)
-		ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH,
-			       depth_enc(c->depth));
+	/* The hart's CSRs may have been lost with its power: put the M-mode
+	 * state back before the records go. */
+	ctr_apply(ops, ctx, c);
 	ctr_clear(ops, ctx, c);
 }
