@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The PMU/CTR core builds as M-mode firmware builds it: freestanding, no
+# libc, no libgcc (nothing undefined once linked together), for RV64 and
+# RV32, and with the host compiler.
+. "$(dirname "$0")/../tap.sh"
+O=${O:-build}
+srcs="opensbi-ext/core/rvp_pmu.c opensbi-ext/core/rvp_pmu_dt.c opensbi-ext/core/rvp_ctr.c"
+out=$O/tests/sbi/freestanding
+mkdir -p "$out"
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+flags="-std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib -fno-builtin -Iinclude -Iopensbi-ext/core"
+
+build() {	# NAME CC NM EXTRA...
+	local name=$1 cc=$2 nm=$3 undef
+	shift 3
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		echo "ok $((tap_n + 1)) - core builds freestanding ($name) # SKIP $cc not installed"
+		tap_n=$((tap_n + 1))
+		return
+	fi
+	# shellcheck disable=SC2086
+	"$cc" $flags "$@" -r -o "$out/core-$name.o" $srcs >"$out/$name.log" 2>&1
+	ok $? "core builds freestanding with no warnings ($name)"
+	undef=$("$nm" -u "$out/core-$name.o" 2>/dev/null)
+	[ -f "$out/core-$name.o" ] && [ -z "$undef" ]
+	ok $? "core needs no libc or libgcc symbol ($name)"
+	[ -z "$undef" ] || diag "undefined: $undef"
+}
+build host "${HOST_CC:-gcc}" nm
+build rv64 "${cross}gcc" "${cross}nm" -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
+build rv32 "${cross}gcc" "${cross}nm" -march=rv32imac_zicsr -mabi=ilp32
+tap_done
