@@ -101,10 +101,13 @@
 #define RVP_SBI_PMU_FW_IMPL_LAST			65534
 #define RVP_SBI_PMU_FW_PLATFORM				65535
 
-/* counter_info (FID 1): csr in 11:0, width - 1 in 17:12, type in XLEN-1. */
+/* counter_info (FID 1): csr in 11:0, width - 1 in 17:12, type in bit XLEN-1
+ * (set: a firmware counter, whose csr and width mean nothing).  unsigned
+ * long is XLEN wide in the SBI calling convention. */
 #define RVP_SBI_PMU_COUNTER_INFO_CSR_MASK		0xFFF
 #define RVP_SBI_PMU_COUNTER_INFO_WIDTH_SHIFT		12
 #define RVP_SBI_PMU_COUNTER_INFO_WIDTH_MASK		0x3F000
+#define RVP_SBI_PMU_COUNTER_INFO_TYPE_FW		(~0UL ^ (~0UL >> 1))
 
 /* config_flags of FID 2 (table "PMU Counter Config Match Flags"). */
 #define RVP_SBI_PMU_CFG_FLAG_SKIP_MATCH			(1UL << 0)
@@ -116,16 +119,19 @@
 #define RVP_SBI_PMU_CFG_FLAG_SET_SINH			(1UL << 6)
 #define RVP_SBI_PMU_CFG_FLAG_SET_MINH			(1UL << 7)
 #define RVP_SBI_PMU_CFG_FLAG_RESERVED_SHIFT		8
+#define RVP_SBI_PMU_CFG_FLAG_RESERVED_MASK		(~0UL << 8)
 
 /* start_flags of FID 3 (table "PMU Counter Start Flags"). */
 #define RVP_SBI_PMU_START_SET_INIT_VALUE		(1UL << 0)
 #define RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT		(1UL << 1)
 #define RVP_SBI_PMU_START_FLAG_RESERVED_SHIFT		2
+#define RVP_SBI_PMU_START_FLAG_RESERVED_MASK		(~0UL << 2)
 
 /* stop_flags of FID 4 (table "PMU Counter Stop Flags"). */
 #define RVP_SBI_PMU_STOP_FLAG_RESET			(1UL << 0)
 #define RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT		(1UL << 1)
 #define RVP_SBI_PMU_STOP_FLAG_RESERVED_SHIFT		2
+#define RVP_SBI_PMU_STOP_FLAG_RESERVED_MASK		(~0UL << 2)
 
 /* Snapshot shared memory, FID 7 (table "SBI PMU Snapshot shared memory
  * layout"): one 4096-byte, 4096-aligned page. */
@@ -145,12 +151,18 @@ struct rvp_sbi_pmu_snapshot {
 			 RVP_SBI_PMU_SNAPSHOT_RESERVED_OFFSET];
 };
 RVP_STATIC_ASSERT(sizeof(struct rvp_sbi_pmu_snapshot) ==
-		  RVP_SBI_PMU_SNAPSHOT_SIZE, "snapshot is one page");
-RVP_STATIC_ASSERT(__builtin_offsetof(struct rvp_sbi_pmu_snapshot,
-				     counter_values) ==
-		  RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET, "counter_values");
-RVP_STATIC_ASSERT(__builtin_offsetof(struct rvp_sbi_pmu_snapshot, reserved) ==
-		  RVP_SBI_PMU_SNAPSHOT_RESERVED_OFFSET, "reserved");
+		  RVP_SBI_PMU_SNAPSHOT_SIZE, "snapshot: one page");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_snapshot,
+			       counter_overflow_bitmap) ==
+		  RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET,
+		  "snapshot: counter_overflow_bitmap offset");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_snapshot,
+			       counter_values) ==
+		  RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET,
+		  "snapshot: counter_values offset");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_snapshot, reserved) ==
+		  RVP_SBI_PMU_SNAPSHOT_RESERVED_OFFSET,
+		  "snapshot: reserved offset");
 
 /* event_get_info entries, FID 8 (table "Event info entry format"):
  * 16 bytes each, the array 16-byte aligned. */
@@ -167,15 +179,24 @@ struct rvp_sbi_pmu_event_info {
 	uint64_t event_data;
 };
 RVP_STATIC_ASSERT(sizeof(struct rvp_sbi_pmu_event_info) ==
-		  RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE, "event info entry size");
-RVP_STATIC_ASSERT(__builtin_offsetof(struct rvp_sbi_pmu_event_info, output) ==
-		  RVP_SBI_PMU_EVENT_INFO_OUTPUT_OFFSET, "output");
-RVP_STATIC_ASSERT(__builtin_offsetof(struct rvp_sbi_pmu_event_info,
-				     event_data) ==
-		  RVP_SBI_PMU_EVENT_INFO_EVENT_DATA_OFFSET, "event_data");
+		  RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE, "event info: entry size");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_event_info, event_idx) ==
+		  RVP_SBI_PMU_EVENT_INFO_EVENT_IDX_OFFSET,
+		  "event info: event_idx offset");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_event_info, output) ==
+		  RVP_SBI_PMU_EVENT_INFO_OUTPUT_OFFSET,
+		  "event info: output offset");
+RVP_STATIC_ASSERT(RVP_OFFSETOF(struct rvp_sbi_pmu_event_info, event_data) ==
+		  RVP_SBI_PMU_EVENT_INFO_EVENT_DATA_OFFSET,
+		  "event info: event_data offset");
+/* An array of entries keeps every entry 16-byte aligned. */
+RVP_STATIC_ASSERT(RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE %
+		  RVP_SBI_PMU_EVENT_INFO_ALIGN == 0,
+		  "event info: entries stay aligned in an array");
 
-/* Standard SBI return codes.  Not in the PMU chapter: the SBI
- * specification's "Binary Encoding" chapter, table "Standard SBI Errors". */
+/* Standard SBI return codes (sbiret.error).  Not in the PMU chapter: SBI
+ * spec, binary encoding chapter, standard error codes (table "Standard SBI
+ * Errors"). */
 #define RVP_SBI_SUCCESS					0
 #define RVP_SBI_ERR_FAILED				(-1)
 #define RVP_SBI_ERR_NOT_SUPPORTED			(-2)
