@@ -238,9 +238,11 @@
 #define RVP_CSR_MHPMEVENT30H		0x73E
 #define RVP_CSR_MHPMEVENT31H		0x73F
 
-/* Counter enables (machine-, supervisor-level CSR tables). */
+/* Counter enables (machine-, supervisor-level, hypervisor CSR tables). */
 #define RVP_CSR_MCOUNTEREN		0x306
 #define RVP_CSR_SCOUNTEREN		0x106
+#define RVP_CSR_HCOUNTEREN		0x606
+#define RVP_CSR_HCOUNTEREN		0x606
 
 /*
  * Sscofpmf (privileged spec, chapter "Sscofpmf", "Count Overflow Control"):
@@ -278,13 +280,18 @@
 #define RVP_MIP_LCOFIP			(1ULL << 13)
 #define RVP_MIE_LCOFIE			(1ULL << 13)
 
+/* Exception code of a breakpoint (table "Machine cause register (mcause)
+ * values after trap"); CTR's BPFRZ freezes on it. */
+#define RVP_EXC_BREAKPOINT		3
+
 /*
  * Smstateen (privileged spec, chapter "Smstateen/Ssstateen"; CSR tables).
  * The CTR bit of mstateen0/hstateen0 differs between the CTR layouts and is
  * in ctr.h (RVP_CTR_V1_STATEEN0_CTR, RVP_CTR_DRAFT_STATEEN0_CTR).  CSRIND,
  * bit 60 of mstateen0 and hstateen0, gates siselect/sireg* (and the vs*
  * versions) below M-mode; both CTR specs rely on it ("State Enable Access
- * Control").
+ * Control").  SE0, bit 63, gates hstateen0/sstateen0 themselves (in
+ * hstateen0: sstateen0 for VS-mode).
  */
 #define RVP_CSR_MSTATEEN0		0x30C
 #define RVP_CSR_MSTATEEN0H		0x31C
@@ -292,6 +299,9 @@
 #define RVP_CSR_HSTATEEN0H		0x61C
 #define RVP_CSR_SSTATEEN0		0x10C
 #define RVP_STATEEN0_CSRIND		(1ULL << 60)
+#define RVP_STATEEN0_SE0		(1ULL << 63)
+/* SE0, bit 63 of mstateen0 (Smstateen): gates hstateen0/sstateen0. */
+#define RVP_STATEEN0_SE0		(1ULL << 63)
 
 /*
  * Smcsrind/Sscsrind indirect CSR access (privileged spec, chapter

@@ -107,7 +107,7 @@ def priv_rules(r):
         (sup, 'SISELECT', 0x150), (sup, 'SIREG', 0x151), (sup, 'SIREG2', 0x152),
         (sup, 'SIREG3', 0x153), (sup, 'SIREG4', 0x155), (sup, 'SIREG5', 0x156),
         (sup, 'SIREG6', 0x157),
-        (hyp, 'HSTATEEN0', 0x60C), (hyp, 'HSTATEEN0H', 0x61C),
+        (hyp, 'HCOUNTEREN', 0x606), (hyp, 'HSTATEEN0', 0x60C), (hyp, 'HSTATEEN0H', 0x61C),
         (hyp, 'VSISELECT', 0x250), (hyp, 'VSIREG', 0x251), (hyp, 'VSIREG2', 0x252),
         (hyp, 'VSIREG3', 0x253), (hyp, 'VSIREG4', 0x255), (hyp, 'VSIREG5', 0x256),
         (hyp, 'VSIREG6', 0x257),
@@ -147,6 +147,10 @@ def priv_rules(r):
     r.add('RVP_MIP_LCOFIP', 1 << 13, lcofi)
     r.add('RVP_MIE_LCOFIE', 1 << 13, lcofi)
     r.add('RVP_STATEEN0_CSRIND', 1 << 60, PRIV + ', Smstateen mstateen0 diagram (CSRIND)')
+    r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
+    r.add('RVP_EXC_BREAKPOINT', 3,
+          PRIV + ', table "Machine cause register (mcause) values after trap" (Breakpoint)')
+    r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
     levels = PRIV + ', table "RISC-V privilege levels"'
     r.add('RVP_PRV_U', 0, levels)
     r.add('RVP_PRV_S', 1, levels)
