@@ -242,7 +242,6 @@
 #define RVP_CSR_MCOUNTEREN		0x306
 #define RVP_CSR_SCOUNTEREN		0x106
 #define RVP_CSR_HCOUNTEREN		0x606
-#define RVP_CSR_HCOUNTEREN		0x606
 
 /*
  * Sscofpmf (privileged spec, chapter "Sscofpmf", "Count Overflow Control"):
@@ -299,8 +298,6 @@
 #define RVP_CSR_HSTATEEN0H		0x61C
 #define RVP_CSR_SSTATEEN0		0x10C
 #define RVP_STATEEN0_CSRIND		(1ULL << 60)
-#define RVP_STATEEN0_SE0		(1ULL << 63)
-/* SE0, bit 63 of mstateen0 (Smstateen): gates hstateen0/sstateen0. */
 #define RVP_STATEEN0_SE0		(1ULL << 63)
 
 /*

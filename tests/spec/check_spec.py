@@ -150,7 +150,6 @@ def priv_rules(r):
     r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
     r.add('RVP_EXC_BREAKPOINT', 3,
           PRIV + ', table "Machine cause register (mcause) values after trap" (Breakpoint)')
-    r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
     levels = PRIV + ', table "RISC-V privilege levels"'
     r.add('RVP_PRV_U', 0, levels)
     r.add('RVP_PRV_S', 1, levels)
