@@ -77,7 +77,10 @@ $(GUEST_CHECK_INITRD): $(GUEST_CHECK_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 
 guest-image: $(GUEST_KERNEL) $(GUEST_CHECK_INITRD)
 
-GUEST_TIER := 'guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+# '=', not ':=': on a fresh machine 'make check' installs linux-source-6.12
+# (make deps) after this file is read, and the kernel's path names the
+# package version, so it must be expanded when the tests run.
+GUEST_TIER = 'guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
 	--out $(GUEST_DIR)/check/out --qemu $(GUEST_QEMU) \
 	--bios $(GUEST_OPENSBI_FW) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
@@ -131,7 +134,7 @@ ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=
 else
-E2E_TIERS := 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+E2E_TIERS = 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
 	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
 	--bios $(or $(OPENSBI_FW),$(GUEST_OPENSBI_FW)) \
