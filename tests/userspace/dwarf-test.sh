@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The DWARF reader (userspace/dwarf/) against binutils' addr2line: at every
+# instruction of riscv64 programs built here with inlining, range lists,
+# discriminators, DWARF 4 and 5, the inline chain (function, line,
+# discriminator of each frame) must be addr2line's.  Then damaged files:
+# a clear error or a warning, never a crash.
+. "$(dirname "$0")/../tap.sh"
+O=${O:-build}
+lookup=$O/tests/userspace/dwarf-lookup
+cc=riscv64-linux-gnu-gcc
+if ! command -v $cc >/dev/null || ! command -v riscv64-linux-gnu-addr2line >/dev/null; then
+	echo "ok 1 - DWARF reader against addr2line # SKIP no riscv64 cross toolchain"
+	echo "1..1"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+for src in tests/userspace/afdo/inlined.c userspace/sample/branchy.c; do
+	for opts in "-O2" "-O3" "-O1 -gdwarf-4" "-Os -gdwarf-5" \
+		    "-O2 -gdwarf-4 -gstrict-dwarf" "-O2 -march=rv64gc"; do
+		n=$((n + 1))
+		elf=$tmp/p$n
+		$cc $opts -g -o "$elf" "$src" 2>"$tmp/cc.log" || {
+			ok 1 "$src $opts builds"; diag "$(cat "$tmp/cc.log")"; continue; }
+		riscv64-linux-gnu-objdump -d "$elf" |
+			awk '/^ +[0-9a-f]+:/{sub(":","",$1); print $1}' >"$tmp/addrs"
+		"$lookup" "$elf" <"$tmp/addrs" >"$tmp/ours" 2>"$tmp/err"
+		riscv64-linux-gnu-addr2line -a -f -i -e "$elf" <"$tmp/addrs" >"$tmp/theirs"
+		python3 tests/userspace/dwarf-compare.py "$tmp/ours" "$tmp/theirs" >"$tmp/cmp"
+		ok $? "$(basename "$src") $opts: inline chains equal addr2line's at every instruction"
+		diag "$(tail -n 5 "$tmp/cmp")" "$(cat "$tmp/err")"
+	done
+done
+
+# Damaged input.
+fails_in_one_line "not an ELF file: one-line error" "not an ELF file" \
+	"$lookup" tests/userspace/afdo/inlined.c
+$cc -O2 -g -c -o "$tmp/obj.o" tests/userspace/afdo/inlined.c
+fails_in_one_line "relocatable object refused with the reason" "relocatable" \
+	"$lookup" "$tmp/obj.o"
+$cc -O2 -g -o "$tmp/good" tests/userspace/afdo/inlined.c
+size=$(stat -c %s "$tmp/good")
+head -c $((size / 2)) "$tmp/good" >"$tmp/half"
+fails_in_one_line "truncated ELF: one-line error" "outside the file|past the end" \
+	"$lookup" "$tmp/half"
+# Flip bytes all over the debug sections: the reader may warn, must not crash.
+crashes=0
+for seed in $(seq 1 40); do
+	python3 - "$tmp/good" "$tmp/bad" "$seed" <<'PY'
+import random, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+rnd = random.Random(int(sys.argv[3]))
+# The debug sections sit after the loaded segments: damage the last 40 %.
+start = len(data) * 6 // 10
+for _ in range(rnd.randint(1, 64)):
+    i = rnd.randrange(start, len(data))
+    data[i] = rnd.randrange(256)
+open(sys.argv[2], 'wb').write(data)
+PY
+	head -n 50 "$tmp/addrs" | "$lookup" "$tmp/bad" >/dev/null 2>&1
+	[ $? -le 1 ] || crashes=$((crashes + 1))
+done
+ok $crashes "40 randomly damaged files: no crash ($crashes crashed)"
+tap_done
