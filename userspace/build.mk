@@ -2,11 +2,14 @@
 # userspace/: the rvperf command, the perf.data library, the sample workload.
 PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
 ELF_SRCS := userspace/elf/elf_syms.c
+DWARF_SRCS := userspace/dwarf/dwarf.c
+AFDO_SRCS := userspace/autofdo/afdo.c $(DWARF_SRCS)
 RVPERF := $(O)/userspace/rvperf
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/html.c $(PERFDATA_SRCS) \
-	$(ELF_SRCS),\
-	-Iuserspace/perfdata -Iuserspace/elf))
+	$(ELF_SRCS) $(AFDO_SRCS),\
+	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf \
+	-Iuserspace/autofdo))
 HOST_PROGS += $(RVPERF)
 
 # The sample workload, for the guest (make run, perf-tool test).
@@ -33,3 +36,13 @@ HOST_TESTS += tests/userspace/html-test.py
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\
 	tests/bench/bench-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
 BENCHES += $(O)/tests/bench/bench-perfdata
+
+# The DWARF reader and AutoFDO (sources of the tests in tests/userspace/).
+$(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\
+	tests/userspace/dwarf-lookup.c $(DWARF_SRCS),-Iuserspace/dwarf))
+HOST_PROGS += $(O)/tests/userspace/dwarf-lookup
+HOST_TESTS += tests/userspace/dwarf-test.sh
+$(eval $(call host-program,$(O)/tests/userspace/gen-stacks,\
+	tests/userspace/afdo/gen-stacks.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+HOST_PROGS += $(O)/tests/userspace/gen-stacks
+HOST_TESTS += tests/userspace/autofdo-test.sh

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afdo.h"
 #include "perf_data.h"
 #include "report.h"
 #include "rvperf_config.h"
@@ -229,6 +230,47 @@ static int cmd_report(int argc, char **argv)
 	return report_run(&opt);
 }
 
+/* ---- rvperf autofdo */
+
+static int cmd_autofdo(int argc, char **argv)
+{
+	struct afdo_options opt = { .perf_data = "perf.data" };
+	struct afdo_stats st;
+	char err[512];
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
+			opt.perf_data = argv[++i];
+		else if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc)
+			opt.elf = argv[++i];
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			opt.output = argv[++i];
+		else if (strcmp(argv[i], "--dump") == 0)
+			opt.dump = stdout;
+		else
+			return usage_error("autofdo", "unexpected argument '%s'",
+					   argv[i]);
+	}
+	if (!opt.elf)
+		return usage_error("autofdo", "%s", "--elf ELF is required");
+	if (!opt.output && !opt.dump)
+		return usage_error("autofdo", "%s", "give -o FILE, --dump or both");
+	if (afdo_create(&opt, &st, err, sizeof(err))) {
+		fprintf(stderr, "rvperf autofdo: %s\n", err);
+		return EXIT_BAD_DATA;
+	}
+	if (st.warning[0])
+		fprintf(stderr, "rvperf autofdo: warning: %s\n", st.warning);
+	fprintf(stderr,
+		"rvperf autofdo: %" PRIu64 " samples, %" PRIu64 " branches, %"
+		PRIu64 " ranges (%" PRIu64 " dropped), %u functions%s%s\n",
+		st.samples, st.branches, st.ranges, st.bad_ranges,
+		st.functions, opt.output ? " -> " : "",
+		opt.output ? opt.output : "");
+	return 0;
+}
+
 /* ---- rvperf help */
 
 static int cmd_help(int argc, char **argv);
@@ -247,6 +289,12 @@ static const struct command commands[] = {
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
 	  "  given), or from ELF for every mapping.  --html writes one\n"
 	  "  self-contained page with the hot paths as a graph.", cmd_report },
+	{ "autofdo", "an AutoFDO profile for gcc -fauto-profile from branch stacks",
+	  "rvperf autofdo [-i FILE] --elf ELF [-o OUT.afdo] [--dump]\n"
+	  "  ELF is the profiled binary, built with -g.  OUT.afdo is GCC's\n"
+	  "  AutoFDO format (gcc -fauto-profile=OUT.afdo); --dump prints the\n"
+	  "  profile as text: function:total:head, then line offsets and counts.",
+	  cmd_autofdo },
 };
 
 static const struct command *find_command(const char *name)
