@@ -9,7 +9,7 @@ $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/html.c $(PERFDATA_SRCS) \
 	$(ELF_SRCS) $(AFDO_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf \
-	-Iuserspace/autofdo))
+	-Iuserspace/autofdo -Iuserspace/util))
 HOST_PROGS += $(RVPERF)
 
 # The sample workload, for the guest (make run, perf-tool test).
@@ -39,7 +39,7 @@ BENCHES += $(O)/tests/bench/bench-perfdata
 
 # The DWARF reader and AutoFDO (sources of the tests in tests/userspace/).
 $(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\
-	tests/userspace/dwarf-lookup.c $(DWARF_SRCS),-Iuserspace/dwarf))
+	tests/userspace/dwarf-lookup.c $(DWARF_SRCS),-Iuserspace/dwarf -Iuserspace/util))
 HOST_PROGS += $(O)/tests/userspace/dwarf-lookup
 HOST_TESTS += tests/userspace/dwarf-test.sh
 $(eval $(call host-program,$(O)/tests/userspace/gen-stacks,\

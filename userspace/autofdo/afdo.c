@@ -19,6 +19,7 @@
 #include "dwarf.h"
 #include "elf_syms.h"
 #include "perf_data.h"
+#include "vec.h"
 
 /* GCC's gcov-io.h and auto-profile.cc. */
 #define GCOV_DATA_MAGIC			0x67636461u	/* "gcda" */
@@ -120,24 +121,6 @@ struct profile {
 	size_t nr_top, cap_top;
 };
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	n = realloc(*arr, c * elem);
-	if (!n)
-		return -1;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
-
 /* GCC strips everything from the first '.' (clone suffixes) when it
  * looks names up, so the profile keeps the original names. */
 static long name_index(struct profile *p, const char *name)
@@ -148,7 +131,7 @@ static long name_index(struct profile *p, const char *name)
 		if (strlen(p->names[i]) == len &&
 		    !strncmp(p->names[i], name, len))
 			return (long)i;
-	if (grow((void **)&p->names, &p->cap_names, p->nr_names + 1,
+	if (vec_grow((void **)&p->names, &p->cap_names, p->nr_names + 1,
 		 sizeof(*p->names)))
 		return -1;
 	p->names[p->nr_names] = strndup(name, len);
@@ -176,7 +159,7 @@ static struct instance *top_instance(struct profile *p, const char *name)
 	for (i = 0; i < p->nr_top; i++)
 		if (p->top[i]->name == (uint32_t)idx)
 			return p->top[i];
-	if (grow((void **)&p->top, &p->cap_top, p->nr_top + 1, sizeof(*p->top)))
+	if (vec_grow((void **)&p->top, &p->cap_top, p->nr_top + 1, sizeof(*p->top)))
 		return NULL;
 	p->top[p->nr_top] = new_instance((uint32_t)idx);
 	return p->top[p->nr_top] ? p->top[p->nr_top++] : NULL;
@@ -194,7 +177,7 @@ static struct instance *callee_instance(struct profile *p, struct instance *in,
 		if (in->calls[i].offset == offset &&
 		    in->calls[i].callee->name == (uint32_t)idx)
 			return in->calls[i].callee;
-	if (grow((void **)&in->calls, &in->cap_calls, in->nr_calls + 1,
+	if (vec_grow((void **)&in->calls, &in->cap_calls, in->nr_calls + 1,
 		 sizeof(*in->calls)))
 		return NULL;
 	in->calls[in->nr_calls].offset = offset;
@@ -210,7 +193,7 @@ static struct position *position(struct instance *in, uint32_t offset)
 	for (i = 0; i < in->nr_pos; i++)
 		if (in->pos[i].offset == offset)
 			return &in->pos[i];
-	if (grow((void **)&in->pos, &in->cap_pos, in->nr_pos + 1,
+	if (vec_grow((void **)&in->pos, &in->cap_pos, in->nr_pos + 1,
 		 sizeof(*in->pos)))
 		return NULL;
 	memset(&in->pos[in->nr_pos], 0, sizeof(*in->pos));

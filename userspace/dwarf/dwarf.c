@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dwarf.h"
+#include "vec.h"
 
 /* DWARF constants (DWARF 5 standard, sections 7.5-7.22). */
 #define DW_TAG_lexical_block		0x0b
@@ -167,24 +168,6 @@ static void warn(struct dw_info *di, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(di->warning, sizeof(di->warning), fmt, ap);
 	va_end(ap);
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	while (c < need)
-		c *= 2;
-	n = realloc(*arr, c * elem);
-	if (!n)
-		return -1;
-	*arr = n;
-	*cap = c;
-	return 0;
 }
 
 /* ---- ELF sections */
@@ -357,7 +340,7 @@ static int add_row(struct rows_acc *a, uint64_t addr, uint32_t file,
 {
 	struct dw_row *r;
 
-	if (grow((void **)&a->rows, &a->cap, a->nr + 1, sizeof(*a->rows)))
+	if (vec_grow((void **)&a->rows, &a->cap, a->nr + 1, sizeof(*a->rows)))
 		return -1;
 	r = &a->rows[a->nr++];
 	r->addr = addr;
@@ -430,7 +413,7 @@ static int line_program(struct dw_info *di, const struct secs *s,
 			cstr(&hdr), dirs_n++;
 		skip(&hdr, 1);
 		/* File 0 is unused before DWARF 5: keep indices as-is. */
-		if (grow((void **)&files->names, &cap, 1, sizeof(char *)))
+		if (vec_grow((void **)&files->names, &cap, 1, sizeof(char *)))
 			return -1;
 		files->names[files->count++] = "";
 		while (!hdr.bad && hdr.p < hdr.end && *hdr.p) {
@@ -439,7 +422,7 @@ static int line_program(struct dw_info *di, const struct secs *s,
 			uleb(&hdr);
 			uleb(&hdr);
 			uleb(&hdr);
-			if (grow((void **)&files->names, &cap, files->count + 1,
+			if (vec_grow((void **)&files->names, &cap, files->count + 1,
 				 sizeof(char *)))
 				return -1;
 			files->names[files->count++] = n;
@@ -474,7 +457,7 @@ static int line_program(struct dw_info *di, const struct secs *s,
 				}
 				if (pass == 0)
 					continue;
-				if (grow((void **)&files->names, &cap,
+				if (vec_grow((void **)&files->names, &cap,
 					 files->count + 1, sizeof(char *)))
 					return -1;
 				files->names[files->count++] = name ? name : "";
@@ -628,7 +611,7 @@ static int parse_abbrevs(const struct sec *s, uint64_t off,
 		if (!code)
 			break;
 		tag = uleb(&c);
-		if (grow((void **)&t->a, &t->cap, t->nr + 1, sizeof(*t->a)))
+		if (vec_grow((void **)&t->a, &t->cap, t->nr + 1, sizeof(*t->a)))
 			return -1;
 		ab = &t->a[t->nr++];
 		ab->code = code;
@@ -644,7 +627,7 @@ static int parse_abbrevs(const struct sec *s, uint64_t off,
 				imp = sleb(&c);
 			if (!name && !form)
 				break;
-			if (grow((void **)&t->pool, &t->pool_cap,
+			if (vec_grow((void **)&t->pool, &t->pool_cap,
 				 t->pool_nr + 1, sizeof(*t->pool)))
 				return -1;
 			t->pool[t->pool_nr].name = name;
@@ -829,7 +812,7 @@ static int add_range(struct info_acc *a, uint64_t lo, uint64_t hi,
 
 	if (hi <= lo)
 		return 0;
-	if (grow((void **)&a->ranges, &a->cap_ranges, a->nr_ranges + 1,
+	if (vec_grow((void **)&a->ranges, &a->cap_ranges, a->nr_ranges + 1,
 		 sizeof(*a->ranges)))
 		return -1;
 	r = &a->ranges[a->nr_ranges++];
@@ -1064,7 +1047,7 @@ static int walk_unit(struct dw_info *di, const struct secs *s,
 		if (ab->tag == DW_TAG_subprogram) {
 			struct die_rec *d;
 
-			if (grow((void **)&acc->dies, &acc->cap_dies,
+			if (vec_grow((void **)&acc->dies, &acc->cap_dies,
 				 acc->nr_dies + 1, sizeof(*acc->dies)))
 				return -1;
 			d = &acc->dies[acc->nr_dies++];
@@ -1244,7 +1227,7 @@ static int load_info(struct dw_info *di, const struct secs *s)
 			if (di->funcs[f].die == r->die)
 				break;
 		if (f == nf) {
-			if (grow((void **)&di->funcs, &capf, nf + 1,
+			if (vec_grow((void **)&di->funcs, &capf, nf + 1,
 				 sizeof(*di->funcs)))
 				goto out;
 			di->funcs[nf].die = r->die;
@@ -1320,7 +1303,7 @@ int dw_load(struct dw_info *di, const char *path)
 			struct dw_unit_files files;
 			int r;
 
-			if (grow((void **)&di->units, &ucap, di->nr_units + 1,
+			if (vec_grow((void **)&di->units, &ucap, di->nr_units + 1,
 				 sizeof(*di->units)))
 				goto nomem;
 			r = line_program(di, &s, &c, (uint32_t)di->nr_units,
