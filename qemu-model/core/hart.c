@@ -281,8 +281,15 @@ enum rvp_access rvp_hart_sctrclr(struct rvp_hart *hart)
 void rvp_hart_transfer(struct rvp_hart *hart, unsigned int type,
 		       uint64_t source, uint64_t target)
 {
+	rvp_hart_transfer_len(hart, type, source, target, 0);
+}
+
+void rvp_hart_transfer_len(struct rvp_hart *hart, unsigned int type,
+			   uint64_t source, uint64_t target,
+			   unsigned int length)
+{
 	enum rvp_mode mode = rvp_hart_mode(hart);
-	bool misp = rvp_pred_update(&hart->pred, type, source, target);
+	bool misp = rvp_pred_update(&hart->pred, type, source, target, length);
 
 	switch (type) {
 	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:

@@ -24,7 +24,7 @@ static void ras_push(struct rvp_pred *p, uint64_t addr)
 }
 
 bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
-		     uint64_t target)
+		     uint64_t target, unsigned int length)
 {
 	unsigned int bi = (unsigned int)(source >> 1) &
 			  (RVP_PRED_BIMODAL_ENTRIES - 1);
@@ -63,12 +63,11 @@ bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
 	default:
 		break;
 	}
-	/* A call's return address is pc + 4 even for c.jal/c.jalr: a
-	 * predictor without the length mispredicts their returns, and the
-	 * model says so rather than guess the length. */
+	/* A call's return address is the next instruction: pc + 2 after
+	 * c.jal/c.jalr, pc + 4 otherwise. */
 	if (type == RVP_CTRDATA_TYPE_INDIRECT_CALL ||
 	    type == RVP_CTRDATA_TYPE_DIRECT_CALL ||
 	    type == RVP_CTRDATA_TYPE_COROUTINE_SWAP)
-		ras_push(p, source + 4);
+		ras_push(p, source + (length ? length : 4));
 	return misp;
 }

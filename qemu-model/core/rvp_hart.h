@@ -53,6 +53,11 @@ enum rvp_access rvp_hart_sctrclr(struct rvp_hart *hart);
  * predictor, the counters and CTR. */
 void rvp_hart_transfer(struct rvp_hart *hart, unsigned int type,
 		       uint64_t source, uint64_t target);
+/* The same, by an instruction of LENGTH bytes (2 or 4), which the
+ * predictor needs for a compressed call's return address. */
+void rvp_hart_transfer_len(struct rvp_hart *hart, unsigned int type,
+			   uint64_t source, uint64_t target,
+			   unsigned int length);
 /* N instructions retired / N cycles elapsed in the current mode. */
 void rvp_hart_retire(struct rvp_hart *hart, uint64_t n);
 void rvp_hart_cycles(struct rvp_hart *hart, uint64_t n);

@@ -13,8 +13,9 @@
  *    target differs;
  *  - returns and co-routine swaps (TYPE 13, 12): a circular return-address
  *    stack of RVP_PRED_RAS_ENTRIES that calls (TYPE 8, 9) and co-routine
- *    swaps push pc + 4 onto; mispredicted when it is empty or its top
- *    differs from the target;
+ *    swaps push the next instruction's pc onto (pc + the call's length,
+ *    4 when the host does not know it); mispredicted when it is empty or
+ *    its top differs from the target;
  *  - direct jumps and calls never mispredict (the target is in the opcode).
  */
 #ifndef RVPERF_QEMU_MODEL_RVP_PRED_H
@@ -35,9 +36,10 @@ struct rvp_pred {
 };
 
 void rvp_pred_init(struct rvp_pred *p);
-/* Predicts and trains on one retired transfer of ctrdata TYPE TYPE;
- * returns whether it was mispredicted. */
+/* Predicts and trains on one retired transfer of ctrdata TYPE TYPE by an
+ * instruction of LENGTH bytes (0: unknown, taken as 4); returns whether it
+ * was mispredicted. */
 bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
-		     uint64_t target);
+		     uint64_t target, unsigned int length);
 
 #endif /* RVPERF_QEMU_MODEL_RVP_PRED_H */

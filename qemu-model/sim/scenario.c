@@ -559,7 +559,7 @@ static int cmd_insn(struct sim *s, int argc, char **argv)
 	}
 	if (s->cfg.ctr.xlen == 32)
 		target &= 0xFFFFFFFFull;
-	rvp_hart_transfer(&s->hart, c.type, addr, target);
+	rvp_hart_transfer_len(&s->hart, c.type, addr, target, c.length);
 	return 0;
 }
 
