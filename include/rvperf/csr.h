@@ -282,6 +282,10 @@
 /* Exception code of a breakpoint (table "Machine cause register (mcause)
  * values after trap"); CTR's BPFRZ freezes on it. */
 #define RVP_EXC_BREAKPOINT		3
+/* Environment calls from U-mode and from S-mode (same table); the TCG
+ * plugin models a user-mode syscall as the former. */
+#define RVP_EXC_ECALL_U			8
+#define RVP_EXC_ECALL_S			9
 
 /*
  * Smstateen (privileged spec, chapter "Smstateen/Ssstateen"; CSR tables).

@@ -150,6 +150,10 @@ def priv_rules(r):
     r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
     r.add('RVP_EXC_BREAKPOINT', 3,
           PRIV + ', table "Machine cause register (mcause) values after trap" (Breakpoint)')
+    r.add('RVP_EXC_ECALL_U', 8,
+          PRIV + ', table "Machine cause register (mcause) values after trap" (Environment call from U-mode)')
+    r.add('RVP_EXC_ECALL_S', 9,
+          PRIV + ', table "Machine cause register (mcause) values after trap" (Environment call from S-mode)')
     levels = PRIV + ', table "RISC-V privilege levels"'
     r.add('RVP_PRV_U', 0, levels)
     r.add('RVP_PRV_S', 1, levels)
