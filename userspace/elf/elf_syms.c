@@ -16,6 +16,7 @@
 #define SHT_NOTE	7
 #define SHT_DYNSYM	11
 #define PT_LOAD		1
+#define PT_INTERP	3
 #define ET_DYN		3
 #define STT_NOTYPE	0
 #define STT_FUNC	2
@@ -219,6 +220,7 @@ int elf_syms_load(struct elf_syms *es, const char *path)
 	}
 	es->pie = rd(&im, 16, 2) == ET_DYN;
 	es->machine = (uint16_t)rd(&im, 18, 2);
+	es->entry = rd(&im, 24, ADDR_LEN(&im));
 	phoff = rd(&im, im.is64 ? 32 : 28, ADDR_LEN(&im));
 	shoff = rd(&im, im.is64 ? 40 : 32, ADDR_LEN(&im));
 	phentsize = rd(&im, im.is64 ? 54 : 42, 2);
@@ -246,8 +248,12 @@ int elf_syms_load(struct elf_syms *es, const char *path)
 		uint64_t ph = phoff + i * phentsize;
 		struct elf_segment *seg = &es->segments[es->nr_segments];
 
+		if (rd(&im, ph, 4) == PT_INTERP)
+			es->interp = 1;
 		if (rd(&im, ph, 4) != PT_LOAD)
 			continue;
+		seg->flags = rd(&im, ph + (im.is64 ? 4 : 24), 4);
+		seg->memsz = rd(&im, ph + (im.is64 ? 40 : 20), ADDR_LEN(&im));
 		seg->offset = rd(&im, ph + (im.is64 ? 8 : 4), ADDR_LEN(&im));
 		seg->vaddr = rd(&im, ph + (im.is64 ? 16 : 8), ADDR_LEN(&im));
 		seg->filesz = rd(&im, ph + (im.is64 ? 32 : 16), ADDR_LEN(&im));

@@ -19,13 +19,18 @@ struct elf_sym {
 };
 
 struct elf_segment {			/* a PT_LOAD: file offset -> vaddr */
-	uint64_t offset, vaddr, filesz;
+	uint64_t offset, vaddr, filesz, memsz;
+	uint32_t flags;			/* p_flags: 1 X, 2 W, 4 R */
 };
+
+#define ELF_PF_X	1
 
 struct elf_syms {
 	uint16_t machine;		/* e_machine; 243 is RISC-V */
 	int elf_class;			/* 32 or 64 */
 	int pie;			/* ET_DYN */
+	int interp;			/* has PT_INTERP: dynamically linked */
+	uint64_t entry;			/* e_entry */
 	struct elf_sym *syms;
 	size_t nr_syms;
 	struct elf_segment *segments;
