@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * plugin.c - a QEMU TCG plugin that runs the qemu-model core (CTR and the
+ * counters) on the instruction stream of a stock QEMU, and writes a sample
+ * with the CTR records each time the sampled counter overflows.
+ *
+ *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,u]
+ *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
+ *       [,event=instructions][,period=N] PROG ARGS
+ *
+ * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
+ * a control transfer, so each TB is classified once, when it is translated,
+ * by its last instruction (the shared classifier).  One callback runs at
+ * the start of every executed TB; it retires the previous TB's
+ * instructions into the counter model and resolves the previous TB's
+ * transfer: the current TB's address is where that transfer went.  A
+ * conditional branch is taken when it went to its target, not taken when
+ * it went to the next instruction; a direct jump must have gone to its
+ * target; anything else means something intervened (a signal, a fault) and
+ * the transfer is dropped and counted, never guessed.  Indirect transfers
+ * take whatever address came next.
+ *
+ * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
+ * an ecall is a trap to S-mode and its return a trap return, which the
+ * core treats as the privilege table says (an external trap, not recorded
+ * unless STE).  In system mode QEMU 7.2 cannot tell the plugin the
+ * privilege mode, so it is inferred from the address (the upper half of
+ * the address space is S-mode, as Linux lays it out); QEMU 9.0 and later
+ * export the "priv" register through the register API, and the plugin
+ * reads it there instead.  Traps other than ecall are invisible to a
+ * plugin on every version: they show up as a dropped transfer and a mode
+ * change without a record.
+ *
+ * Idle.  Without a sampling event and with no mode enabled for recording
+ * the plugin registers no execution callback at all.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "qemu_plugin_api.h"
+#include "filter.h"
+#include "rvp_classify.h"
+#include "rvp_hart.h"
+#include "rvp_trace.h"
+#include "rvperf/csr.h"
+#include "rvperf/ctr.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+enum tb_end {
+	END_NONE,		/* falls through (size limit, page end, ...) */
+	END_BRANCH,		/* conditional branch */
+	END_DIRECT,		/* jal, c.j: target known */
+	END_INDIRECT,		/* jalr, c.jr, cm.jt...: target seen next */
+	END_ECALL,		/* a trap to the next mode up */
+	END_XRET,		/* sret/mret (system mode) */
+};
+
+struct tb_desc {
+	uint64_t start;
+	uint64_t last_pc;
+	uint64_t fallthrough;
+	uint64_t target;
+	uint32_t n_insns;
+	uint8_t end;
+	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
+};
+
+struct vcpu {
+	struct rvp_hart hart;
+	const struct tb_desc *prev;
+	uint64_t tid;
+	uint64_t insns;
+	uint64_t blocks, transfers, dropped, samples;
+	struct rvp_trace_entry entries[RVP_CTR_MAX_DEPTH];
+};
+
+#define MAX_VCPUS 1024
+
+static struct {
+	int api_level;
+	bool system;
+	bool active;		/* anything to do at execution time */
+	enum rvp_ctr_layout layout;
+	uint64_t ctl;
+	unsigned int depth;
+	enum rvp_pmu_event event;
+	uint64_t period;
+	FILE *out;
+	struct rvp_trace_header header;
+	pthread_mutex_t lock;
+	struct vcpu *vcpus[MAX_VCPUS];
+	qemu_plugin_insn_data_v1_t insn_data_v1;
+	qemu_plugin_insn_data_v3_t insn_data_v3;
+	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
+} plugin = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+/*
+ * QEMU reads qemu_plugin_version after dlopen() and refuses a level below
+ * its minimum (2 since QEMU 9.0) or above its current one (1 before 9.0).
+ * A level-2-only symbol tells them apart before QEMU looks.
+ */
+__attribute__((constructor)) static void choose_api_level(void)
+{
+	if (qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu)
+		qemu_plugin_version = 2;
+}
+
+static void fail(const char *fmt, const char *arg)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "rvperf plugin: ");
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), fmt, arg);
+	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
+	qemu_plugin_outs(line);
+}
+
+/* ---- translation */
+
+static uint32_t insn_word(const struct qemu_plugin_insn *insn)
+{
+	uint8_t b[4] = { 0 };
+	size_t n = qemu_plugin_insn_size(insn);
+
+	if (n > 4)
+		n = 4;
+	if (plugin.insn_data_v3) {
+		plugin.insn_data_v3(insn, b, n);
+	} else {
+		const uint8_t *p = plugin.insn_data_v1(insn);
+
+		memcpy(b, p, n);
+	}
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
+{
+	struct rvp_insn_class c;
+
+	rvp_classify(word, 64, RVP_CLASSIFY_ZCMP | RVP_CLASSIFY_ZCMT, true, &c);
+	d->last_pc = pc;
+	d->fallthrough = pc + c.length;
+	d->type = c.type;
+	if (c.type == RVP_CTRDATA_TYPE_NONE) {
+		d->end = END_NONE;
+	} else if (c.type == RVP_CTRDATA_TYPE_EXCEPTION) {
+		d->end = END_ECALL;
+	} else if (c.type == RVP_CTRDATA_TYPE_TRAP_RETURN) {
+		d->end = END_XRET;
+	} else if (c.conditional) {
+		d->end = END_BRANCH;
+		d->target = pc + c.offset;
+	} else if (c.direct && !c.table_jump) {
+		d->end = END_DIRECT;
+		d->target = pc + c.offset;
+	} else {
+		d->end = END_INDIRECT;
+	}
+}
+
+static void tb_exec(unsigned int vcpu_index, void *udata);
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	struct qemu_plugin_insn *last;
+	struct tb_desc *d;
+
+	(void)id;
+	if (!n)
+		return;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return;
+	last = qemu_plugin_tb_get_insn(tb, n - 1);
+	d->start = qemu_plugin_tb_vaddr(tb);
+	d->n_insns = n;
+	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
+							     : QEMU_PLUGIN_CB_NO_REGS,
+					     d);
+}
+
+/* ---- execution */
+
+static enum rvp_mode mode_at(uint64_t pc)
+{
+	if (!plugin.system)
+		return RVP_MODE_U;
+	if (plugin.priv_reg && qemu_plugin_read_register) {
+		static __thread struct rvp_gbytearray *buf;
+
+		if (!buf)
+			buf = g_byte_array_new();
+		if (buf) {
+			g_byte_array_set_size(buf, 0);
+			if (qemu_plugin_read_register(plugin.priv_reg, buf) > 0)
+				return buf->data[0] == 3 ? RVP_MODE_M :
+				       buf->data[0] == 1 ? RVP_MODE_S : RVP_MODE_U;
+		}
+	}
+	return (int64_t)pc < 0 ? RVP_MODE_S : RVP_MODE_U;
+}
+
+static void write_sample(struct vcpu *v, uint64_t ip)
+{
+	struct rvp_trace_record r = {
+		.kind = RVP_TRACE_SAMPLE, .tid = v->tid, .ip = ip,
+		.period = plugin.period, .time = v->insns,
+		.mode = rvp_hart_mode(&v->hart),
+	};
+	unsigned int i, depth = rvp_ctr_depth(&v->hart.ctr);
+
+	for (i = 0; i < depth; i++) {
+		struct rvp_ctr_entry e;
+
+		rvp_ctr_entry_get(&v->hart.ctr, i, &e);
+		if (!(e.source & RVP_CTRSOURCE_V))
+			break;	/* the first invalid entry ends the stack */
+		v->entries[i].source = e.source;
+		v->entries[i].target = e.target;
+		v->entries[i].data = e.data;
+	}
+	r.nr = i;
+	pthread_mutex_lock(&plugin.lock);
+	fwrite(&r, sizeof(r), 1, plugin.out);
+	fwrite(v->entries, sizeof(v->entries[0]), i, plugin.out);
+	pthread_mutex_unlock(&plugin.lock);
+	v->samples++;
+}
+
+/* The counter overflowed: what the driver's LCOFI handler would do. */
+static void take_sample(struct vcpu *v, uint64_t ip)
+{
+	struct rvp_pmu *pmu = &v->hart.pmu;
+
+	write_sample(v, ip);
+	rvp_pmu_csr_write(pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3, plugin.event);
+	rvp_pmu_csr_write(pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3,
+			  -plugin.period);
+	pmu->lcofi_pending = false;
+}
+
+static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
+{
+	struct rvp_hart *h = &v->hart;
+	unsigned int type = p->type;
+
+	switch (p->end) {
+	case END_BRANCH:
+		if (dst == p->target)
+			type = RVP_CTRDATA_TYPE_TAKEN_BRANCH;
+		else if (dst == p->fallthrough)
+			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH;
+		else
+			goto dropped;
+		break;
+	case END_DIRECT:
+		if (dst != p->target)
+			goto dropped;
+		break;
+	case END_INDIRECT:
+		break;
+	case END_ECALL:
+		/* ecall from U traps to S (user mode: the kernel, which QEMU
+		 * emulates) and sret comes back to the next instruction. */
+		if (!plugin.system) {
+			v->transfers++;
+			rvp_hart_trap(h, false, RVP_EXC_ECALL_U, RVP_MODE_S,
+				      p->last_pc, 0);
+			rvp_hart_trap_return(h, RVP_MODE_U, 0, dst);
+			return;
+		}
+		goto dropped;	/* system mode: the handler is the next TB */
+	case END_XRET:
+		v->transfers++;
+		rvp_hart_trap_return(h, mode_at(dst), p->last_pc, dst);
+		return;
+	}
+	v->transfers++;
+	rvp_hart_transfer_len(h, type, p->last_pc, dst,
+			      (unsigned int)(p->fallthrough - p->last_pc));
+	return;
+dropped:
+	v->dropped++;
+}
+
+static struct vcpu *vcpu_get(unsigned int index);
+
+static void tb_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct tb_desc *d = udata;
+	struct vcpu *v = vcpu_get(vcpu_index);
+	const struct tb_desc *p;
+
+	if (!v)
+		return;
+	p = v->prev;
+	v->prev = d;
+	v->blocks++;
+	if (plugin.system) {
+		enum rvp_mode m = mode_at(d->start);
+
+		if (p && p->end == END_ECALL && m != rvp_hart_mode(&v->hart)) {
+			rvp_hart_trap(&v->hart, false, RVP_EXC_ECALL_U + rvp_mode_priv(rvp_hart_mode(&v->hart)),
+				      m, p->last_pc, d->start);
+			v->transfers++;
+			p = NULL;
+		} else if (m != rvp_hart_mode(&v->hart)) {
+			rvp_hart_set_mode(&v->hart, m);
+		}
+	}
+	if (!p)
+		return;
+	/* The previous block ran: its cycles elapse (one per instruction),
+	 * its instructions retire, then its last instruction transfers. */
+	v->insns += p->n_insns;
+	rvp_hart_cycles(&v->hart, p->n_insns);
+	rvp_hart_retire(&v->hart, p->n_insns);
+	if (p->end != END_NONE)
+		resolve(v, p, d->start);
+	if (__builtin_expect(v->hart.pmu.lcofi_pending, 0))
+		take_sample(v, d->start);
+}
+
+/* ---- set-up */
+
+static int setup_hart(struct rvp_hart *h)
+{
+	struct rvp_hart_config cfg;
+	uint64_t ctl = plugin.ctl;
+	unsigned int depth_code = 0;
+
+	rvp_hart_config_default(&cfg, plugin.layout);
+	cfg.ctr.misp = true;		/* the predictor model sets MISP */
+	if (rvp_hart_init(h, &cfg))
+		return -1;
+	while ((16u << depth_code) < plugin.depth)
+		depth_code++;
+	rvp_hart_set_mode(h, RVP_MODE_M);
+	if (plugin.layout == RVP_CTR_LAYOUT_DRAFT) {
+		/* DEPTH is a thermometer code: 16 << n entries is n ones. */
+		ctl |= (uint64_t)((1u << depth_code) - 1)
+		       << RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+		rvp_hart_csr_write(h, RVP_CTR_DRAFT_CSR_MCTRCONTROL, ctl);
+	} else {
+		rvp_hart_csr_write(h, RVP_CTR_V1_CSR_SCTRDEPTH, depth_code);
+		rvp_hart_csr_write(h, RVP_CTR_V1_CSR_MCTRCTL, ctl);
+	}
+	if (plugin.event != RVP_PMU_EVENT_NONE) {
+		rvp_hart_csr_write(h, RVP_CSR_MHPMEVENT3, plugin.event);
+		rvp_hart_csr_write(h, RVP_CSR_MHPMCOUNTER3, -plugin.period);
+		rvp_hart_csr_write(h, RVP_CSR_MCOUNTINHIBIT, 0);
+	}
+	rvp_hart_set_mode(h, plugin.system ? RVP_MODE_S : RVP_MODE_U);
+	return 0;
+}
+
+static struct vcpu *vcpu_get(unsigned int index)
+{
+	struct vcpu *v;
+
+	if (index >= MAX_VCPUS)
+		return NULL;
+	v = plugin.vcpus[index];
+	if (__builtin_expect(v != NULL, 1))
+		return v;
+	/* First block of this vCPU, on its own thread (user mode: a guest
+	 * thread), so gettid() names the guest thread. */
+	v = calloc(1, sizeof(*v));
+	if (!v || setup_hart(&v->hart)) {
+		free(v);
+		return NULL;
+	}
+	v->tid = syscall(SYS_gettid);
+	pthread_mutex_lock(&plugin.lock);
+	if (!plugin.system && !plugin.header.entry_code) {
+		/* QEMU 7.2 loads plugins before the program: these are only
+		 * valid once it runs. */
+		plugin.header.entry_code = qemu_plugin_entry_code();
+		plugin.header.start_code = qemu_plugin_start_code();
+		plugin.header.end_code = qemu_plugin_end_code();
+	}
+	plugin.vcpus[index] = v;
+	pthread_mutex_unlock(&plugin.lock);
+	return v;
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	struct rvp_trace_record r = { .kind = RVP_TRACE_END };
+	struct rvp_trace_totals t = { 0 };
+	unsigned int i;
+
+	(void)id;
+	(void)udata;
+	for (i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = plugin.vcpus[i];
+
+		if (!v)
+			continue;
+		t.blocks += v->blocks;
+		t.transfers += v->transfers;
+		t.dropped += v->dropped;
+		t.samples += v->samples;
+		t.instructions += v->insns;
+	}
+	pthread_mutex_lock(&plugin.lock);
+	fwrite(&r, sizeof(r), 1, plugin.out);
+	fwrite(&t, sizeof(t), 1, plugin.out);
+	if (fseek(plugin.out, 0, SEEK_SET) == 0)
+		fwrite(&plugin.header, sizeof(plugin.header), 1, plugin.out);
+	fflush(plugin.out);
+	pthread_mutex_unlock(&plugin.lock);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	struct rvp_garray *regs;
+	unsigned int i;
+
+	(void)id;
+	(void)vcpu_index;
+	if (!plugin.system || plugin.priv_reg || !qemu_plugin_get_registers)
+		return;
+	regs = qemu_plugin_get_registers();
+	if (!regs)
+		return;
+	for (i = 0; i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *r =
+			&((qemu_plugin_reg_descriptor *)regs->data)[i];
+
+		if (r->name && !strcmp(r->name, "priv"))
+			plugin.priv_reg = r->handle;
+	}
+	g_array_free(regs, 1);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || end == s || *end;
+}
+
+static int parse_args(int argc, char **argv, const char **out_path)
+{
+	const char *filter = NULL;
+	bool have_ctl = false;
+	char err[200];
+	uint64_t v;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		char *a = argv[i], *val = strchr(a, '=');
+
+		if (!val) {
+			fail("argument '%s' is not KEY=VALUE", a);
+			return -1;
+		}
+		*val++ = '\0';
+		if (!strcmp(a, "out")) {
+			*out_path = val;
+		} else if (!strcmp(a, "filter")) {
+			filter = val;
+		} else if (!strcmp(a, "ctl")) {
+			if (parse_u64(val, &plugin.ctl)) {
+				fail("bad ctl value '%s'", val);
+				return -1;
+			}
+			have_ctl = true;
+		} else if (!strcmp(a, "depth")) {
+			if (parse_u64(val, &v) || v < 16 || v > 256 ||
+			    (v & (v - 1))) {
+				fail("depth '%s' is not 16, 32, 64, 128 or 256", val);
+				return -1;
+			}
+			plugin.depth = v;
+		} else if (!strcmp(a, "layout")) {
+			if (!strcmp(val, "ratified")) {
+				plugin.layout = RVP_CTR_LAYOUT_RATIFIED;
+			} else if (!strcmp(val, "draft")) {
+				plugin.layout = RVP_CTR_LAYOUT_DRAFT;
+			} else {
+				fail("layout '%s' is not ratified or draft", val);
+				return -1;
+			}
+		} else if (!strcmp(a, "event")) {
+			int e;
+
+			for (e = 1; e < RVP_PMU_EVENT_COUNT; e++)
+				if (!strcmp(val, rvp_pmu_event_name(e)))
+					break;
+			if (!strcmp(val, "none")) {
+				e = RVP_PMU_EVENT_NONE;
+			} else if (e == RVP_PMU_EVENT_COUNT) {
+				fail("unknown event '%s'", val);
+				return -1;
+			}
+			plugin.event = e;
+		} else if (!strcmp(a, "period")) {
+			if (parse_u64(val, &plugin.period) || !plugin.period ||
+			    plugin.period >> 47) {
+				fail("bad period '%s'", val);
+				return -1;
+			}
+		} else {
+			fail("unknown argument '%s'", a);
+			return -1;
+		}
+	}
+	if (filter && have_ctl) {
+		fail("give filter= or ctl=, not both%s", "");
+		return -1;
+	}
+	if (filter && rvp_branch_filter_parse(filter, plugin.layout,
+			rvp_branch_filter_mode_bit(plugin.layout, 'u') |
+			(plugin.system ? rvp_branch_filter_mode_bit(plugin.layout, 'k') : 0),
+			&plugin.ctl, err, sizeof(err))) {
+		fail("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	struct rvp_trace_header h = { .magic = RVP_TRACE_MAGIC };
+	const char *out_path = NULL;
+	uint64_t modes;
+
+	if (strcmp(info->target_name, "riscv64")) {
+		fail("target is %s, not riscv64", info->target_name);
+		return -1;
+	}
+	plugin.api_level = info->version.cur;
+	plugin.system = info->system_emulation;
+	plugin.depth = 16;
+	plugin.event = RVP_PMU_EVENT_INSTRUCTIONS;
+	plugin.period = 10007;
+	if (plugin.api_level >= 3)
+		plugin.insn_data_v3 =
+			(qemu_plugin_insn_data_v3_t)(void *)qemu_plugin_insn_data;
+	else
+		plugin.insn_data_v1 =
+			(qemu_plugin_insn_data_v1_t)(void *)qemu_plugin_insn_data;
+	if (parse_args(argc, argv, &out_path))
+		return -1;
+	if (!out_path) {
+		fail("no out=FILE given%s", "");
+		return -1;
+	}
+	plugin.out = fopen(out_path, "wb");
+	if (!plugin.out) {
+		fail("cannot create '%s'", out_path);
+		return -1;
+	}
+	setvbuf(plugin.out, NULL, _IOFBF, 1 << 20);
+	modes = rvp_branch_filter_mode_bit(plugin.layout, 'u') |
+		rvp_branch_filter_mode_bit(plugin.layout, 'k') |
+		rvp_branch_filter_mode_bit(plugin.layout, 'h');
+	plugin.active = plugin.event != RVP_PMU_EVENT_NONE ||
+			(plugin.ctl & modes);
+
+	h.layout = plugin.layout;
+	h.ctl = plugin.ctl;
+	h.depth = plugin.depth;
+	h.event = plugin.event;
+	h.period = plugin.period;
+	h.pid = getpid();
+	h.system = plugin.system;
+	plugin.header = h;
+	/* Rewritten at exit, once the program's addresses are known. */
+	fwrite(&h, sizeof(h), 1, plugin.out);
+
+	if (plugin.active) {
+		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	}
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * qemu_plugin_api.h - the part of QEMU's TCG plugin API this plugin uses,
+ * declared from the documented API (docs/devel/tcg-plugins.rst and the
+ * kernel-doc of include/qemu/qemu-plugin.h), because Debian ships no
+ * qemu-plugin.h.
+ *
+ * The API is plain C symbols that the QEMU binary exports and the dynamic
+ * linker resolves when QEMU dlopen()s the plugin, so what must match is
+ * each function's name and argument list and each enum's values.  What we
+ * rely on, per plugin API level (QEMU_PLUGIN_VERSION of the QEMU release):
+ *
+ *   level 1 (QEMU 7.x, 8.x)   everything below except the "level 2+" block;
+ *   level 2 (QEMU 9.0)        qemu_plugin_n_vcpus/n_max_vcpus and the
+ *                             non-per-vCPU inline ops removed (unused here);
+ *                             the register API added;
+ *   level 3 (QEMU 9.1)        qemu_plugin_insn_data() copies into a buffer
+ *                             instead of returning a pointer;
+ *   level 4, 5 (QEMU 9.2+)    memory access functions (unused here).
+ *
+ * QEMU refuses a plugin whose qemu_plugin_version is below its minimum
+ * level (0 up to 8.2, 2 from 9.0) or above its current level, so the plugin
+ * decides its level when it is loaded (plugin.c, choose_api_level()) and
+ * calls qemu_plugin_insn_data() with the form the running QEMU has.  The
+ * level 2+ functions are weak: on a QEMU without them they are NULL.
+ */
+#ifndef RVPERF_QEMU_PLUGIN_API_H
+#define RVPERF_QEMU_PLUGIN_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+typedef uint64_t qemu_plugin_id_t;
+
+typedef struct qemu_info_t {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+
+enum qemu_plugin_cb_flags {
+	QEMU_PLUGIN_CB_NO_REGS,
+	QEMU_PLUGIN_CB_R_REGS,
+	QEMU_PLUGIN_CB_RW_REGS,
+};
+
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
+					     unsigned int vcpu_index);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
+					    void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
+					       struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id,
+					      unsigned int vcpu_index,
+					      int64_t num, uint64_t a1,
+					      uint64_t a2, uint64_t a3,
+					      uint64_t a4, uint64_t a5,
+					      uint64_t a6, uint64_t a7,
+					      uint64_t a8);
+
+/* The plugin's entry point and its API level; QEMU looks both up. */
+QEMU_PLUGIN_EXPORT extern int qemu_plugin_version;
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv);
+
+/* Every level. */
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+					   qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata);
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
+					  qemu_plugin_vcpu_syscall_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+				    qemu_plugin_udata_cb_t cb, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+						 size_t idx);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+void qemu_plugin_outs(const char *string);
+uint64_t qemu_plugin_entry_code(void);
+uint64_t qemu_plugin_start_code(void);
+uint64_t qemu_plugin_end_code(void);
+
+/*
+ * qemu_plugin_insn_data(): levels 1-2 return a pointer to the bytes
+ * (const void *f(insn)); level 3 and later copy them (size_t f(insn, dest,
+ * len)).  Declared without a prototype here so plugin.c can call it through
+ * the right function type.
+ */
+typedef const void *(*qemu_plugin_insn_data_v1_t)(const struct qemu_plugin_insn *);
+typedef size_t (*qemu_plugin_insn_data_v3_t)(const struct qemu_plugin_insn *,
+					     void *dest, size_t len);
+extern char qemu_plugin_insn_data[];	/* the symbol, untyped */
+
+/*
+ * Level 2+ (weak: NULL where QEMU lacks them).  GArray and GByteArray are
+ * GLib's; only their public leading members are used.
+ */
+struct rvp_garray {
+	char *data;
+	unsigned int len;
+};
+struct rvp_gbytearray {
+	uint8_t *data;
+	unsigned int len;
+};
+struct qemu_plugin_register;
+typedef struct {
+	struct qemu_plugin_register *handle;
+	const char *name;
+	const char *feature;
+} qemu_plugin_reg_descriptor;
+
+struct rvp_garray *qemu_plugin_get_registers(void) __attribute__((weak));
+int qemu_plugin_read_register(struct qemu_plugin_register *handle,
+			      struct rvp_gbytearray *buf) __attribute__((weak));
+/* A level-2-only symbol, used to tell level 1 from level 2+ at load. */
+void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(void)
+	__attribute__((weak));
+/* GLib, which every QEMU links. */
+struct rvp_gbytearray *g_byte_array_new(void) __attribute__((weak));
+struct rvp_gbytearray *g_byte_array_set_size(struct rvp_gbytearray *a,
+					     unsigned int len)
+	__attribute__((weak));
+void g_array_free(struct rvp_garray *a, int free_segment)
+	__attribute__((weak));
+
+#endif /* RVPERF_QEMU_PLUGIN_API_H */
