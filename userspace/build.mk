@@ -6,10 +6,11 @@ DWARF_SRCS := userspace/dwarf/dwarf.c
 AFDO_SRCS := userspace/autofdo/afdo.c $(DWARF_SRCS)
 RVPERF := $(O)/userspace/rvperf
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
-	userspace/rvperf/report.c userspace/rvperf/html.c $(PERFDATA_SRCS) \
+	userspace/rvperf/report.c userspace/rvperf/html.c \
+	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
 	$(ELF_SRCS) $(AFDO_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf \
-	-Iuserspace/autofdo -Iuserspace/util))
+	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core))
 HOST_PROGS += $(RVPERF)
 
 # The sample workload, for the guest (make run, perf-tool test).

@@ -14,6 +14,7 @@
 
 #include "afdo.h"
 #include "perf_data.h"
+#include "record.h"
 #include "report.h"
 #include "rvperf_config.h"
 
@@ -280,6 +281,18 @@ static const struct command commands[] = {
 	  "rvperf help [COMMAND]", cmd_help },
 	{ "config", "show the build configuration (CTR layout, default depth)",
 	  "rvperf config", cmd_config },
+	{ "record", "run a riscv64 program under QEMU and record CTR branch stacks",
+	  "rvperf record [-e EVENT] [-c PERIOD] [-j FILTER] [-o FILE] [--depth N]\n"
+	  "              [--layout ratified|draft] [--ctl VALUE] [--qemu QEMU]\n"
+	  "              [--plugin SO] -- PROG [ARGS]\n"
+	  "  Runs PROG under qemu-riscv64 (or QEMU, or $RVPERF_QEMU) with the CTR\n"
+	  "  plugin and writes FILE (default perf.data), as perf record -b would.\n"
+	  "  EVENT: instructions (default), cycles, branches, branch-misses,\n"
+	  "  taken-branches, calls, returns, other-jumps; PERIOD default 10007.\n"
+	  "  FILTER: perf's -j words (default any): any, any_call, any_ret, call,\n"
+	  "  ind_call, ind_jmp, cond, call_stack, u.  --ctl VALUE programs the CTR\n"
+	  "  control register (mctrctl, or draft mctrcontrol) directly instead.",
+	  rvperf_record },
 	{ "script", "print the samples of a perf.data file with their branch stacks",
 	  "rvperf script [-i FILE] [-F comm,tid,ip,brstack]\n"
 	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"

@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rvperf record with the TCG plugin on Debian's qemu-riscv64: the branch
+# stacks of tests/plugin/known.S checked entry by entry against the
+# addresses in its symbol table (filters, not-taken branches, the syscall
+# as an external trap, RAS emulation, both layouts), the same recording
+# read by host perf script, and bad input.
+set -u
+. tests/tap.sh
+O=${O:-build}
+rvperf=$O/userspace/rvperf
+plugin=$O/qemu-model/librvperf-ctr.so
+qemu=${QEMU_USER:-qemu-riscv64}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for tool in "$qemu" riscv64-linux-gnu-gcc riscv64-linux-gnu-nm; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "1..0 # SKIP $tool not installed (make deps)"
+		exit 0
+	fi
+done
+riscv64-linux-gnu-gcc -static -nostdlib -o "$tmp/known" tests/plugin/known.S
+ok $? "build the known program (rv64gc: the assembler picks compressed forms)"
+declare -A A
+while read -r addr _ name; do
+	A[$name]=$((16#$addr))
+done < <(riscv64-linux-gnu-nm "$tmp/known")
+hex() { printf '0x%x' "$1"; }
+len() { echo $((A[$2] - A[$1])); }	# bytes from label $1 to label $2
+
+# The sample taken when probe is entered (-e calls -c 1: a sample at every
+# call, its ip the callee's first instruction), as "from/to/type" lines,
+# newest first.
+stack_at() {	# stack_at FILE ADDR
+	"$rvperf" script -F ip,brstack -i "$1" |
+		awk -v ip="$(printf '%x' "$2")" '$1 == ip { for (i = 2; i <= NF; i++) print $i; exit }' |
+		awk -F/ '{ print $1 "/" $2 "/" $7 }'
+}
+record() {	# record FILE ARGS...: quietly, failing the check on error
+	local f=$1
+	shift
+	"$rvperf" record -e calls -c 1 --depth 64 -o "$f" "$@" -- "$tmp/known" \
+		>"$tmp/rec.out" 2>&1
+}
+expect() {	# expect DESC FILE IP LINE...: the stack at IP is exactly LINE...
+	local desc=$1 f=$2 ip=$3 got want
+	shift 3
+	got=$(stack_at "$f" "$ip")
+	want=$(printf '%s\n' "$@")
+	[ "$got" = "$want" ]
+	ok $? "$desc"
+	[ "$got" = "$want" ] || diag "want:" "$want" "got:" "$got"
+}
+e() { printf '%s/%s/%s' "$(hex "$1")" "$(hex "$2")" "$3"; }
+after() { echo $(($1 + $2)); }	# address after an instruction of $2 bytes
+
+latch=$(e ${A[loop_latch]} ${A[loop_head]} COND)
+ind=$(e ${A[ind_call]} ${A[target_b]} IND_CALL)
+ret_b=$(e ${A[target_b_ret]} ${A[call_depth1]} RET)
+call_run=$(e ${A[start_call_run]} ${A[run_test]} CALL)
+call_d1=$(e ${A[call_depth1]} ${A[depth1]} CALL)
+call_d2=$(e ${A[call_depth2]} ${A[depth2]} CALL)
+call_d3=$(e ${A[call_depth3]} ${A[depth3]} CALL)
+ret_d3=$(e ${A[depth3_ret]} $((A[call_depth3] + 4)) RET)
+ret_d2=$(e ${A[depth2_ret]} $((A[call_depth2] + 4)) RET)
+ret_d1=$(e ${A[depth1_ret]} $((A[call_depth1] + 4)) RET)
+ret_run=$(e ${A[run_test_ret]} ${A[start_call_probe]} RET)
+call_probe=$(e ${A[start_call_probe]} ${A[probe]} CALL)
+
+for layout in ratified draft; do
+	record "$tmp/any-$layout.data" -j any --layout $layout
+	ok $? "$layout: record -j any"
+	[ $? -eq 0 ] || diag "$(cat "$tmp/rec.out")"
+	# Every taken transfer, newest first; the loop latch taken 4 times of
+	# 5; the not-taken beqz and the getpid ecall (an external trap: STE
+	# is off) are not recorded.
+	expect "$layout: -j any: the stack at probe, entry by entry" \
+		"$tmp/any-$layout.data" ${A[probe]} \
+		"$call_probe" "$ret_run" "$ret_d1" "$ret_d2" "$ret_d3" \
+		"$call_d3" "$call_d2" "$call_d1" "$ret_b" "$ind" \
+		"$latch" "$latch" "$latch" "$latch" "$call_run"
+done
+
+record "$tmp/ret.data" -j any_ret
+expect "-j any_ret: only the returns" "$tmp/ret.data" ${A[probe]} \
+	"$ret_run" "$ret_d1" "$ret_d2" "$ret_d3" "$ret_b"
+record "$tmp/indcall.data" -j ind_call
+expect "-j ind_call: only the indirect call" "$tmp/indcall.data" ${A[probe]} "$ind"
+record "$tmp/call.data" -j call
+expect "-j call: only direct calls" "$tmp/call.data" ${A[probe]} \
+	"$call_probe" "$call_d3" "$call_d2" "$call_d1" "$call_run"
+record "$tmp/cond.data" -j cond
+expect "-j cond: only the taken conditional branches" "$tmp/cond.data" ${A[probe]} \
+	"$latch" "$latch" "$latch" "$latch"
+
+# RAS emulation: calls push, returns pop, so the stack is the call stack.
+record "$tmp/cs.data" -j call_stack
+expect "-j call_stack in depth3: the call stack" "$tmp/cs.data" ${A[depth3]} \
+	"$call_d3" "$call_d2" "$call_d1" "$call_run"
+expect "-j call_stack in probe: run_test's frames popped" "$tmp/cs.data" ${A[probe]} \
+	"$call_probe"
+
+# mctrctl by value: U, STE (bit 8: external traps from U to S), NTBREN
+# (bit 36), only conditional branches and exceptions allowed through.
+inh=$(( (1 << 34) | (1 << 35) | (0x3f << 40) | (3 << 46) ))
+record "$tmp/ctl.data" --ctl $(( 1 | (1 << 8) | (1 << 36) | inh ))
+ok $? "record --ctl with STE and NTBREN"
+nt=$(e ${A[nt_branch]} $((A[nt_branch] + 4)) COND)
+exit_nt=$(e ${A[loop_latch]} $((A[loop_latch] + 4)) COND)
+trap_e=$(e ${A[syscall_insn]} 0 SYSCALL)
+expect "--ctl: not-taken branches and the ecall (target 0: an external trap) recorded" \
+	"$tmp/ctl.data" ${A[probe]} "$trap_e" "$nt" "$exit_nt" \
+	"$latch" "$latch" "$latch" "$latch"
+
+# Host perf reads the same recording, entry for entry.
+if command -v perf >/dev/null; then
+	riscv64-linux-gnu-gcc -static -O2 -g -o "$tmp/branchy" userspace/sample/branchy.c &&
+	"$rvperf" record -o "$tmp/b.data" -- "$tmp/branchy" 300 >/dev/null 2>&1
+	ok $? "record branchy"
+	perf script -F ip,brstack -i "$tmp/b.data" >"$tmp/perf.txt" 2>"$tmp/perf.err"
+	"$rvperf" script -F ip,brstack -i "$tmp/b.data" >"$tmp/ours.txt"
+	[ -s "$tmp/perf.txt" ] && [ ! -s "$tmp/perf.err" ] && cmp -s "$tmp/perf.txt" "$tmp/ours.txt"
+	ok $? "host perf script -F ip,brstack prints what rvperf script prints, no warnings"
+	perf report -b --stdio -i "$tmp/b.data" >"$tmp/rep.txt" 2>"$tmp/rep.err"
+	[ $? -eq 0 ] && grep -q 'hot_loop' "$tmp/rep.txt" && [ ! -s "$tmp/rep.err" ]
+	ok $? "host perf report -b names branchy's functions, no warnings"
+else
+	ok 0 "host perf reads the recording # SKIP perf not installed"
+	ok 0 "host perf report -b # SKIP perf not installed"
+fi
+
+# Bad input: one line, non-zero.
+fails_in_one_line "missing program" "no program '$tmp/nope'" \
+	"$rvperf" record -o "$tmp/x.data" -- "$tmp/nope"
+fails_in_one_line "a host program is not riscv64" "is not a riscv64 program" \
+	"$rvperf" record -o "$tmp/x.data" -- /bin/true
+printf 'not an elf' >"$tmp/text"
+fails_in_one_line "not an ELF file" "not an ELF file" \
+	"$rvperf" record -o "$tmp/x.data" -- "$tmp/text"
+fails_in_one_line "a bad filter word" "unknown branch filter 'bogus'" \
+	"$rvperf" record -j any,bogus -- "$tmp/known"
+fails_in_one_line "no program at all" "no program to run" "$rvperf" record -e calls
+fails_in_one_line "an unknown event" "unknown event 'nope'" \
+	"$rvperf" record -e nope -- "$tmp/known"
+fails_in_one_line "a missing plugin" "no CTR plugin" \
+	"$rvperf" record --plugin "$tmp/none.so" -- "$tmp/known"
+tap_done

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * record.c - `rvperf record`: runs a riscv64 Linux program under
+ * qemu-riscv64 with the CTR plugin (qemu-model/plugin/), then turns the
+ * plugin's trace (rvp_trace.h: raw CTR records per sample) into the
+ * perf.data that `perf record -b` would have written on hardware with CTR:
+ * COMM and MMAP2 (with the build id) for the program, then the samples
+ * with IP, TID, TIME, PERIOD and the branch stack.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "elf_syms.h"
+#include "filter.h"
+#include "rvp_trace.h"
+#include "rvperf/ctr.h"
+
+#define EXIT_BAD_DATA	1
+#define EXIT_USAGE	2
+#define MAX_ENTRIES	256	/* the deepest CTR (sctrdepth 4) */
+
+unsigned int ctr_cycles(uint64_t data)
+{
+	uint64_t cce, ccm, cycles;
+
+	if (!(data & RVP_CTRDATA_CCV))
+		return 0;
+	cce = (data & RVP_CTRDATA_CCE) >> RVP_CTRDATA_CCE_SHIFT;
+	ccm = (data & RVP_CTRDATA_CCM) >> RVP_CTRDATA_CCM_SHIFT;
+	cycles = cce ? (4096 + ccm) << (cce - 1) : ccm;
+	return cycles > 0xffff ? 0xffff : (unsigned int)cycles;
+}
+
+void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
+		   int has_misp, unsigned int priv, struct pd_branch *out)
+{
+	unsigned int type = PERF_BR_UNKNOWN, new_type = 0;
+	int misp = has_misp && (target & RVP_CTRTARGET_MISP);
+
+	switch ((data & RVP_CTRDATA_TYPE) >> RVP_CTRDATA_TYPE_SHIFT) {
+	case RVP_CTRDATA_TYPE_EXCEPTION:
+		/* CTR does not say which exception; the ones a profile of
+		 * user code records are ecalls. */
+		type = PERF_BR_SYSCALL;
+		break;
+	case RVP_CTRDATA_TYPE_INTERRUPT:
+		type = PERF_BR_IRQ;
+		break;
+	case RVP_CTRDATA_TYPE_TRAP_RETURN:
+		type = PERF_BR_ERET;
+		break;
+	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:
+	case RVP_CTRDATA_TYPE_TAKEN_BRANCH:
+		type = PERF_BR_COND;
+		break;
+	case RVP_CTRDATA_TYPE_INDIRECT_CALL:
+		type = PERF_BR_IND_CALL;
+		break;
+	case RVP_CTRDATA_TYPE_DIRECT_CALL:
+		type = PERF_BR_CALL;
+		break;
+	case RVP_CTRDATA_TYPE_INDIRECT_JUMP:
+	case RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP:
+		type = PERF_BR_IND;
+		break;
+	case RVP_CTRDATA_TYPE_DIRECT_JUMP:
+	case RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP:
+		type = PERF_BR_UNCOND;
+		break;
+	case RVP_CTRDATA_TYPE_FUNCTION_RETURN:
+		type = PERF_BR_RET;
+		break;
+	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
+		/* perf has no co-routine swap: the first architecture-
+		 * specific new_type, as the driver reports it. */
+		type = PERF_BR_EXTEND_ABI;
+		new_type = PERF_BR_NEW_ARCH_1;
+		break;
+	}
+	out->from = source & ~RVP_CTRSOURCE_V;
+	out->to = target & ~RVP_CTRTARGET_MISP;
+	out->flags = pd_branch_flags(misp, has_misp && !misp, ctr_cycles(data),
+				     type, new_type, priv);
+}
+
+/* ---- the command line */
+
+struct record_options {
+	const char *output;
+	const char *event;
+	const char *filter;
+	const char *qemu;
+	const char *plugin;
+	const char *layout;
+	const char *ctl_arg;	/* --ctl: a raw control value instead of -j */
+	uint64_t ctl;
+	uint64_t period;
+	unsigned int depth;
+	char **prog_argv;
+};
+
+struct event_name {
+	const char *perf, *model;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* perf's names for the generic events the counter model has, and the
+ * model's own (as raw events: config is the mhpmevent encoding). */
+static const struct event_name events[] = {
+	{ "instructions", "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "branches", "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", "mispredicted-branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "taken-branches", "taken-branches", PERF_TYPE_RAW, 0x04 },
+	{ "calls", "calls", PERF_TYPE_RAW, 0x06 },
+	{ "returns", "returns", PERF_TYPE_RAW, 0x07 },
+	{ "other-jumps", "other-jumps", PERF_TYPE_RAW, 0x08 },
+};
+
+struct branch_word {
+	const char *name;
+	uint64_t bit;
+};
+
+static const struct branch_word branch_words[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+};
+
+static int fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rvperf record: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_BAD_DATA;
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rvperf record: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see 'rvperf record --help')\n");
+	return EXIT_USAGE;
+}
+
+/* The perf branch_sample_type the filter words stand for (the plugin
+ * checks the words themselves). */
+static uint64_t branch_sample_type(const char *filter)
+{
+	uint64_t bits = PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_PRIV_SAVE;
+	const char *p = filter;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		for (size_t i = 0; i < sizeof(branch_words) / sizeof(branch_words[0]); i++)
+			if (strlen(branch_words[i].name) == len &&
+			    !strncmp(p, branch_words[i].name, len))
+				bits |= branch_words[i].bit;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!(bits & (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+		      PERF_SAMPLE_BRANCH_HV)))
+		bits |= PERF_SAMPLE_BRANCH_USER;
+	return bits;
+}
+
+/* Next to this executable: BUILD/userspace/rvperf ->
+ * BUILD/qemu-model/librvperf-ctr.so. */
+static const char *default_plugin(char *buf, size_t size)
+{
+	const char *env = getenv("RVPERF_PLUGIN");
+	char exe[PATH_MAX - 64];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	snprintf(buf, size, "%s/../qemu-model/librvperf-ctr.so", exe);
+	return buf;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || *s == '-';
+}
+
+static int parse_options(int argc, char **argv, struct record_options *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t v;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!val)
+			return usage("option '%s' needs a value", a);
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			o->output = val;
+		} else if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
+			o->event = val;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--branch-filter")) {
+			o->filter = val;
+		} else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
+			if (parse_u64(val, &v) || !v || v >> 47)
+				return usage("bad period '%s'", val);
+			o->period = v;
+		} else if (!strcmp(a, "--depth")) {
+			if (parse_u64(val, &v) || v < 16 || v > 256 || (v & (v - 1)))
+				return usage("depth '%s' is not 16, 32, 64, 128 or 256", val);
+			o->depth = v;
+		} else if (!strcmp(a, "--layout")) {
+			if (strcmp(val, "ratified") && strcmp(val, "draft"))
+				return usage("layout '%s' is not ratified or draft", val);
+			o->layout = val;
+		} else if (!strcmp(a, "--ctl")) {
+			if (parse_u64(val, &v))
+				return usage("bad control value '%s'", val);
+			o->ctl_arg = val;
+			o->ctl = v;
+		} else if (!strcmp(a, "--qemu")) {
+			o->qemu = val;
+		} else if (!strcmp(a, "--plugin")) {
+			o->plugin = val;
+		} else {
+			return usage("unknown option '%s'", a);
+		}
+		i++;
+	}
+	if (i >= argc)
+		return usage("no program to run%s", "");
+	o->prog_argv = argv + i;
+	return 0;
+}
+
+/* ---- running QEMU */
+
+static int run_qemu(const struct record_options *o, const struct elf_syms *es,
+		    const char *model_event, const char *trace_path,
+		    int *status)
+{
+	char plugin_arg[PATH_MAX + 512];
+	char *args[64 + 256];
+	int n = 0, i;
+	pid_t pid;
+
+	snprintf(plugin_arg, sizeof(plugin_arg),
+		 "%s,out=%s,ctl=0x%" PRIx64 ",event=%s,period=%" PRIu64
+		 ",depth=%u,layout=%s", o->plugin, trace_path, o->ctl,
+		 model_event, o->period, o->depth, o->layout);
+	args[n++] = (char *)o->qemu;
+	if (es->interp && access("/usr/riscv64-linux-gnu", F_OK) == 0) {
+		/* A dynamically linked program: Debian's riscv64 libraries. */
+		args[n++] = "-L";
+		args[n++] = "/usr/riscv64-linux-gnu";
+	}
+	args[n++] = "-plugin";
+	args[n++] = plugin_arg;
+	for (i = 0; o->prog_argv[i] && n < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
+		args[n++] = o->prog_argv[i];
+	args[n] = NULL;
+
+	pid = fork();
+	if (pid < 0)
+		return fail("cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		execvp(o->qemu, args);
+		fprintf(stderr, "rvperf record: cannot run %s: %s\n", o->qemu,
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return fail("waitpid: %s", strerror(errno));
+	return 0;
+}
+
+/* ---- trace to perf.data */
+
+static int read_exact(FILE *f, void *buf, size_t size)
+{
+	return fread(buf, 1, size, f) == size ? 0 : -1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+struct tid_seen {
+	uint64_t *tids;
+	size_t n, cap;
+};
+
+static int seen_tid(struct tid_seen *t, uint64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->tids[i] == tid)
+			return 1;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		uint64_t *p = realloc(t->tids, cap * sizeof(*p));
+
+		if (!p)
+			return 1;
+		t->tids = p;
+		t->cap = cap;
+	}
+	t->tids[t->n++] = tid;
+	return 0;
+}
+
+static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
+{
+	uint64_t u = layout ? RVP_CTR_DRAFT_MCTRCONTROL_U : RVP_CTR_V1_MCTRCTL_U;
+	uint64_t s = layout ? RVP_CTR_DRAFT_MCTRCONTROL_S : RVP_CTR_V1_MCTRCTL_S;
+	uint64_t m = layout ? RVP_CTR_DRAFT_MCTRCONTROL_M : RVP_CTR_V1_MCTRCTL_M;
+	uint64_t modes = ctl & (u | s | m);
+
+	/* A record says nothing of its mode; one enabled mode does. */
+	if (modes == u)
+		return PERF_BR_PRIV_USER;
+	if (modes == s)
+		return PERF_BR_PRIV_KERNEL;
+	if (modes == m)
+		return PERF_BR_PRIV_HV;
+	return PERF_BR_PRIV_UNKNOWN;
+}
+
+static int convert(const struct record_options *o, const struct elf_syms *es,
+		   const char *prog, const struct event_name *ev,
+		   const char *trace_path)
+{
+	struct pd_writer_config cfg = {
+		.type = ev->type, .config = ev->config,
+		.sample_period = o->period,
+		.branch_sample_type = branch_sample_type(o->filter),
+		.exclude_kernel = 1, .exclude_hv = 1,
+		.arch = "riscv64", .osrelease = "qemu-riscv64 (rvperf plugin)",
+		.nr_cpus = 1,
+	};
+	struct rvp_trace_header h;
+	struct rvp_trace_record r;
+	struct rvp_trace_totals t = { 0 };
+	struct tid_seen tids = { 0 };
+	struct pd_branch *br = NULL;
+	struct rvp_trace_entry *ent = NULL;
+	struct pd_writer w;
+	uint64_t samples = 0, bias = 0, lo = UINT64_MAX, hi = 0, pgoff = 0;
+	unsigned int priv;
+	int ended = 0, rc = 0;
+	size_t i;
+	FILE *f;
+
+	f = fopen(trace_path, "rb");
+	if (!f)
+		return fail("cannot read the plugin's trace: %s", strerror(errno));
+	if (read_exact(f, &h, sizeof(h)) || h.magic != RVP_TRACE_MAGIC) {
+		fclose(f);
+		return fail("the plugin wrote no trace (did QEMU load %s?)",
+			    o->plugin);
+	}
+	priv = branch_priv(h.ctl, h.layout);
+	/* Where the program's executable segment went. */
+	if (es->pie && h.entry_code)
+		bias = h.entry_code - es->entry;
+	for (i = 0; i < es->nr_segments; i++) {
+		const struct elf_segment *s = &es->segments[i];
+
+		if (!(s->flags & ELF_PF_X))
+			continue;
+		if (s->vaddr < lo) {
+			lo = s->vaddr;
+			pgoff = s->offset;
+		}
+		if (s->vaddr + s->memsz > hi)
+			hi = s->vaddr + s->memsz;
+	}
+	br = calloc(MAX_ENTRIES, sizeof(*br));
+	ent = calloc(MAX_ENTRIES, sizeof(*ent));
+	if (!br || !ent || pd_writer_open(&w, o->output, &cfg)) {
+		free(br);
+		free(ent);
+		fclose(f);
+		return fail("cannot write '%s'", o->output);
+	}
+	rc |= pd_write_comm(&w, h.pid, h.pid, base_name(prog), 0);
+	if (lo < hi) {
+		/* Align down as the kernel maps it: page start and offset. */
+		uint64_t start = (lo + bias) & ~0xfffULL;
+
+		rc |= pd_write_mmap2(&w, h.pid, h.pid, start,
+				     hi + bias - start, pgoff & ~0xfffULL, prog,
+				     es->build_id, es->build_id_size, 0);
+	}
+	seen_tid(&tids, h.pid);
+	while (!rc && read_exact(f, &r, sizeof(r)) == 0) {
+		struct pd_sample s = { 0 };
+
+		if (r.kind == RVP_TRACE_END) {
+			ended = read_exact(f, &t, sizeof(t)) == 0;
+			break;
+		}
+		if (r.kind != RVP_TRACE_SAMPLE || r.nr > MAX_ENTRIES ||
+		    read_exact(f, ent, r.nr * sizeof(*ent)))
+			break;
+		for (i = 0; i < r.nr; i++)
+			ctr_to_branch(ent[i].source, ent[i].target, ent[i].data,
+				      1, priv, &br[i]);
+		if (!seen_tid(&tids, r.tid))
+			rc |= pd_write_comm(&w, h.pid, r.tid, base_name(prog),
+					    r.time);
+		s.ip = r.ip;
+		s.pid = h.pid;
+		s.tid = r.tid;
+		s.time = r.time;
+		s.period = r.period;
+		s.nr_branches = r.nr;
+		s.branches = br;
+		/* hw_idx: CTR's logical entry 0 is the newest, as perf's
+		 * branch stack is; nothing was skipped. */
+		s.hw_idx = 0;
+		s.has_hw_idx = 1;
+		rc |= pd_write_sample(&w, &s);
+		samples++;
+	}
+	fclose(f);
+	free(br);
+	free(ent);
+	free(tids.tids);
+	if (pd_writer_close(&w) || rc)
+		return fail("cannot write '%s'", o->output);
+	if (!ended)
+		return fail("the plugin's trace ends early (QEMU killed?); %s "
+			    "holds the samples before the cut", o->output);
+	fprintf(stderr, "[ rvperf record: %" PRIu64 " samples, %" PRIu64
+		" instructions, %" PRIu64 " transfers (%" PRIu64
+		" dropped: a signal or fault came between), written to %s ]\n",
+		samples, t.instructions, t.transfers, t.dropped, o->output);
+	return 0;
+}
+
+int rvperf_record(int argc, char **argv)
+{
+	struct record_options o = {
+		.output = "perf.data", .event = "instructions", .filter = "any",
+		.layout = "ratified", .period = 10007, .depth = 16,
+	};
+	char plugin_buf[PATH_MAX], trace_path[] = "/tmp/rvperf-trace-XXXXXX";
+	const struct event_name *ev = NULL;
+	struct elf_syms es = { 0 };
+	struct stat st;
+	int rc, status, fd;
+	size_t i;
+
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc;
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (!strcmp(o.event, events[i].perf))
+			ev = &events[i];
+	if (!ev)
+		return usage("unknown event '%s' (instructions, cycles, branches, "
+			     "branch-misses, taken-branches, calls, returns, "
+			     "other-jumps)", o.event);
+	if (!o.ctl_arg) {
+		enum rvp_ctr_layout lay = strcmp(o.layout, "draft") ?
+			RVP_CTR_LAYOUT_RATIFIED : RVP_CTR_LAYOUT_DRAFT;
+		char err[200];
+
+		if (rvp_branch_filter_parse(o.filter, lay,
+				rvp_branch_filter_mode_bit(lay, 'u'), &o.ctl,
+				err, sizeof(err))) {
+			fprintf(stderr, "rvperf record: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	if (!o.qemu)
+		o.qemu = getenv("RVPERF_QEMU") && *getenv("RVPERF_QEMU") ?
+			 getenv("RVPERF_QEMU") : "qemu-riscv64";
+	if (!o.plugin)
+		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
+	if (!o.plugin || stat(o.plugin, &st))
+		return fail("no CTR plugin at '%s' (build it, or pass --plugin)",
+			    o.plugin ? o.plugin : "?");
+	if (stat(o.prog_argv[0], &st) || !S_ISREG(st.st_mode))
+		return fail("no program '%s'", o.prog_argv[0]);
+	if (elf_syms_load(&es, o.prog_argv[0])) {
+		fprintf(stderr, "rvperf record: %s: %s\n", o.prog_argv[0], es.error);
+		elf_syms_free(&es);
+		return EXIT_BAD_DATA;
+	}
+	if (es.machine != ELF_MACHINE_RISCV || es.elf_class != 64) {
+		elf_syms_free(&es);
+		return fail("'%s' is not a riscv64 program", o.prog_argv[0]);
+	}
+	fd = mkstemp(trace_path);
+	if (fd < 0) {
+		elf_syms_free(&es);
+		return fail("cannot create a temporary file: %s", strerror(errno));
+	}
+	close(fd);
+	rc = run_qemu(&o, &es, ev->model, trace_path, &status);
+	if (!rc) {
+		if (WIFSIGNALED(status))
+			fprintf(stderr, "rvperf record: %s killed by signal %d\n",
+				o.prog_argv[0], WTERMSIG(status));
+		else if (WEXITSTATUS(status))
+			fprintf(stderr, "rvperf record: %s exited with status %d\n",
+				o.prog_argv[0], WEXITSTATUS(status));
+		rc = convert(&o, &es, o.prog_argv[0], ev, trace_path);
+	}
+	unlink(trace_path);
+	elf_syms_free(&es);
+	return rc;
+}

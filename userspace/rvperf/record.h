@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * record.h - `rvperf record`: run a riscv64 program under qemu-riscv64
+ * with the CTR plugin and write perf.data; and the mapping of one CTR
+ * record (ctrsource, ctrtarget, ctrdata) to a perf branch entry, which
+ * the tests check on its own.
+ */
+#ifndef RVPERF_RECORD_H
+#define RVPERF_RECORD_H
+
+#include <stdint.h>
+
+#include "perf_data.h"
+
+/*
+ * The cycles a ctrdata.CC field stands for ("Cycle Counting"): CCM when
+ * CCE is 0, else (2^12 + CCM) << (CCE - 1); 0 when CCV is clear.  Clamped
+ * to perf's 16-bit cycles field.
+ */
+unsigned int ctr_cycles(uint64_t ctrdata);
+
+/*
+ * One CTR record as a perf branch entry: from/to without the V and MISP
+ * bits, TYPE to PERF_BR_* (PERF_BR_EXTEND_ABI and a new_type where perf
+ * has no name), MISP to mispred/predicted when the implementation reports
+ * it (has_misp), cycles, and PRIV (PERF_BR_PRIV_*).
+ */
+void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
+		   int has_misp, unsigned int priv, struct pd_branch *out);
+
+int rvperf_record(int argc, char **argv);
+
+#endif /* RVPERF_RECORD_H */
