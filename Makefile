@@ -2,7 +2,9 @@
 #
 # rvperf top-level Makefile.
 #
-#   make run          the main job: boot the guest and profile the sample workload
+#   make run          the main job: record the sample workload's branch stacks (CTR
+#                     plugin on qemu-riscv64), report, HTML page, AutoFDO
+#   make run-guest    perf stat/record/report of the sample inside the guest kernel
 #   make check        every CI-runnable test (installs what it needs)
 #   make check-guest  only the guest tier; GUEST_EXTRA="a b" adds test programs
 #   make check-e2e    tests that need binaries you pass: QEMU=... OPENSBI_FW=...
@@ -120,7 +122,7 @@ include $(sort $(wildcard */build.mk */*/build.mk))
 include scripts/guest/pipeline.mk
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps check check-unit check-guest check-e2e bench fuzz run clean \
+.PHONY: all deps check check-unit check-guest check-e2e bench fuzz run run-demo run-guest clean \
 	distclean-cache help
 
 all: $(CONFIG_HEADER) $(HOST_PROGS) $(HOST_TESTS) $(BENCHES)
@@ -157,7 +159,16 @@ fuzz: all
 	$(Q)for f in $(FUZZERS); do echo "== $$f ($(FUZZ_SECONDS) s)"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
+# The main job: branch stacks of the sample workload on stock
+# qemu-riscv64 with the CTR plugin (scripts/run-demo.sh).  run-guest is
+# the earlier demo: perf stat/record/report inside the guest kernel.
 run: deps
+	$(Q)$(SUBMAKE) run-demo
+
+run-demo: $(RVPERF) $(PLUGIN_SO) $(O)/guest/bin/branchy
+	$(Q)O=$(O) scripts/run-demo.sh
+
+run-guest: deps
 	$(Q)$(SUBMAKE) guest-run
 
 clean:
@@ -167,4 +178,4 @@ distclean-cache:
 	rm -rf $(RVPERF_CACHE)
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,13s/^# \{0,1\}//p' Makefile
