@@ -47,11 +47,14 @@ HOST_LDFLAGS ?=
 export O RVPERF_CACHE SPECS_DIR CROSS_COMPILE JOBS V
 
 # $(call host-program,OUTPUT,SOURCES,EXTRA_CFLAGS): one host executable.
+# The headers every source includes go to OUTPUT.d in a pass of their own:
+# -MMD -MF in the compile would keep only the last source's.
 define host-program
 $(1): $(2) $(CONFIG_HEADER)
 	@mkdir -p $$(dir $$@)
 	$$(if $$(Q),@echo "  CC      $$@")
-	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $(3) -MMD -MP -MF $$@.d -o $$@ $(2) $$(HOST_LDFLAGS)
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $(3) -o $$@ $(2) $$(HOST_LDFLAGS)
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $(3) -MM -MP -MT $$@ $(2) >$$@.d
 -include $(1).d
 endef
 
@@ -65,7 +68,8 @@ define guest-program
 $(1): $(2) $(CONFIG_HEADER)
 	@mkdir -p $$(dir $$@)
 	$$(if $$(Q),@echo "  GUESTCC $$@")
-	$$(Q)$$(GUEST_CC) $$(GUEST_CFLAGS) $(3) -MMD -MP -MF $$@.d -o $$@ $(2)
+	$$(Q)$$(GUEST_CC) $$(GUEST_CFLAGS) $(3) -o $$@ $(2)
+	$$(Q)$$(GUEST_CC) $$(GUEST_CFLAGS) $(3) -MM -MP -MT $$@ $(2) >$$@.d
 -include $(1).d
 endef
 
