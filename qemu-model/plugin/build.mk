@@ -4,7 +4,7 @@
 PLUGIN_SO := $(O)/qemu-model/librvperf-ctr.so
 PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
-	$(QM_CFLAGS) -Iqemu-model/plugin -O2 -shared -fPIC \
+	$(QM_CFLAGS) -Iqemu-model/plugin -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))
 HOST_PROGS += $(PLUGIN_SO)
 
@@ -15,3 +15,4 @@ $(eval $(call host-program,$(O)/tests/plugin/filter-test,\
 HOST_TESTS += $(O)/tests/plugin/filter-test
 HOST_TESTS += tests/plugin/record-test.sh
 HOST_TESTS += tests/plugin/run-demo-test.sh
+BENCHES += tests/bench/bench-plugin.sh

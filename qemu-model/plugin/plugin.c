@@ -6,7 +6,7 @@
  *
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
- *       [,event=instructions][,period=N] PROG ARGS
+ *       [,event=instructions][,period=N][,misp=on] PROG ARGS
  *
  * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
  * a control transfer, so each TB is classified once, when it is translated,
@@ -73,15 +73,33 @@ struct tb_desc {
 };
 
 struct vcpu {
-	struct rvp_hart hart;
-	const struct tb_desc *prev;
+	/* What every block touches first, in one cache line: a copy of the
+	 * previous block's description (a copy, so reading it is one load
+	 * from here, not a pointer chase; all zero before the first). */
+	struct tb_desc prev;
 	uint64_t tid;
-	uint64_t insns;
-	uint64_t blocks, transfers, dropped, samples;
+	/* Instructions (= cycles) given to the counter model, those not yet
+	 * given, and how many more it takes to overflow the sampled counter:
+	 * nothing reads the counters in between, so they are fed in one go
+	 * when that many have run (or before a mode change).  The per-block
+	 * work is one addition. */
+	uint64_t flushed, unflushed, budget;
+	/* Instructions retired when CTR's cycle counter was last fed: it is
+	 * only seen in the records, so cycles go in just before a transfer
+	 * is recorded or anything changes CTR's state.  Adding them in one
+	 * go or a block at a time gives the same saturating count. */
+	uint64_t ctr_mark;
+	uint64_t transfers, dropped, samples;
+	struct rvp_hart hart;
 	struct rvp_trace_entry entries[RVP_CTR_MAX_DEPTH];
-};
+} __attribute__((aligned(64)));
 
 #define MAX_VCPUS 1024
+
+static inline uint64_t retired(const struct vcpu *v)
+{
+	return v->flushed + v->unflushed;
+}
 
 static struct {
 	int api_level;
@@ -92,6 +110,8 @@ static struct {
 	unsigned int depth;
 	enum rvp_pmu_event event;
 	uint64_t period;
+	bool misp;		/* run the predictor model: ctrtarget.MISP */
+	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	FILE *out;
 	struct rvp_trace_header header;
 	pthread_mutex_t lock;
@@ -168,7 +188,8 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 	}
 }
 
-static void tb_exec(unsigned int vcpu_index, void *udata);
+static void tb_exec_user(unsigned int vcpu_index, void *udata);
+static void tb_exec_system(unsigned int vcpu_index, void *udata);
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -186,7 +207,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = n;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system
+							     : tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
 							     : QEMU_PLUGIN_CB_NO_REGS,
 					     d);
@@ -217,7 +239,7 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 {
 	struct rvp_trace_record r = {
 		.kind = RVP_TRACE_SAMPLE, .tid = v->tid, .ip = ip,
-		.period = plugin.period, .time = v->insns,
+		.period = plugin.period, .time = retired(v),
 		.mode = rvp_hart_mode(&v->hart),
 	};
 	unsigned int i, depth = rvp_ctr_depth(&v->hart.ctr);
@@ -240,6 +262,28 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 	v->samples++;
 }
 
+/* Instructions until mhpmcounter3 overflows, when it counts them. */
+static uint64_t next_budget(const struct vcpu *v)
+{
+	if (plugin.event != RVP_PMU_EVENT_INSTRUCTIONS &&
+	    plugin.event != RVP_PMU_EVENT_CYCLES)
+		return UINT64_MAX;
+	return -v->hart.pmu.counter[3];
+}
+
+/* Gives the counter model the instructions and cycles run so far. */
+static void flush_counts(struct vcpu *v)
+{
+	struct rvp_pmu *pmu = &v->hart.pmu;
+	enum rvp_mode mode = rvp_hart_mode(&v->hart);
+
+	rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_INSTRUCTIONS, v->unflushed);
+	rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_CYCLES, v->unflushed);
+	v->flushed += v->unflushed;
+	v->unflushed = 0;
+	v->budget = next_budget(v);
+}
+
 /* The counter overflowed: what the driver's LCOFI handler would do. */
 static void take_sample(struct vcpu *v, uint64_t ip)
 {
@@ -250,6 +294,15 @@ static void take_sample(struct vcpu *v, uint64_t ip)
 	rvp_pmu_csr_write(pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3,
 			  -plugin.period);
 	pmu->lcofi_pending = false;
+	v->budget = next_budget(v);
+}
+
+static inline void flush_ctr_cycles(struct vcpu *v)
+{
+	uint64_t now = retired(v);
+
+	rvp_ctr_cycles(&v->hart.ctr, now - v->ctr_mark);
+	v->ctr_mark = now;
 }
 
 static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
@@ -277,6 +330,8 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 		 * emulates) and sret comes back to the next instruction. */
 		if (!plugin.system) {
 			v->transfers++;
+			flush_counts(v);
+			flush_ctr_cycles(v);
 			rvp_hart_trap(h, false, RVP_EXC_ECALL_U, RVP_MODE_S,
 				      p->last_pc, 0);
 			rvp_hart_trap_return(h, RVP_MODE_U, 0, dst);
@@ -285,10 +340,22 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 		goto dropped;	/* system mode: the handler is the next TB */
 	case END_XRET:
 		v->transfers++;
+		flush_ctr_cycles(v);
 		rvp_hart_trap_return(h, mode_at(dst), p->last_pc, dst);
 		return;
 	}
 	v->transfers++;
+	if (plugin.fast_transfer) {
+		/* No predictor, no branch event counted: only CTR cares,
+		 * and its inline check drops what it does not record. */
+		if ((h->ctr.accept >> type) & 1) {
+			flush_ctr_cycles(v);
+			rvp_ctr_transfer_slow(&h->ctr, type, p->last_pc, dst,
+					      false);
+		}
+		return;
+	}
+	flush_ctr_cycles(v);
 	rvp_hart_transfer_len(h, type, p->last_pc, dst,
 			      (unsigned int)(p->fallthrough - p->last_pc));
 	return;
@@ -296,41 +363,103 @@ dropped:
 	v->dropped++;
 }
 
-static struct vcpu *vcpu_get(unsigned int index);
+static struct vcpu *vcpu_new(unsigned int index);
 
-static void tb_exec(unsigned int vcpu_index, void *udata)
+static inline struct vcpu *vcpu_get(unsigned int index)
+{
+	struct vcpu *v = index < MAX_VCPUS ? plugin.vcpus[index] : NULL;
+
+	return __builtin_expect(v != NULL, 1) ? v : vcpu_new(index);
+}
+
+/* The previous block ran: its cycles elapse (one per instruction), its
+ * instructions retire, then its last instruction transfers to D. */
+static inline void block_ran(struct vcpu *v, const struct tb_desc *p,
+			     const struct tb_desc *d)
+{
+	v->unflushed += p->n_insns;
+	if (__builtin_expect(v->unflushed >= v->budget, 0))
+		flush_counts(v);
+	if (p->end == END_NONE)
+		goto done;
+	if (plugin.fast_transfer && p->end <= END_INDIRECT) {
+		/* resolve()'s common case, inline: a transfer only CTR sees. */
+		unsigned int type = p->type;
+		uint64_t dst = d->start;
+
+		if (p->end == END_BRANCH) {
+			if (dst == p->target)
+				type = RVP_CTRDATA_TYPE_TAKEN_BRANCH;
+			else if (dst == p->fallthrough)
+				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH;
+			else
+				goto slow;
+		} else if (p->end == END_DIRECT && dst != p->target) {
+			goto slow;
+		}
+		v->transfers++;
+		if ((v->hart.ctr.accept >> type) & 1) {
+			flush_ctr_cycles(v);
+			rvp_ctr_transfer_slow(&v->hart.ctr, type, p->last_pc,
+					      dst, false);
+		}
+		goto done;
+	}
+slow:
+	resolve(v, p, d->start);
+done:
+	if (__builtin_expect(v->hart.pmu.lcofi_pending, 0))
+		take_sample(v, d->start);
+}
+
+/* User mode: one mode, so nothing but the block. */
+static void tb_exec_user(unsigned int vcpu_index, void *udata)
 {
 	const struct tb_desc *d = udata;
 	struct vcpu *v = vcpu_get(vcpu_index);
-	const struct tb_desc *p;
 
 	if (!v)
 		return;
-	p = v->prev;
-	v->prev = d;
-	v->blocks++;
-	if (plugin.system) {
-		enum rvp_mode m = mode_at(d->start);
+	block_ran(v, &v->prev, d);
+	v->prev = *d;
+}
 
-		if (p && p->end == END_ECALL && m != rvp_hart_mode(&v->hart)) {
-			rvp_hart_trap(&v->hart, false, RVP_EXC_ECALL_U + rvp_mode_priv(rvp_hart_mode(&v->hart)),
-				      m, p->last_pc, d->start);
-			v->transfers++;
-			p = NULL;
-		} else if (m != rvp_hart_mode(&v->hart)) {
-			rvp_hart_set_mode(&v->hart, m);
-		}
-	}
-	if (!p)
+/* System mode: the mode may have changed between the blocks. */
+static void tb_exec_system(unsigned int vcpu_index, void *udata)
+{
+	const struct tb_desc *d = udata;
+	struct vcpu *v = vcpu_get(vcpu_index);
+	struct tb_desc prev;
+	const struct tb_desc *p = &prev;
+	enum rvp_mode m;
+
+	if (!v)
 		return;
-	/* The previous block ran: its cycles elapse (one per instruction),
-	 * its instructions retire, then its last instruction transfers. */
-	v->insns += p->n_insns;
-	rvp_hart_cycles(&v->hart, p->n_insns);
-	rvp_hart_retire(&v->hart, p->n_insns);
-	if (p->end != END_NONE)
+	prev = v->prev;
+	v->prev = *d;
+	m = mode_at(d->start);
+	if (m == rvp_hart_mode(&v->hart)) {
+		block_ran(v, p, d);
+		return;
+	}
+	v->unflushed += p->n_insns;
+	flush_counts(v);
+	flush_ctr_cycles(v);
+	if (p->end == END_ECALL) {
+		/* The ecall's trap, seen as its handler running. */
+		rvp_hart_trap(&v->hart, false,
+			      RVP_EXC_ECALL_U + rvp_mode_priv(rvp_hart_mode(&v->hart)),
+			      m, p->last_pc, d->start);
+		v->transfers++;
+	} else if (p->end == END_XRET) {
 		resolve(v, p, d->start);
-	if (__builtin_expect(v->hart.pmu.lcofi_pending, 0))
+	} else {
+		/* A trap the plugin API does not show (interrupt, fault). */
+		if (p->end != END_NONE)
+			v->dropped++;
+		rvp_hart_set_mode(&v->hart, m);
+	}
+	if (v->hart.pmu.lcofi_pending)
 		take_sample(v, d->start);
 }
 
@@ -343,7 +472,7 @@ static int setup_hart(struct rvp_hart *h)
 	unsigned int depth_code = 0;
 
 	rvp_hart_config_default(&cfg, plugin.layout);
-	cfg.ctr.misp = true;		/* the predictor model sets MISP */
+	cfg.ctr.misp = plugin.misp;	/* the predictor model sets MISP */
 	if (rvp_hart_init(h, &cfg))
 		return -1;
 	while ((16u << depth_code) < plugin.depth)
@@ -361,28 +490,30 @@ static int setup_hart(struct rvp_hart *h)
 	if (plugin.event != RVP_PMU_EVENT_NONE) {
 		rvp_hart_csr_write(h, RVP_CSR_MHPMEVENT3, plugin.event);
 		rvp_hart_csr_write(h, RVP_CSR_MHPMCOUNTER3, -plugin.period);
-		rvp_hart_csr_write(h, RVP_CSR_MCOUNTINHIBIT, 0);
+		/* Only the sampling counter counts: nothing reads mcycle
+		 * or minstret here, and they would cost time per block. */
+		rvp_hart_csr_write(h, RVP_CSR_MCOUNTINHIBIT, 0x5);
 	}
 	rvp_hart_set_mode(h, plugin.system ? RVP_MODE_S : RVP_MODE_U);
 	return 0;
 }
 
-static struct vcpu *vcpu_get(unsigned int index)
+static struct vcpu *vcpu_new(unsigned int index)
 {
 	struct vcpu *v;
 
 	if (index >= MAX_VCPUS)
 		return NULL;
-	v = plugin.vcpus[index];
-	if (__builtin_expect(v != NULL, 1))
-		return v;
 	/* First block of this vCPU, on its own thread (user mode: a guest
 	 * thread), so gettid() names the guest thread. */
-	v = calloc(1, sizeof(*v));
+	v = aligned_alloc(64, sizeof(*v));
+	if (v)
+		memset(v, 0, sizeof(*v));
 	if (!v || setup_hart(&v->hart)) {
 		free(v);
 		return NULL;
 	}
+	v->budget = next_budget(v);
 	v->tid = syscall(SYS_gettid);
 	pthread_mutex_lock(&plugin.lock);
 	if (!plugin.system && !plugin.header.entry_code) {
@@ -410,11 +541,10 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 		if (!v)
 			continue;
-		t.blocks += v->blocks;
 		t.transfers += v->transfers;
 		t.dropped += v->dropped;
 		t.samples += v->samples;
-		t.instructions += v->insns;
+		t.instructions += retired(v);
 	}
 	pthread_mutex_lock(&plugin.lock);
 	fwrite(&r, sizeof(r), 1, plugin.out);
@@ -511,6 +641,13 @@ static int parse_args(int argc, char **argv, const char **out_path)
 				return -1;
 			}
 			plugin.event = e;
+		} else if (!strcmp(a, "misp")) {
+			if (!strcmp(val, "on")) {
+				plugin.misp = true;
+			} else if (strcmp(val, "off")) {
+				fail("misp '%s' is not on or off", val);
+				return -1;
+			}
 		} else if (!strcmp(a, "period")) {
 			if (parse_u64(val, &plugin.period) || !plugin.period ||
 			    plugin.period >> 47) {
@@ -574,6 +711,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	modes = rvp_branch_filter_mode_bit(plugin.layout, 'u') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'k') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'h');
+	if (plugin.event == RVP_PMU_EVENT_MISPREDICTS)
+		plugin.misp = true;
+	plugin.fast_transfer = !plugin.misp &&
+		(plugin.event == RVP_PMU_EVENT_NONE ||
+		 plugin.event == RVP_PMU_EVENT_INSTRUCTIONS ||
+		 plugin.event == RVP_PMU_EVENT_CYCLES);
 	plugin.active = plugin.event != RVP_PMU_EVENT_NONE ||
 			(plugin.ctl & modes);
 

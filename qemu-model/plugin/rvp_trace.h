@@ -54,7 +54,6 @@ struct rvp_trace_entry {
 
 /* Follows the RVP_TRACE_END record: what the plugin saw, for the user. */
 struct rvp_trace_totals {
-	uint64_t blocks;	/* translation blocks executed */
 	uint64_t transfers;	/* control transfers given to the model */
 	uint64_t dropped;	/* transfers whose outcome could not be told */
 	uint64_t samples;	/* samples written */
