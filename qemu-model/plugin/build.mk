@@ -16,3 +16,20 @@ HOST_TESTS += $(O)/tests/plugin/filter-test
 HOST_TESTS += tests/plugin/record-test.sh
 HOST_TESTS += tests/plugin/run-demo-test.sh
 BENCHES += tests/bench/bench-plugin.sh
+
+# make check-e2e QEMU_USER=/path/to/qemu-riscv64: the record test on the
+# user's QEMU (another plugin API level than Debian's 7.2).
+QEMU_USER ?=
+export QEMU_USER
+ifneq ($(filter check-e2e,$(MAKECMDGOALS)),)
+ifneq ($(QEMU_USER),)
+ifeq ($(shell command -v '$(QEMU_USER)' 2>/dev/null),)
+$(error check-e2e: QEMU_USER=$(QEMU_USER) is not an executable)
+endif
+endif
+endif
+ifeq ($(QEMU_USER),)
+E2E_PLUGIN_TIERS := 'e2e-plugin=scripts/tap-skip QEMU_USER not given: pass QEMU_USER=/path/to/qemu-riscv64 (another QEMU than Debian 7.2) to record with it'
+else
+E2E_PLUGIN_TIERS := 'e2e-plugin=tests/plugin/record-test.sh'
+endif

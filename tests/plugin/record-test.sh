@@ -4,13 +4,16 @@
 # stacks of tests/plugin/known.S checked entry by entry against the
 # addresses in its symbol table (filters, not-taken branches, the syscall
 # as an external trap, RAS emulation, both layouts), the same recording
-# read by host perf script, and bad input.
+# read by host perf script, and bad input.  QEMU_USER=/path/to/qemu-riscv64
+# runs it all on another QEMU (make check-e2e QEMU_USER=...: newer plugin
+# API levels).
 set -u
 . tests/tap.sh
 O=${O:-build}
 rvperf=$O/userspace/rvperf
 plugin=$O/qemu-model/librvperf-ctr.so
 qemu=${QEMU_USER:-qemu-riscv64}
+export RVPERF_QEMU=$qemu	# rvperf record runs this one
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
