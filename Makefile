@@ -181,5 +181,9 @@ clean:
 distclean-cache:
 	rm -rf $(RVPERF_CACHE)
 
+# make print-VAR: a variable's value, for scripts (e.g. print-GUEST_KERNEL).
+print-%:
+	@echo '$($*)'
+
 help:
 	@sed -n '3,13s/^# \{0,1\}//p' Makefile

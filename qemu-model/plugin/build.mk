@@ -33,3 +33,6 @@ E2E_PLUGIN_TIERS := 'e2e-plugin=scripts/tap-skip QEMU_USER not given: pass QEMU_
 else
 E2E_PLUGIN_TIERS := 'e2e-plugin=tests/plugin/record-test.sh'
 endif
+
+# System mode: boots the guest kernel with the plugin (Debian's QEMU 7.2).
+GUEST_HOST_TESTS += tests/plugin/system-test.sh

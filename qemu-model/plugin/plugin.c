@@ -4,7 +4,7 @@
  * counters) on the instruction stream of a stock QEMU, and writes a sample
  * with the CTR records each time the sampled counter overflows.
  *
- *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,u]
+ *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
  *       [,event=instructions][,period=N][,misp=on] PROG ARGS
  *
@@ -134,14 +134,13 @@ __attribute__((constructor)) static void choose_api_level(void)
 		qemu_plugin_version = 2;
 }
 
+/* One line on stderr: qemu_plugin_outs() goes to QEMU's log, which
+ * system mode does not show unless asked (-d plugin). */
 static void fail(const char *fmt, const char *arg)
 {
-	char line[256];
-
-	snprintf(line, sizeof(line), "rvperf plugin: ");
-	snprintf(line + strlen(line), sizeof(line) - strlen(line), fmt, arg);
-	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
-	qemu_plugin_outs(line);
+	fprintf(stderr, "rvperf plugin: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
 }
 
 /* ---- translation */

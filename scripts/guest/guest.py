@@ -70,6 +70,7 @@ def boot(args):
            '-device', 'virtserialport,chardev=rvperfout,name=rvperf.out']
     if args.icount is not None:
         cmd += ['-icount', 'shift=%d' % args.icount]
+    cmd += args.qemu_arg
     with open(os.path.join(args.out, 'qemu.cmd'), 'w') as f:
         f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
     try:
@@ -302,6 +303,8 @@ def main():
     ap.add_argument('--icount', type=int,
                     default=int(icount) if icount != '' else None,
                     help='boot with -icount shift=N (exact instret)')
+    ap.add_argument('--qemu-arg', action='append', default=[],
+                    help='one more QEMU argument (repeatable), e.g. a -plugin')
     args = ap.parse_args()
 
     if args.mode != 'tap':

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Summarises a CTR plugin trace (qemu-model/plugin/rvp_trace.h) as
+KEY=VALUE lines for tests: samples per mode, records whose source or
+target is a kernel (upper-half) or user (lower-half) address, totals.
+Exits 1 with one line if the file is not a complete trace."""
+import struct
+import sys
+
+MAGIC = 0x3130435254505652
+HDR = struct.Struct('<11Q')
+REC = struct.Struct('<7Q')
+ENT = struct.Struct('<3Q')
+TOT = struct.Struct('<4Q')
+
+
+def main(path):
+    d = open(path, 'rb').read()
+    if len(d) < HDR.size or HDR.unpack_from(d, 0)[0] != MAGIC:
+        sys.exit('trace-summary: %s: not a plugin trace' % path)
+    off = HDR.size
+    out = {'samples': 0, 'samples_mode_u': 0, 'samples_mode_s': 0,
+           'samples_mode_m': 0, 'kernel_addr_records': 0,
+           'user_addr_records': 0, 'records': 0}
+    names = {0: 'u', 1: 's', 3: 'm'}
+    while True:
+        if off + REC.size > len(d):
+            sys.exit('trace-summary: %s: cut at byte %d' % (path, off))
+        kind, _tid, _ip, _period, _time, mode, nr = REC.unpack_from(d, off)
+        off += REC.size
+        if kind == 2:
+            t = TOT.unpack_from(d, off)
+            out.update(transfers=t[0], dropped=t[1], end_samples=t[2],
+                       instructions=t[3])
+            break
+        if kind != 1 or off + nr * ENT.size > len(d):
+            sys.exit('trace-summary: %s: bad record at byte %d' % (path, off))
+        out['samples'] += 1
+        out['samples_mode_' + names.get(mode, 'm')] += 1
+        for _ in range(nr):
+            src, dst, _data = ENT.unpack_from(d, off)
+            off += ENT.size
+            out['records'] += 1
+            # The V bit and MISP sit in bit 0; a target of 0 is a partial
+            # record (an external trap) and says nothing of its mode.
+            addrs = [a & ~1 for a in (src, dst) if a & ~1]
+            if any(a >> 63 for a in addrs):
+                out['kernel_addr_records'] += 1
+            if any(not a >> 63 for a in addrs):
+                out['user_addr_records'] += 1
+    for k, v in out.items():
+        print('%s=%d' % (k, v))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
