@@ -211,8 +211,10 @@ static enum rvp_access level_check(enum rvp_mode mode, unsigned int csrno,
 }
 
 /* Zicntr/Zihpm read access of cycle/instret/hpmcounterN: mcounteren for
- * everything below M, hcounteren (virtual-instruction) for V=1,
- * scounteren for U and VU. */
+ * everything below M (illegal), hcounteren for V=1 and, in VU-mode, also
+ * scounteren (virtual-instruction: the H extension raises it "when the
+ * corresponding bit in either hcounteren or scounteren is 0 and the same
+ * bit in mcounteren is 1"), scounteren for U (illegal). */
 static enum rvp_access counter_enabled(const struct rvp_pmu *pmu,
 				       enum rvp_mode mode, unsigned int index)
 {
@@ -224,8 +226,9 @@ static enum rvp_access counter_enabled(const struct rvp_pmu *pmu,
 		return RVP_ACCESS_ILLEGAL;
 	if (rvp_mode_is_virtual(mode) && !(pmu->hcounteren & bit))
 		return RVP_ACCESS_VIRTUAL;
-	if ((mode == RVP_MODE_U || mode == RVP_MODE_VU) &&
-	    !(pmu->scounteren & bit))
+	if (mode == RVP_MODE_VU && !(pmu->scounteren & bit))
+		return RVP_ACCESS_VIRTUAL;
+	if (mode == RVP_MODE_U && !(pmu->scounteren & bit))
 		return RVP_ACCESS_ILLEGAL;
 	return RVP_ACCESS_OK;
 }
