@@ -13,6 +13,12 @@ $(foreach t,$(driver-test-names),$(eval $(call guest-program,\
 	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
 GUEST_TESTS += $(driver-test-names:%=$(O)/guest/bin/%)
 
+# Branch stacks on a hart with CTR, checked against e2e-known.S's edges;
+# skips on harts without CTR (the CI guest), runs in check-e2e.
+$(eval $(call guest-program,$(O)/guest/bin/ctr-brstack,\
+	tests/guest/ctr-brstack.c tests/guest/e2e-known.S))
+GUEST_TESTS += $(O)/guest/bin/ctr-brstack
+
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
 $(eval $(call guest-program,$(O)/guest/bin/always-fails,\

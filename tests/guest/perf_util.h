@@ -5,6 +5,7 @@
 
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,6 +40,37 @@ static inline void counted_loop(unsigned long iterations)
 	__asm__ volatile("1:	addi %0, %0, -1\n"
 			 "	bnez %0, 1b\n"
 			 : "+r"(iterations) : : "memory");
+}
+
+/*
+ * Whether hart 0 has CTR (Smctr or Ssctr), as the device tree says: Linux
+ * 6.12 has no extension id for them, so /proc/cpuinfo would not.
+ */
+static inline int perf_hart_has_ctr(void)
+{
+	static const char *const files[] = {
+		"/proc/device-tree/cpus/cpu@0/riscv,isa-extensions",
+		"/proc/device-tree/cpus/cpu@0/riscv,isa",
+	};
+	char buf[4096];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "r");
+		size_t n, j;
+
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (j = 0; j < n; j++)	/* NUL-separated strings */
+			if (buf[j] == '\0')
+				buf[j] = ' ';
+		buf[n] = '\0';
+		if (strstr(buf, "smctr") || strstr(buf, "ssctr"))
+			return 1;
+	}
+	return 0;
 }
 
 #endif /* RVPERF_GUEST_PERF_UTIL_H */
