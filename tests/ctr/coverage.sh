@@ -60,12 +60,10 @@ ok $runs_ok "every scenario ran (good ones exit 0, bad ones 2)"
 total=0
 covered=0
 for f in $CORE; do
-	o=$DIR/obj/${f%.c}.o
-	# gcov -n: no .gcov files, just "Lines executed:P% of N".
-	line=$(cd "$DIR/obj" && gcov -n -o . "../../../qemu-model/core/$f" \
-		2>/dev/null | grep -A1 "^File '.*core/$f'" | sed -n 2p)
-	[ -n "$line" ] || line=$(gcov -n -o "$DIR/obj" "qemu-model/core/$f" \
-		2>/dev/null | grep -A1 "core/$f'" | sed -n 2p)
+	# gcov -n: no .gcov files, just "File '...'" and "Lines executed:P% of N"
+	# for the source and each header it includes.
+	line=$(gcov -n -o "$DIR/obj" "qemu-model/core/$f" 2>/dev/null |
+		grep -A1 "^File 'qemu-model/core/$f'" | sed -n 2p)
 	pct=$(printf '%s\n' "$line" | sed -n 's/Lines executed:\([0-9.]*\)% of \([0-9]*\)/\1/p')
 	n=$(printf '%s\n' "$line" | sed -n 's/Lines executed:\([0-9.]*\)% of \([0-9]*\)/\2/p')
 	if [ -z "$pct" ] || [ -z "$n" ]; then
