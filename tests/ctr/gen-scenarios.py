@@ -106,23 +106,33 @@ def xfer_all(s, base):
     return done
 
 
-def type_filters(layout):
-    s = Scn(layout, 'type-filters',
+def type_filters(layout, vs=False):
+    mode = 'VS' if vs else 'M'
+    s = Scn(layout, 'type-filters' + ('-vs' if vs else ''),
             'Every transfer type filter bit against every transfer type, '
-            'M-mode\nenabled, cycle counting off (ctrdata = TYPE).  '
+            '%s-mode\nenabled, cycle counting off (ctrdata = TYPE).  '
             'Transfer Type Filtering\n(draft 5.2): a set xxINH bit stops '
             'its type only; not-taken branches\nare recorded only with '
             'NTBREN.  Traps and trap returns are given as\ntransfers that '
-            'stay in M-mode.')
+            'stay in %s-mode.%s'
+            % (mode, mode, '  With V=1 the filter bits of vsctrctl apply\n'
+               '(vsctrctl: "other field definitions match those of '
+               'sctrctl").' if vs else ''))
     L = s.L
     s('impl cc=off')
+    prefix = 'vsctrctl, VS-mode: ' if vs else ''
     configs = [('no filter bit set', 0, None)]
     configs += [(n, 1 << b, t) for n, b, t in L['inh']]
     configs += [('NTBREN', NTBREN, 4)]
     configs += [('every xxINH bit', sum(1 << b for _, b, _ in L['inh']),
                  'all')]
     for name, bits, t in configs:
-        s.clear(L['M'] | bits)
+        if vs:
+            s.clear(0)
+            s.ctl(L['S'] | bits, L['vsctl'])
+            s('priv VS')
+        else:
+            s.clear(L['M'] | bits)
         recorded = []
         for src, dst, ty in xfer_all(s, 0x10000):
             if ty == 4:
@@ -133,8 +143,10 @@ def type_filters(layout):
                 ok = ty != t
             if ok:
                 recorded.append((src, dst, ty))
-        s.title('Transfer Type Filtering: %s' % name,
-                '5.2 Transfer Type Filtering: %s' % name)
+        s.title('Transfer Type Filtering: %s%s' % (prefix, name),
+                '5.2 Transfer Type Filtering: %s%s' % (prefix, name))
+        if vs:
+            s('priv M')
         s('dump')
         s.expect(*[entry(i, src, dst, ty) for i, (src, dst, ty) in
                    enumerate(reversed(recorded))])
@@ -423,6 +435,7 @@ def cycles(layout):
 def main():
     for layout in LAYOUTS:
         type_filters(layout)
+        type_filters(layout, vs=True)
         rasemu(layout)
         freeze(layout)
         cycles(layout)
