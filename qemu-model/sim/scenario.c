@@ -662,6 +662,17 @@ static int cmd_priv(struct sim *s, int argc, char **argv)
 	return 0;
 }
 
+/* cycles-lost: active cycles went uncounted (a host without cycle-exact
+ * timing), so the next record says CCV=0. */
+static int cmd_cycles_lost(struct sim *s, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return fail(s, "cycles-lost takes no arguments");
+	rvp_ctr_cycles_lost(&s->hart.ctr);
+	return 0;
+}
+
 static int cmd_dump(struct sim *s, int argc, char **argv)
 {
 	(void)argv;
@@ -696,6 +707,7 @@ static const struct {
 	{ "trap", cmd_trap, false },
 	{ "xret", cmd_xret, false },
 	{ "dump", cmd_dump, false },
+	{ "cycles-lost", cmd_cycles_lost, false },
 };
 
 static int run_line(struct sim *s, char *line)
