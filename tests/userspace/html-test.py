@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`rvperf report --html`: one self-contained page that parses, fetches
 nothing, shows branchy's hot paths, and renders in headless Chromium: the
-screenshot must contain the graph's boxes and edges."""
+screenshot must contain the graph's boxes and edges.  Twice: on branch
+stacks that follow branchy's control flow, and on a real recording."""
 
 import html.parser
 import os
@@ -92,52 +93,74 @@ def near(px, rgb, tol=40):
     return all(abs(p - q) <= tol for p, q in zip(px, rgb))
 
 
+def check_page(tmp, data, label, min_calls):
+    """Every check of one recording's page; LABEL names the recording."""
+    page = os.path.join(tmp, label + '.html')
+    r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'report', '-i', data, '--html', page],
+                       capture_output=True, text=True)
+    ok(r.returncode == 0 and os.path.getsize(page) > 1000, '%s: rvperf report --html writes a page' % label,
+       r.stderr)
+    text = open(page, encoding='utf-8').read()
+    p = Page()
+    p.feed(text)
+    p.close()
+    ok(not p.errors and not p.stack, '%s: the page parses with every element closed' % label,
+       p.errors or p.stack)
+    refs = [v for k, v in p.attrs if k in ('src', 'href') and not (v or '').startswith('#')]
+    ok(not refs and '@import' not in text and 'url(http' not in text and '<script' not in text,
+       '%s: the page is self-contained: no script, nothing fetched' % label, refs)
+    body = ''.join(p.text)
+    ok('hot_loop' in body and 'loop \u00d7' in body, '%s: the graph shows hot_loop with its loop badge' % label)
+    ok(all('op_' + x in body for x in ('add', 'xor', 'mul', 'rot')) and 'recurse' in body,
+       '%s: the graph shows the callees: the four operations, recurse' % label)
+    if label == 'synthetic':
+        ok('leaf' in body, '%s: and leaf, which recurse and hot_loop call' % label)
+    ok(text.count('class="call"') >= min_calls,
+       '%s: the graph has an edge per call path (%d)' % (label, text.count('class="call"')))
+
+    chromium = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not chromium:
+        ok(True, '%s: the page renders in headless Chromium # SKIP chromium not installed' % label)
+        return
+    shot = os.path.join(tmp, label + '.png')
+    r = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+                        '--no-first-run', '--disable-background-networking', '--disable-component-update',
+                        '--disable-sync', '--user-data-dir=' + os.path.join(tmp, 'profile'),
+                        '--screenshot=' + shot, '--window-size=1000,620', 'file://' + page],
+                       capture_output=True, text=True, timeout=120)
+    ok(r.returncode == 0 and os.path.exists(shot), '%s: headless Chromium takes a screenshot' % label,
+       r.stderr[-2000:])
+    if os.path.exists(shot):
+        w, h, rows = png_pixels(shot)
+        # Inside the graph's area: the hot box's orange, the boxes' blue,
+        # the edges' green, in real numbers of pixels.
+        area = [px for row in rows[130:600] for px in row[20:880]]
+        orange = sum(near(px, (0xd9, 0x73, 0x1a)) for px in area)
+        blue = sum(near(px, (0x5b, 0x7b, 0xd5)) for px in area)
+        green = sum(near(px, (0x9c, 0xc0, 0x80), 50) for px in area)
+        ok(w == 1000 and h == 620, '%s: the screenshot is %dx%d' % (label, w, h))
+        ok(orange > 300 and blue > 1000 and green > 1500,
+           '%s: the screenshot shows the graph: hot boxes, boxes and edges '
+           '(%d orange, %d blue, %d green pixels)' % (label, orange, blue, green))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     elf = os.path.join(O, 'guest/bin/branchy')
     if not os.path.exists(elf):
         print('1..0 # SKIP %s not built (make guest-image)' % elf)
         sys.exit(0)
-    data, page = os.path.join(tmp, 't.data'), os.path.join(tmp, 'r.html')
+    # Branch stacks that follow branchy's control flow (gen-trace), then a
+    # real recording of it (rvperf record: qemu-riscv64 and our plugin).
+    data = os.path.join(tmp, 'synthetic.data')
     subprocess.run([os.path.join(O, 'tests/userspace/gen-trace'), data, elf, '400'], check=True)
-    r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'report', '-i', data, '--html', page],
-                       capture_output=True, text=True)
-    ok(r.returncode == 0 and os.path.getsize(page) > 1000, 'rvperf report --html writes a page', r.stderr)
-    text = open(page, encoding='utf-8').read()
-    p = Page()
-    p.feed(text)
-    p.close()
-    ok(not p.errors and not p.stack, 'the page parses with every element closed', p.errors or p.stack)
-    refs = [v for k, v in p.attrs if k in ('src', 'href') and not (v or '').startswith('#')]
-    ok(not refs and '@import' not in text and 'url(http' not in text and '<script' not in text,
-       'the page is self-contained: no script, nothing fetched', refs)
-    body = ''.join(p.text)
-    ok('hot_loop' in body and 'loop \u00d7' in body, 'the graph shows hot_loop with its loop badge')
-    ok(all('op_' + x in body for x in ('add', 'xor', 'mul', 'rot')) and 'recurse' in body and 'leaf' in body,
-       'the graph shows the callees: the four operations, recurse, leaf')
-    ok(text.count('class="call"') >= 7, 'the graph has an edge per call path (%d)' % text.count('class="call"'))
-
-    chromium = shutil.which('chromium') or shutil.which('chromium-browser')
-    if not chromium:
-        ok(True, 'the page renders in headless Chromium # SKIP chromium not installed')
+    check_page(tmp, data, 'synthetic', 7)
+    if shutil.which('qemu-riscv64'):
+        data = os.path.join(tmp, 'recorded.data')
+        r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'record', '-o', data, '--', elf],
+                           capture_output=True, text=True)
+        ok(r.returncode == 0, 'rvperf record branchy', r.stderr)
+        check_page(tmp, data, 'recorded', 5)
     else:
-        shot = os.path.join(tmp, 'r.png')
-        r = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-                            '--no-first-run', '--disable-background-networking', '--disable-component-update',
-                            '--disable-sync', '--user-data-dir=' + os.path.join(tmp, 'profile'),
-                            '--screenshot=' + shot, '--window-size=1000,620', 'file://' + page],
-                           capture_output=True, text=True, timeout=120)
-        ok(r.returncode == 0 and os.path.exists(shot), 'headless Chromium takes a screenshot', r.stderr[-2000:])
-        if os.path.exists(shot):
-            w, h, rows = png_pixels(shot)
-            # Inside the graph's area: the hot box's orange, the boxes' blue,
-            # the edges' green, in real numbers of pixels.
-            area = [px for row in rows[130:600] for px in row[20:880]]
-            orange = sum(near(px, (0xd9, 0x73, 0x1a)) for px in area)
-            blue = sum(near(px, (0x5b, 0x7b, 0xd5)) for px in area)
-            green = sum(near(px, (0x9c, 0xc0, 0x80), 50) for px in area)
-            ok(w == 1000 and h == 620, 'the screenshot is %dx%d' % (w, h))
-            ok(orange > 300 and blue > 1000 and green > 1500,
-               'the screenshot shows the graph: hot boxes, boxes and edges '
-               '(%d orange, %d blue, %d green pixels)' % (orange, blue, green))
+        ok(True, 'a real recording # SKIP qemu-riscv64 not installed')
 print('1..%d' % n)
 sys.exit(1 if failed else 0)
