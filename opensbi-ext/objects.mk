@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# rvperf as an OpenSBI external platform.  Read by OpenSBI's make only:
+#   make -C <opensbi> PLATFORM_DIR=<this directory> CROSS_COMPILE=...
+# (the rvperf host build never includes this file; see build.mk).
+#
+# The PMU and CTR cores are built unmodified from core/; they include
+# <rvperf/*.h> from the repository's include/ next to this directory.
+
+platform-cflags-y += -I$(platform_src_dir)/../include \
+	-I$(platform_src_dir)/core
+
+platform-objs-y += platform.o
+platform-objs-y += core/rvp_pmu.o
+platform-objs-y += core/rvp_pmu_dt.o
+platform-objs-y += core/rvp_ctr.o
+
+# Firmware images, at the offsets QEMU virt and OpenSBI's generic platform
+# use (the next stage 2 MB or 4 MB above the firmware, the FDT above it).
+FW_DYNAMIC=y
+FW_JUMP=y
+ifeq ($(PLATFORM_RISCV_XLEN), 32)
+  FW_JUMP_OFFSET=0x400000
+else
+  FW_JUMP_OFFSET=0x200000
+endif
+FW_JUMP_FDT_OFFSET=0x2200000
