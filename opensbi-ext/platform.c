@@ -101,19 +101,26 @@
  * Firmware events: OpenSBI counts them inside lib/sbi (sbi_trap.c,
  * sbi_illegal_insn.c, sbi_ipi.c, sbi_tlb.c, sbi_timer.c) through
  * sbi_pmu_ctr_incr_fw(), with no platform hook.  Its PMU bookkeeping runs
- * even with the PMU ecall compiled out, so each hart arms one of OpenSBI's
- * firmware counters per event (it has SBI_PMU_FW_CTR_MAX = 16 of them:
- * events 0..15) and feeds the increase to the rvperf core before every
- * PMU ecall.  S-mode can only observe the counts through such an ecall,
- * so the rvperf counters are exact at every observation.
+ * even with the PMU ecall compiled out, so for every standard firmware
+ * event (0..21) that one of the rvperf firmware counters is mapped to,
+ * the hart arms one of OpenSBI's own firmware counters (a "shadow"; it has
+ * SBI_PMU_FW_CTR_MAX = 16) and hands its increase to the rvperf core
+ * before every PMU ecall.  S-mode only observes firmware counts through
+ * such an ecall, so the rvperf counters are exact whenever they are read.
  */
-#define RVPERF_SHADOW_EVENTS	SBI_PMU_FW_CTR_MAX
+#define RVPERF_SHADOWS		SBI_PMU_FW_CTR_MAX
+#define RVPERF_STD_FW_EVENTS	(RVP_SBI_PMU_FW_HFENCE_VVMA_ASID_RECEIVED + 1)
+
+struct rvperf_shadow {
+	int code;		/* firmware event, or -1: slot free */
+	int cidx;		/* OpenSBI's counter index */
+	u64 seen;		/* its value already handed over */
+};
 
 struct rvperf_hart {
 	struct rvp_pmu_hart pmu;
 	struct rvp_ctr_hart ctr;
-	int shadow_cidx[RVPERF_SHADOW_EVENTS];	/* OpenSBI counter, or -1 */
-	u64 shadow_seen[RVPERF_SHADOW_EVENTS];
+	struct rvperf_shadow shadow[RVPERF_SHADOWS];
 	bool pmu_ready;
 	bool ctr_ready;
 };
@@ -313,37 +320,90 @@ static const struct rvp_pmu_ops rvperf_ops = {
 
 /* ------------------------------------------------- firmware events */
 
-static void rvperf_shadow_arm(struct rvperf_hart *hs)
+static void rvperf_shadow_reset(struct rvperf_hart *hs)
 {
-	unsigned long fw_base = sbi_pmu_num_ctr() - SBI_PMU_FW_CTR_MAX;
-	unsigned long evt;
-	int i, rc;
+	int i;
 
-	for (i = 0; i < RVPERF_SHADOW_EVENTS; i++) {
-		evt = (SBI_PMU_EVENT_TYPE_FW << SBI_PMU_EVENT_IDX_TYPE_OFFSET) |
-		      i;
-		rc = sbi_pmu_ctr_cfg_match(fw_base, (1UL << SBI_PMU_FW_CTR_MAX) - 1,
-					   SBI_PMU_CFG_FLAG_CLEAR_VALUE |
-					   SBI_PMU_CFG_FLAG_AUTO_START, evt, 0);
-		hs->shadow_cidx[i] = rc < 0 ? -1 : rc;
-		hs->shadow_seen[i] = 0;
-	}
+	/* sbi_pmu_init() has just reset OpenSBI's counters of this hart. */
+	for (i = 0; i < RVPERF_SHADOWS; i++)
+		hs->shadow[i].code = -1;
 }
 
+/* Hands what OpenSBI counted since the last call to the rvperf core. */
 static void rvperf_shadow_sync(struct rvperf_hart *hs)
 {
+	struct rvperf_shadow *sh;
 	uint64_t now;
 	int i;
 
-	for (i = 0; i < RVPERF_SHADOW_EVENTS; i++) {
-		if (hs->shadow_cidx[i] < 0 ||
-		    sbi_pmu_ctr_fw_read(hs->shadow_cidx[i], &now))
+	for (i = 0; i < RVPERF_SHADOWS; i++) {
+		sh = &hs->shadow[i];
+		if (sh->code < 0 || sbi_pmu_ctr_fw_read(sh->cidx, &now))
 			continue;
-		if (now != hs->shadow_seen[i]) {
-			rvp_pmu_fw_event(&hs->pmu, i, 0,
-					 now - hs->shadow_seen[i]);
-			hs->shadow_seen[i] = now;
+		if (now != sh->seen) {
+			rvp_pmu_fw_event(&hs->pmu, sh->code, 0, now - sh->seen);
+			sh->seen = now;
 		}
+	}
+}
+
+/* The standard firmware events the rvperf firmware counters are mapped to. */
+static u32 rvperf_fw_events_wanted(const struct rvp_pmu_hart *h)
+{
+	unsigned int i, code;
+	u32 want = 0;
+
+	for (i = h->num_hw; i < h->num_ctrs; i++) {
+		if (!(h->configured & (1ULL << i)) ||
+		    (h->event_idx[i] >> 16) != RVP_SBI_PMU_EVENT_TYPE_FW)
+			continue;
+		code = h->event_idx[i] & 0xFFFF;
+		if (code < RVPERF_STD_FW_EVENTS)
+			want |= 1U << code;
+	}
+	return want;
+}
+
+/*
+ * After an ecall changed the mappings: release the shadows nobody needs,
+ * arm one for each newly mapped event (as many as OpenSBI has counters).
+ */
+static void rvperf_shadow_update(struct rvperf_hart *hs)
+{
+	unsigned long fw_base = sbi_pmu_num_ctr() - SBI_PMU_FW_CTR_MAX;
+	u32 want = rvperf_fw_events_wanted(&hs->pmu);
+	struct rvperf_shadow *sh;
+	unsigned long evt;
+	int i, code, rc;
+
+	for (i = 0; i < RVPERF_SHADOWS; i++) {
+		sh = &hs->shadow[i];
+		if (sh->code < 0)
+			continue;
+		if (want & (1U << sh->code)) {
+			want &= ~(1U << sh->code);
+			continue;
+		}
+		sbi_pmu_ctr_stop(sh->cidx, 1, SBI_PMU_STOP_FLAG_RESET);
+		sh->code = -1;
+	}
+	for (i = 0; i < RVPERF_SHADOWS && want; i++) {
+		sh = &hs->shadow[i];
+		if (sh->code >= 0)
+			continue;
+		code = sbi_ffs(want);
+		want &= ~(1U << code);
+		evt = ((unsigned long)SBI_PMU_EVENT_TYPE_FW <<
+		       SBI_PMU_EVENT_IDX_TYPE_OFFSET) | code;
+		rc = sbi_pmu_ctr_cfg_match(fw_base,
+					   (1UL << SBI_PMU_FW_CTR_MAX) - 1,
+					   SBI_PMU_CFG_FLAG_CLEAR_VALUE |
+					   SBI_PMU_CFG_FLAG_AUTO_START, evt, 0);
+		if (rc < 0)
+			continue;
+		sh->code = code;
+		sh->cidx = rc;
+		sh->seen = 0;
 	}
 }
 
@@ -369,6 +429,7 @@ static int rvperf_pmu_handle(unsigned long extid, unsigned long funcid,
 
 	rvperf_shadow_sync(hs);
 	ret = rvp_pmu_ecall(&hs->pmu, funcid, args);
+	rvperf_shadow_update(hs);
 	out->value = (unsigned long)ret.value;
 	return (int)ret.error;
 }
@@ -494,8 +555,7 @@ static int rvperf_hart_init(void)
 	}
 
 	if (RVPERF_SBI_PMU_ON) {
-		/* sbi_pmu_init() has just reset OpenSBI's counters. */
-		rvperf_shadow_arm(hs);
+		rvperf_shadow_reset(hs);
 		rc = rvp_pmu_hart_init(&hs->pmu, &rvperf_pmu_plat,
 				       &rvperf_ops, hs);
 		if (rc) {
