@@ -494,6 +494,9 @@ static void rvperf_pmu_dt_parse(const void *fdt)
 
 static int rvperf_pmu_cold_init(const void *fdt)
 {
+	unsigned int n, hw = 0;
+	int rc;
+
 	rvp_pmu_discover(&rvperf_ops, NULL, __riscv_xlen, &rvperf_pmu_plat.hw);
 	rvperf_pmu_dt_parse(fdt);
 	rvperf_pmu_plat.num_fw_ctrs = CONFIG_RVPERF_PMU_FW_COUNTERS;
@@ -504,7 +507,16 @@ static int rvperf_pmu_cold_init(const void *fdt)
 		!RVPERF_PMU_EVENT_INFO_ON;
 	rvperf_pmu_plat.force_minh = RVPERF_PMU_FORCE_MINH_ON;
 
-	return sbi_ecall_register_extension(&rvperf_pmu_ext);
+	rc = sbi_ecall_register_extension(&rvperf_pmu_ext);
+	if (rc)
+		return rc;
+	for (n = 0; n < 32; n++)
+		hw += !!(rvperf_pmu_plat.hw.ctr_mask & BIT(n));
+	sbi_printf("rvperf: SBI PMU extension: %u hardware counters "
+		   "(mask 0x%x), %u firmware counters, riscv,pmu maps %s\n",
+		   hw, rvperf_pmu_plat.hw.ctr_mask, rvperf_pmu_plat.num_fw_ctrs,
+		   rvperf_pmu_plat.maps ? "used" : "absent");
+	return 0;
 }
 
 /* ------------------------------------------------------ hart hooks */
@@ -538,7 +550,7 @@ static void rvperf_hsm_hook(void)
 }
 
 /* Every boot of a hart (cold, and warm after each HSM start). */
-static int rvperf_hart_init(void)
+static int rvperf_hart_init(bool cold_boot)
 {
 	struct rvperf_hart *hs = rvperf_this_hart();
 	int rc;
@@ -552,6 +564,12 @@ static int rvperf_hart_init(void)
 		rc = rvp_ctr_hart_init(&rvperf_ops, hs, &hs->ctr,
 				       &rvperf_ctr_policy);
 		hs->ctr_ready = !rc;
+		if (cold_boot && hs->ctr_ready)
+			sbi_printf("rvperf: CTR: depth %u of %u, mctrctl 0x%lx\n",
+				   hs->ctr.depth, hs->ctr.max_depth,
+				   (unsigned long)hs->ctr.ctl);
+		else if (cold_boot)
+			sbi_printf("rvperf: CTR: not present\n");
 	}
 
 	if (RVPERF_SBI_PMU_ON) {
@@ -614,7 +632,7 @@ static int rvperf_final_init(bool cold_boot)
 			rvperf_hsm_hook();
 	}
 
-	rc = rvperf_hart_init();
+	rc = rvperf_hart_init(cold_boot);
 	if (rc || !cold_boot)
 		return rc;
 

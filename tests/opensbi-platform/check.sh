@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The OpenSBI external platform in opensbi-ext/ is built by OpenSBI's make,
+# never here (no OpenSBI source in this repository or in any registry).
+# What the host can check: the glue files agree with each other and with the
+# cores, and the policy defaults are the safe ones.  Given
+# OPENSBI_PLATFORM_FW=/path/to/fw_dynamic.bin (built by hand as
+# opensbi-ext/README.md says), it also boots that firmware in QEMU virt and
+# checks the boot lines; without it that check is a SKIP.
+. "$(dirname "$0")/../tap.sh"
+d=opensbi-ext
+defconfig=$d/configs/defconfig
+
+# OpenSBI's own PMU ecall would claim EID 0x504D55 first.
+grep -qx '# CONFIG_SBI_ECALL_PMU is not set' "$defconfig" &&
+	! grep -q '^CONFIG_SBI_ECALL_PMU=' "$defconfig"
+ok $? "defconfig turns OpenSBI's PMU ecall off (CONFIG_SBI_ECALL_PMU)"
+
+# objects.mk lists every core source, and only sources that exist.
+missing= stale=
+for c in "$d"/core/*.c; do
+	o=core/$(basename "${c%.c}").o
+	grep -Eq "^platform-objs-y \+= $o\$" "$d/objects.mk" || missing="$missing $o"
+done
+for o in $(sed -n 's/^platform-objs-y += //p' "$d/objects.mk"); do
+	[ -f "$d/${o%.o}.c" ] || stale="$stale $o"
+done
+[ -z "$missing$stale" ]
+ok $? "objects.mk builds platform.c and every core/*.c, nothing else"
+[ -z "$missing$stale" ] || diag "missing:$missing" "without a source:$stale"
+
+# OpenSBI's make includes every objects.mk below PLATFORM_DIR.
+others=$(find "$d" -name objects.mk ! -path "$d/objects.mk")
+[ -z "$others" ]
+ok $? "no other objects.mk below opensbi-ext/ (OpenSBI would include it)"
+[ -z "$others" ] || diag "$others"
+
+# Every platform symbol used is declared in the platform's Kconfig.
+undeclared=
+for sym in $(grep -ohE 'CONFIG_(RVPERF|PLATFORM_RVPERF)[A-Z0-9_]*' \
+		"$d/platform.c" "$defconfig" | sort -u); do
+	grep -qx "config ${sym#CONFIG_}" "$d/Kconfig" ||
+		undeclared="$undeclared $sym"
+done
+[ -z "$undeclared" ]
+ok $? "every CONFIG_RVPERF_* used is declared in opensbi-ext/Kconfig"
+[ -z "$undeclared" ] || diag "undeclared:$undeclared"
+
+# kconfig_default SYMBOL: the first "default" line of its entry.
+kconfig_default() {
+	awk -v s="config $1" '$0 == s { on = 1; next }
+		on && /^(config|menu|endmenu|if|endif|choice)/ { exit }
+		on && $1 == "default" { print $2; exit }' "$d/Kconfig"
+}
+[ "$(kconfig_default RVPERF_CTR_RECORD_M)" = n ] &&
+	[ "$(kconfig_default RVPERF_CTR_MTE)" = n ] &&
+	[ "$(kconfig_default RVPERF_CTR_DEPTH)" = 0 ] &&
+	! grep -Eq '^CONFIG_RVPERF_CTR_(RECORD_M|MTE)=y' "$defconfig"
+ok $? "CTR policy defaults: M-mode not recorded, MTE off, depth the maximum"
+[ "$(kconfig_default RVPERF_SBI_PMU)" = y ] &&
+	[ "$(kconfig_default RVPERF_PMU_FW_COUNTERS)" -ge 1 ]
+ok $? "the PMU extension and its firmware counters are on by default"
+
+# Only OpenSBI's public headers, libfdt, the cores and rvperf's spec headers.
+bad=$(grep -E '^#include' "$d/platform.c" |
+	grep -vE '^#include (<(sbi|sbi_utils|rvperf)/[a-z0-9_/]+\.h>|<libfdt\.h>|"core/rvp_[a-z_]+\.h")$')
+[ -z "$bad" ]
+ok $? "platform.c includes only OpenSBI's public headers, libfdt, core/ and rvperf/"
+[ -z "$bad" ] || diag "$bad"
+
+# The cores stay host-neutral: nothing from OpenSBI in core/.
+! grep -lE '^#include [<"](sbi/|sbi_utils/|libfdt)' "$d"/core/*.[ch] >/dev/null
+ok $? "core/ includes nothing from OpenSBI"
+
+fw=${OPENSBI_PLATFORM_FW:-}
+qemu=${QEMU:-qemu-system-riscv64}
+if [ -z "$fw" ]; then
+	echo "ok $((tap_n + 1)) - the firmware boots and registers the rvperf PMU # SKIP OPENSBI_PLATFORM_FW not given (build it by hand, see opensbi-ext/README.md)"
+	tap_n=$((tap_n + 1))
+elif ! command -v "$qemu" >/dev/null 2>&1; then
+	echo "ok $((tap_n + 1)) - the firmware boots and registers the rvperf PMU # SKIP $qemu not installed"
+	tap_n=$((tap_n + 1))
+else
+	[ -f "$fw" ]
+	ok $? "OPENSBI_PLATFORM_FW exists ($fw)"
+	log=$(mktemp)
+	# No payload: OpenSBI prints its boot lines, then there is nothing
+	# to run; 5 s is plenty for the banner.
+	timeout 5 "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 2 -m 256M \
+		-display none -monitor none -serial stdio -bios "$fw" \
+		>"$log" 2>&1
+	grep -aq '^rvperf: SBI PMU extension: [1-9][0-9]* hardware counters .*, [0-9]* firmware counters, riscv,pmu maps used' "$log"
+	ok $? "boot: the rvperf PMU extension registered, counters found, riscv,pmu maps parsed"
+	grep -aEq '^Standard SBI Extensions *: (.*,)?pmu(,|$)' "$log"
+	ok $? "boot: the PMU extension is listed"
+	grep -aEq '^Runtime SBI Version *: 3\.0' "$log"
+	ok $? "boot: SBI v3.0"
+	! grep -aE '^rvperf: .*(ignored|failed)' "$log" >/dev/null
+	ok $? "boot: no rvperf errors"
+	grep -aE '^rvperf:|^sbi_trap_error' "$log" | head -5 | while read -r l; do
+		diag "$l"
+	done
+	rm -f "$log"
+fi
+tap_done
