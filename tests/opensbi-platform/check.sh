@@ -88,7 +88,7 @@ else
 	# to run; 5 s is plenty for the banner.
 	timeout 5 "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 2 -m 256M \
 		-display none -monitor none -serial stdio -bios "$fw" \
-		>"$log" 2>&1
+		2>&1 | tr -d '\r' >"$log"
 	grep -aq '^rvperf: SBI PMU extension: [1-9][0-9]* hardware counters .*, [0-9]* firmware counters, riscv,pmu maps used' "$log"
 	ok $? "boot: the rvperf PMU extension registered, counters found, riscv,pmu maps parsed"
 	grep -aEq '^Standard SBI Extensions *: (.*,)?pmu(,|$)' "$log"
@@ -100,6 +100,42 @@ else
 	grep -aE '^rvperf:|^sbi_trap_error' "$log" | head -5 | while read -r l; do
 		diag "$l"
 	done
+
+	# The S-mode smoke payload (smoke/): firmware events and HSM restart
+	# through the platform glue; its TAP lines become checks here.
+	cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+	out=${O:-build}/tests/opensbi-platform
+	mkdir -p "$out"
+	s=tests/opensbi-platform/smoke
+	if ! command -v "${cross}gcc" >/dev/null 2>&1; then
+		echo "ok $((tap_n + 1)) - smoke payload # SKIP ${cross}gcc not installed"
+		tap_n=$((tap_n + 1))
+	else
+		"${cross}gcc" -std=gnu11 -Wall -Wextra -Werror -O2 \
+			-march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
+			-ffreestanding -nostdlib -fno-pic -no-pie -static \
+			-Wl,--build-id=none -Iinclude -T $s/link.ld \
+			-o "$out/smoke.elf" $s/start.S $s/smoke.c \
+			>"$out/smoke-build.log" 2>&1
+		ok $? "the smoke payload builds"
+		timeout 20 "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 2 \
+			-m 256M -display none -monitor none -serial stdio \
+			-bios "$fw" -kernel "$out/smoke.elf" 2>&1 |
+			tr -d '\r' >"$log"
+		res=$(grep -aE '^(not )?ok [0-9]+ - ' "$log")
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log")
+		n=0
+		while IFS= read -r l; do
+			n=$((n + 1))
+			case $l in
+			"ok "*) ok 0 "smoke: ${l#ok * - }" ;;
+			*) ok 1 "smoke: ${l#not ok * - }" ;;
+			esac
+		done < <(grep -aE '^(not )?ok [0-9]+ - ' "$log")
+		[ -n "$plan" ] && [ "$n" -eq "$plan" ]
+		ok $? "smoke: the payload ran to its end ($n of ${plan:-?} results)"
+		[ -n "$res" ] || diag "no output; see: $(tail -3 "$log")"
+	fi
 	rm -f "$log"
 fi
 tap_done
