@@ -5,10 +5,14 @@
  * extension answers, firmware events OpenSBI counts internally reach the
  * rvperf counters exactly (SET_TIMER, IPI_SENT, IPI_RECEIVED), and a hart
  * stopped and started again through HSM comes back with fresh PMU state.
+ * On a hart with CTR (Smctr/Ssctr), also that M-mode let S-mode reach the
+ * CTR CSRs (mstateen0), programmed the maximum depth, and cleared the
+ * records when the hart started again.
  * Prints TAP on the SBI debug console, then shuts the machine down.
  * The full conformance suite is tests/conformance/; this only covers what
  * is specific to the platform glue.
  */
+#include <rvperf/ctr.h>
 #include <rvperf/sbi_pmu.h>
 
 typedef unsigned long ulong;
@@ -111,9 +115,55 @@ static void set_timer_far(void)
 	sbi(EXT_TIME, 0, ~0UL, 0, 0, 0, 0);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+extern volatile int smoke_trapped;
+
+/* CTR CSRs from S-mode: -1 when the access traps (no CTR, or not enabled
+ * for S-mode by M-mode). */
+static long sctrdepth_read(void)
+{
+	ulong v;
+
+	smoke_trapped = 0;
+	asm volatile(".option push\n.option norvc\n"
+		     "csrr %0, " STR(RVP_CTR_V1_CSR_SCTRDEPTH) "\n"
+		     ".option pop" : "=r"(v) : : "memory");
+	return smoke_trapped ? -1 : (long)v;
+}
+
+static long sctrstatus_read(void)
+{
+	ulong v;
+
+	smoke_trapped = 0;
+	asm volatile(".option push\n.option norvc\n"
+		     "csrr %0, " STR(RVP_CTR_V1_CSR_SCTRSTATUS) "\n"
+		     ".option pop" : "=r"(v) : : "memory");
+	return smoke_trapped ? -1 : (long)v;
+}
+
+static void sctrctl_write(ulong v)
+{
+	asm volatile(".option push\n.option norvc\n"
+		     "csrw " STR(RVP_CTR_V1_CSR_SCTRCTL) ", %0\n"
+		     ".option pop" : : "r"(v) : "memory");
+}
+
+/* Some taken branches for CTR to record. */
+static void branches(void)
+{
+	volatile int i;
+
+	for (i = 0; i < 20; i++)
+		;
+}
+
 /* Hart 1's side; it stops itself at the end of each run. */
 static volatile int h1_runs, h1_ready, h1_got;
-static volatile long h1_ctr, h1_timer, h1_old, h1_ipi;
+static volatile long h1_ctr, h1_timer, h1_old, h1_ipi, h1_wrptr[2];
+static int have_ctr;
 
 static void hart1(void)
 {
@@ -126,7 +176,18 @@ static void hart1(void)
 		set_timer_far();
 		set_timer_far();
 		h1_timer = pmu_fw_read(h1_ctr);
+		if (have_ctr) {
+			/* Record S-mode transfers, then stop with them. */
+			sctrctl_write(RVP_CTR_V1_MCTRCTL_S);
+			branches();
+			sctrctl_write(0);
+			h1_wrptr[0] = sctrstatus_read() &
+				      RVP_CTR_V1_SCTRSTATUS_WRPTR;
+		}
 	} else {
+		if (have_ctr)
+			h1_wrptr[1] = sctrstatus_read() &
+				      RVP_CTR_V1_SCTRSTATUS_WRPTR;
 		/* The counter mapped in the first run must be gone. */
 		h1_old = pmu_fw_read(h1_ctr);
 		r = pmu_match_fw(RVP_SBI_PMU_FW_IPI_RECEIVED);
@@ -158,6 +219,7 @@ void smoke_main(ulong hartid)
 {
 	struct sbiret r;
 	ulong n, c;
+	long d;
 	int i;
 
 	if (hartid != 0) {
@@ -190,6 +252,15 @@ void smoke_main(ulong hartid)
 	ok(!r.error && pmu_fw_read(c) == ERR_INVALID_PARAM,
 	   "stop(RESET) releases it: fw_read is INVALID_PARAM", pmu_fw_read(c));
 
+	d = sctrdepth_read();
+	have_ctr = d >= 0;
+	if (have_ctr)
+		ok((d & RVP_CTR_V1_SCTRDEPTH_DEPTH) == RVP_CTR_V1_DEPTH_ENC_256,
+		   "CTR: S-mode reaches sctrdepth, depth is the maximum (256)",
+		   d);
+	else
+		put_str("# no CTR (sctrdepth traps): CTR checks skipped\n");
+
 	r = sbi(EXT_HSM, 0, 1, (ulong)_start, 0, 0, 0);
 	ok(!r.error, "HSM starts hart 1", r.error);
 	wait_hart1_stopped();
@@ -214,6 +285,12 @@ void smoke_main(ulong hartid)
 	   "restarted hart 1 has fresh PMU state (old counter unmapped)",
 	   h1_old);
 	ok(h1_ipi == 3, "hart 1's IPI_RECEIVED counts the 3 IPIs", h1_ipi);
+	if (have_ctr) {
+		ok(h1_wrptr[0] != 0, "CTR: hart 1 recorded S-mode branches",
+		   h1_wrptr[0]);
+		ok(h1_wrptr[1] == 0,
+		   "CTR: restarted hart 1 finds the records cleared", h1_wrptr[1]);
+	}
 
 	put_str("1..");
 	put_num(tap_n);
