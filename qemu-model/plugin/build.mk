@@ -33,6 +33,10 @@ E2E_PLUGIN_TIERS := 'e2e-plugin=scripts/tap-skip QEMU_USER not given: pass QEMU_
 else
 E2E_PLUGIN_TIERS := 'e2e-plugin=tests/plugin/record-test.sh'
 endif
+# ... and the system-mode test on the QEMU=... check-e2e boots (its
+# register API, 9.0+, tells M-mode apart).  Expanded when the recipe runs:
+# QEMU may come from Kconfig, read later.
+E2E_PLUGIN_TIERS += $(if $(QEMU),'e2e-plugin-system=env QEMU_SYSTEM=$(QEMU) tests/plugin/system-test.sh')
 
 # System mode: boots the guest kernel with the plugin (Debian's QEMU 7.2).
 GUEST_HOST_TESTS += tests/plugin/system-test.sh

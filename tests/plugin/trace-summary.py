@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Summarises a CTR plugin trace (qemu-model/plugin/rvp_trace.h) as
 KEY=VALUE lines for tests: samples per mode, records whose source or
-target is a kernel (upper-half) or user (lower-half) address, totals.
-Exits 1 with one line if the file is not a complete trace."""
+target is a kernel address (upper half), a physical one (the virt board's
+RAM, 0x80000000 up: firmware, and the kernel before its MMU is on) or a
+user one (the rest of the lower half), totals.  Exits 1 with one line if
+the file is not a complete trace."""
 import struct
 import sys
 
@@ -12,6 +14,7 @@ HDR = struct.Struct('<11Q')
 REC = struct.Struct('<7Q')
 ENT = struct.Struct('<3Q')
 TOT = struct.Struct('<4Q')
+RAM, RAM_END = 0x80000000, 0x80000000 + (1 << 30)	# virt's DRAM, -m up to 1G
 
 
 def main(path):
@@ -21,7 +24,7 @@ def main(path):
     off = HDR.size
     out = {'samples': 0, 'samples_mode_u': 0, 'samples_mode_s': 0,
            'samples_mode_m': 0, 'kernel_addr_records': 0,
-           'user_addr_records': 0, 'records': 0}
+           'phys_addr_records': 0, 'user_addr_records': 0, 'records': 0}
     names = {0: 'u', 1: 's', 3: 'm'}
     while True:
         if off + REC.size > len(d):
@@ -46,7 +49,9 @@ def main(path):
             addrs = [a & ~1 for a in (src, dst) if a & ~1]
             if any(a >> 63 for a in addrs):
                 out['kernel_addr_records'] += 1
-            if any(not a >> 63 for a in addrs):
+            if any(RAM <= a < RAM_END for a in addrs):
+                out['phys_addr_records'] += 1
+            if any(not a >> 63 and not RAM <= a < RAM_END for a in addrs):
                 out['user_addr_records'] += 1
     for k, v in out.items():
         print('%s=%d' % (k, v))
