@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf_util.h"
 #include "tap.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/cpu"
@@ -36,6 +37,7 @@ int main(void)
 {
 	char buf[128];
 	unsigned int hw = 0, fw = 0;
+	int sbi_major;
 
 	tap_ok(read_line(PMU_DIR "/type", buf, sizeof(buf)) == 0 &&
 	       atoi(buf) == 4,
@@ -47,18 +49,29 @@ int main(void)
 	tap_ok(strcmp(buf, "1.0") == 0 || strcmp(buf, "2.0") == 0 ||
 	       strcmp(buf, "3.0") == 0 || strchr(buf, '.') != NULL,
 	       "it reports the SBI version (%s)", buf);
+	sbi_major = atoi(buf);
 	tap_ok(read_line(PMU_DIR "/rvperf/counters", buf, sizeof(buf)) == 0 &&
 	       sscanf(buf, "%u hw %u fw", &hw, &fw) == 2 && hw > 0 && fw > 0,
 	       "it found hardware and firmware counters (%s)", buf);
 	tap_ok(read_line(PMU_DIR "/rvperf/sampling", buf, sizeof(buf)) == 0 &&
 	       strcmp(buf, "1") == 0,
 	       "sampling is on: the guest has Sscofpmf (%s)", buf);
-	tap_ok(read_line(PMU_DIR "/rvperf/branch_stack", buf,
-			 sizeof(buf)) == 0 && strcmp(buf, "0") == 0,
-	       "no branch stacks: the guest has no CTR (%s)", buf);
-	tap_ok(read_line(PMU_DIR "/format/event", buf, sizeof(buf)) == 0 &&
-	       strcmp(buf, "config:0-47") == 0,
-	       "raw events are config:0-47 below SBI v3.0 (%s)", buf);
+	if (perf_hart_has_ctr())
+		tap_ok(read_line(PMU_DIR "/rvperf/branch_stack", buf,
+				 sizeof(buf)) == 0 && strcmp(buf, "1") == 0,
+		       "branch stacks: the hart has CTR (%s)", buf);
+	else
+		tap_ok(read_line(PMU_DIR "/rvperf/branch_stack", buf,
+				 sizeof(buf)) == 0 && strcmp(buf, "0") == 0,
+		       "no branch stacks: the hart has no CTR (%s)", buf);
+	if (sbi_major >= 3)
+		tap_ok(read_line(PMU_DIR "/format/event", buf, sizeof(buf)) == 0 &&
+		       strcmp(buf, "config:0-55") == 0,
+		       "raw events are config:0-55 from SBI v3.0 on (%s)", buf);
+	else
+		tap_ok(read_line(PMU_DIR "/format/event", buf, sizeof(buf)) == 0 &&
+		       strcmp(buf, "config:0-47") == 0,
+		       "raw events are config:0-47 below SBI v3.0 (%s)", buf);
 	tap_ok(read_line(PMU_DIR "/format/firmware", buf, sizeof(buf)) == 0 &&
 	       strcmp(buf, "config:62-63") == 0,
 	       "firmware events are selected by config:62-63 (%s)", buf);

@@ -42,6 +42,27 @@ static inline void counted_loop(unsigned long iterations)
 			 : "+r"(iterations) : : "memory");
 }
 
+#define PERF_CPU_PMU_DIR "/sys/bus/event_source/devices/cpu"
+
+/* The first line of a (sysfs) file, without its newline; 0 or -1. */
+static inline int perf_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *nl;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
 /*
  * Whether hart 0 has CTR (Smctr or Ssctr), as the device tree says: Linux
  * 6.12 has no extension id for them, so /proc/cpuinfo would not.
