@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# qemu-model/verify/: checks of the qemu-model core against things other
+# than its own scenarios: a differential test against a naive transcription
+# of the CTR spec, a libFuzzer target over the scenario language, the core
+# benchmark and the classifier-versus-objdump test.
+VERIFY_CORE_SRCS := qemu-model/core/ctr.c qemu-model/core/pmu.c \
+	qemu-model/core/pred.c qemu-model/core/hart.c \
+	qemu-model/core/classify.c
+VERIFY_CFLAGS := -Iqemu-model/core -Iqemu-model/sim
+
+# libFuzzer target over the scenario language, with ASan and UBSan; built
+# when clang is there.  qemu-model/verify/fuzz-brief.sh runs it ~20 s in
+# make check-unit (or reports SKIP); 'make fuzz FUZZ_SECONDS=600' is the
+# long run.
+VERIFY_FUZZ_CC ?= clang
+ifneq ($(shell command -v $(VERIFY_FUZZ_CC) 2>/dev/null),)
+SCN_FUZZER := $(O)/qemu-model/fuzz-scenario
+SCN_FUZZER_SRCS := qemu-model/sim/scenario.c $(VERIFY_CORE_SRCS) \
+	qemu-model/verify/fuzz_scenario.c
+$(SCN_FUZZER): $(SCN_FUZZER_SRCS) $(CONFIG_HEADER)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZCC  $@")
+	$(Q)$(VERIFY_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
+		$(VERIFY_CFLAGS) -MMD -MP -MF $@.d -o $@ $(SCN_FUZZER_SRCS)
+-include $(SCN_FUZZER).d
+HOST_PROGS += $(SCN_FUZZER)
+FUZZERS += $(SCN_FUZZER)
+endif
+HOST_TESTS += qemu-model/verify/fuzz-brief.sh
+
+# make bench: recorded and disabled transfers through the CTR core against
+# a memcpy-of-three-words baseline measured in the same run.
+$(eval $(call host-program,$(O)/tests/bench/bench-ctr,\
+	tests/bench/bench-ctr.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
+BENCHES += $(O)/tests/bench/bench-ctr
