@@ -35,3 +35,10 @@ HOST_TESTS += qemu-model/verify/fuzz-brief.sh
 $(eval $(call host-program,$(O)/tests/bench/bench-ctr,\
 	tests/bench/bench-ctr.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
 BENCHES += $(O)/tests/bench/bench-ctr
+
+# Differential test: the core against naive_ctr.c, a plain transcription
+# of the spec, over random sequences (1,000,000 steps per layout).
+DIFF_CTR := $(O)/qemu-model/diff-ctr
+$(eval $(call host-program,$(DIFF_CTR),qemu-model/verify/diff_ctr.c \
+	qemu-model/verify/naive_ctr.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
+HOST_TESTS += $(DIFF_CTR)

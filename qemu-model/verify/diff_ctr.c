@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * diff_ctr - differential test: random sequences of mode changes, CSR
+ * writes and reads (every CTR CSR, the iselect/ireg files, the state
+ * enables, from every mode), transfers of every type, traps, trap returns,
+ * cycles and SCTRCLR, run through the qemu-model core (rvp_hart, as ctr-sim
+ * uses it) and through naive_ctr.c, a plain transcription of the spec.
+ * Every CSR read, every trap outcome and, after each step, every logical
+ * entry, WRPTR and FROZEN must agree.
+ *
+ * The sequence runs in episodes of EPISODE steps from reset; a mismatch
+ * prints the seed, the step and the episode so far as a ctr-sim scenario
+ * (replay: ctr-sim FILE), and fails.
+ *
+ *	diff-ctr [STEPS [SEED...]]	default: 4,000,000 steps per layout
+ *					over fixed seeds plus a time-based one
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "naive_ctr.h"
+#include "rvp_hart.h"
+#include "rvperf/csr.h"
+#include "rvperf/ctr.h"
+#include "tap.h"
+
+#define EPISODE 300
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* splitmix64 */
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static unsigned int below(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+/* The episode so far, as scenario text. */
+static char script[EPISODE * 80 + 256];
+static size_t script_len;
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(script + script_len, sizeof(script) - script_len, fmt,
+		      ap);
+	va_end(ap);
+	if (n > 0 && script_len + (size_t)n < sizeof(script))
+		script_len += (size_t)n;
+}
+
+static const char *const mode_names[6] = { "U", "S", "?", "M", "VU", "VS" };
+
+static const unsigned int v1_csrs[] = {
+	RVP_CTR_V1_CSR_MCTRCTL, RVP_CTR_V1_CSR_SCTRCTL,
+	RVP_CTR_V1_CSR_VSCTRCTL, RVP_CTR_V1_CSR_SCTRDEPTH,
+	RVP_CTR_V1_CSR_SCTRSTATUS,
+	RVP_CSR_MISELECT, RVP_CSR_SISELECT, RVP_CSR_VSISELECT,
+	RVP_CSR_SIREG, RVP_CSR_SIREG2, RVP_CSR_SIREG3, RVP_CSR_SIREG4,
+	RVP_CSR_SIREG5, RVP_CSR_SIREG6,
+	RVP_CSR_VSIREG, RVP_CSR_VSIREG2, RVP_CSR_VSIREG3, RVP_CSR_VSIREG4,
+	RVP_CSR_VSIREG5, RVP_CSR_VSIREG6,
+	RVP_CSR_MSTATEEN0, RVP_CSR_HSTATEEN0,
+};
+#define NCSRS (sizeof(v1_csrs) / sizeof(v1_csrs[0]))
+
+static const unsigned int xfer_types[] = { 4, 5, 8, 9, 10, 11, 12, 13, 14,
+					   15 };
+
+struct run {
+	struct rvp_hart hart;
+	struct naive_ctr nv;
+	uint64_t seed;
+	unsigned long step;
+	unsigned int cce;
+	const char *why;
+};
+
+static uint64_t interesting(unsigned int csr)
+{
+	static const uint64_t ctl[] = {
+		0, ~0ull, 0x7, 0x3, 0x5, 0x1F87ull, 0x1000000007ull,
+		0x80ull | 0x7, 0x1800ull | 0x7, 0x300ull | 0x2,
+		0x0000FF3E00000007ull,
+	};
+
+	switch (below(4)) {
+	case 0:
+		return rnd();
+	case 1:
+		return rnd() & rnd();
+	default:
+		break;
+	}
+	if (csr == RVP_CTR_V1_CSR_SCTRDEPTH)
+		return below(9);
+	if (csr == RVP_CTR_V1_CSR_SCTRSTATUS)
+		return (rnd() & 0x1FF) | (below(2) ? 1ull << 31 : 0);
+	if (csr == RVP_CSR_MISELECT || csr == RVP_CSR_SISELECT ||
+	    csr == RVP_CSR_VSISELECT)
+		return below(8) ? 0x200 + below(0x100) : rnd() & 0xFFF;
+	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
+		/* SE0, CSRIND and CTR mostly open */
+		return (below(5) ? 1ull << 63 : 0) |
+		       (below(5) ? 1ull << 60 : 0) |
+		       (below(4) ? 1ull << 54 : 0);
+	if (csr >= RVP_CSR_SIREG && csr <= RVP_CSR_VSIREG6)
+		return (rnd() & ~0xFFFF0000FFFF0000ull) | below(2);
+	return ctl[below(sizeof(ctl) / sizeof(ctl[0]))] |
+	       (below(3) ? 0 : rnd() & 0x0000FF3F00001F87ull);
+}
+
+static unsigned int effective_select(struct run *r, unsigned int csr)
+{
+	if (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6)
+		return (unsigned int)r->hart.vsiselect;
+	if (rvp_mode_is_virtual(rvp_hart_mode(&r->hart)))
+		return (unsigned int)r->hart.vsiselect;
+	return (unsigned int)r->hart.siselect;
+}
+
+static bool is_ireg(unsigned int csr)
+{
+	return (csr >= RVP_CSR_SIREG && csr <= RVP_CSR_SIREG6) ||
+	       (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6);
+}
+
+static uint64_t compare_mask(unsigned int csr)
+{
+	/* the state-enable bits modelled: SE0, CSRIND, CTR */
+	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
+		return 1ull << 63 | 1ull << 60 | 1ull << 54;
+	return ~0ull;
+}
+
+/* After a depth change WRPTR and the newly reachable entries are
+ * "unspecified but legal": adopt the core's. */
+static void adopt_depth(struct run *r)
+{
+	unsigned int depth = rvp_ctr_depth(&r->hart.ctr);
+
+	if (depth != naive_depth(&r->nv))
+		return;
+	r->nv.wrptr = r->hart.ctr.wrptr;
+	for (unsigned int x = 0; x < depth; x++) {
+		struct rvp_ctr_entry e;
+		unsigned int p = (unsigned int)((r->nv.wrptr + 2 * depth - x -
+						 1) % depth);
+
+		rvp_ctr_entry_get(&r->hart.ctr, x, &e);
+		r->nv.src[p] = e.source;
+		r->nv.dst[p] = e.target;
+		r->nv.data[p] = e.data;
+	}
+}
+
+static bool mismatch(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static bool mismatch(struct run *r, const char *fmt, ...)
+{
+	static char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->why = buf;
+	return false;
+}
+
+static bool check_state(struct run *r)
+{
+	unsigned int depth = rvp_ctr_depth(&r->hart.ctr);
+
+	if (depth != naive_depth(&r->nv))
+		return mismatch(r, "depth %u, naive %u", depth,
+				naive_depth(&r->nv));
+	if (r->hart.ctr.wrptr != r->nv.wrptr)
+		return mismatch(r, "WRPTR %u, naive %" PRIu64,
+				r->hart.ctr.wrptr, r->nv.wrptr);
+	{
+		uint64_t m = (uint64_t)r->nv.mstateen_ctr << 54 |
+			     (uint64_t)r->nv.mstateen_csrind << 60 |
+			     (uint64_t)r->nv.mstateen_se0 << 63;
+		uint64_t h = (uint64_t)r->nv.hstateen_ctr << 54 |
+			     (uint64_t)r->nv.hstateen_csrind << 60 |
+			     (uint64_t)r->nv.hstateen_se0 << 63;
+
+		if (r->hart.mstateen0 != m || r->hart.hstateen0 != (h & m))
+			return mismatch(r, "mstateen0/hstateen0 0x%" PRIx64
+					" 0x%" PRIx64 ", naive 0x%" PRIx64
+					" 0x%" PRIx64, r->hart.mstateen0,
+					r->hart.hstateen0, m, h);
+	}
+	if (r->hart.ctr.frozen != r->nv.frozen)
+		return mismatch(r, "FROZEN %d, naive %d", r->hart.ctr.frozen,
+				r->nv.frozen);
+	for (unsigned int x = 0; x < depth; x++) {
+		struct rvp_ctr_entry e;
+		unsigned int p = (unsigned int)((r->nv.wrptr + 2 * depth - x -
+						 1) % depth);
+
+		rvp_ctr_entry_get(&r->hart.ctr, x, &e);
+		if (e.source != r->nv.src[p] || e.target != r->nv.dst[p] ||
+		    e.data != r->nv.data[p])
+			return mismatch(r, "logical entry %u: core 0x%" PRIx64
+					" 0x%" PRIx64 " 0x%" PRIx64 ", naive 0x%"
+					PRIx64 " 0x%" PRIx64 " 0x%" PRIx64,
+					x, e.source, e.target, e.data,
+					r->nv.src[p], r->nv.dst[p],
+					r->nv.data[p]);
+	}
+	return true;
+}
+
+static bool trap_allowed(int from, int to)
+{
+	static const int rank[6] = { 0, 2, 0, 3, 0, 1 };
+
+	if (to == RVP_MODE_U || to == RVP_MODE_VU)
+		return false;
+	if (rvp_mode_is_virtual(to) && !rvp_mode_is_virtual(from))
+		return false;
+	return rank[to] >= rank[from];
+}
+
+static bool xret_allowed(int from, int to)
+{
+	if (from == RVP_MODE_M)
+		return true;
+	if (from == RVP_MODE_S)
+		return to != RVP_MODE_M;
+	if (from == RVP_MODE_VS)
+		return to == RVP_MODE_VS || to == RVP_MODE_VU;
+	return false;
+}
+
+static const int modes[5] = { RVP_MODE_U, RVP_MODE_S, RVP_MODE_M,
+			      RVP_MODE_VU, RVP_MODE_VS };
+
+static uint64_t addr(void)
+{
+	return (below(4) ? 0x80000000ull + (rnd() & 0xFFFFE)
+			 : rnd() & ~1ull);
+}
+
+static bool step(struct run *r)
+{
+	unsigned int k = below(100);
+	int mode = rvp_hart_mode(&r->hart);
+
+	if (k < 8) {
+		int m = modes[below(5)];
+
+		emit("priv %s\n", mode_names[m]);
+		rvp_hart_set_mode(&r->hart, (enum rvp_mode)m);
+		r->nv.mode = m;
+	} else if (k < 30) {
+		unsigned int csr = v1_csrs[below(NCSRS)];
+		uint64_t v = interesting(csr);
+		int a, b;
+		unsigned int old_depth = naive_depth(&r->nv);
+
+		if (is_ireg(csr) && (effective_select(r, csr) < 0x200 ||
+				     effective_select(r, csr) > 0x2FF))
+			return true;
+		emit("csrw 0x%x 0x%" PRIx64 "\n", csr, v);
+		a = rvp_hart_csr_write(&r->hart, csr, v);
+		b = naive_csr_write(&r->nv, csr, v);
+		if (b < 0)
+			return true;
+		if (a != b)
+			return mismatch(r, "csrw 0x%x from %s: core %d, naive %d",
+					csr, mode_names[mode], a, b);
+		if (csr == RVP_CTR_V1_CSR_SCTRDEPTH && a == RVP_ACCESS_OK &&
+		    (v & 7) > 4) {
+			/* a reserved DEPTH: WARL, any legal (supported)
+			 * depth will do; adopt the core's */
+			unsigned int d = rvp_ctr_depth(&r->hart.ctr), c = 0;
+
+			while ((16u << c) < d)
+				c++;
+			if ((16u << c) != d)
+				return mismatch(r, "reserved DEPTH gave depth %u",
+						d);
+			r->nv.depth_code = c;
+			r->nv.wrptr &= d - 1;
+		}
+		if (csr == RVP_CTR_V1_CSR_SCTRDEPTH &&
+		    naive_depth(&r->nv) != old_depth)
+			adopt_depth(r);
+	} else if (k < 50) {
+		unsigned int csr = v1_csrs[below(NCSRS)];
+		uint64_t va = 0, vb = 0;
+		int a, b;
+
+		if (is_ireg(csr) && (effective_select(r, csr) < 0x200 ||
+				     effective_select(r, csr) > 0x2FF))
+			return true;
+		emit("csrr 0x%x\n", csr);
+		a = rvp_hart_csr_read(&r->hart, csr, &va);
+		b = naive_csr_read(&r->nv, csr, &vb);
+		if (b < 0)
+			return true;
+		if (a != b)
+			return mismatch(r, "csrr 0x%x from %s: core %d, naive %d",
+					csr, mode_names[mode], a, b);
+		if (a == RVP_ACCESS_OK &&
+		    (va & compare_mask(csr)) != (vb & compare_mask(csr)))
+			return mismatch(r, "csrr 0x%x from %s: core 0x%" PRIx64
+					", naive 0x%" PRIx64, csr,
+					mode_names[mode], va, vb);
+	} else if (k < 75) {
+		unsigned int t = xfer_types[below(10)];
+		uint64_t s = addr(), d = addr();
+
+		emit("xfer %u 0x%" PRIx64 " 0x%" PRIx64 "\n", t, s, d);
+		rvp_hart_transfer(&r->hart, t, s, d);
+		naive_transfer(&r->nv, t, s, d);
+	} else if (k < 83) {
+		uint64_t n = below(4) ? below(64) : rnd() >> below(64);
+
+		emit("cycles %" PRIu64 "\n", n);
+		rvp_hart_cycles(&r->hart, n);
+		naive_cycles(&r->nv, n);
+	} else if (k < 90) {
+		static const uint64_t causes[] = { 3, 13, 2, 8, 9, 7, 5, 3, 13 };
+		bool intr = below(2);
+		uint64_t cause = causes[below(9)], s = addr(), v = addr();
+		int to = modes[below(5)];
+
+		if (!trap_allowed(mode, to))
+			return true;
+		emit("trap %s %" PRIu64 " %s 0x%" PRIx64 " 0x%" PRIx64 "\n",
+		     intr ? "int" : "exc", cause, mode_names[to], s, v);
+		rvp_hart_trap(&r->hart, intr, cause, (enum rvp_mode)to, s, v);
+		naive_trap(&r->nv, intr, cause, to, s, v);
+	} else if (k < 97) {
+		int to = modes[below(5)];
+		uint64_t s = addr(), d = addr();
+
+		if (!xret_allowed(mode, to))
+			return true;
+		emit("xret %s 0x%" PRIx64 " 0x%" PRIx64 "\n", mode_names[to],
+		     s, d);
+		rvp_hart_trap_return(&r->hart, (enum rvp_mode)to, s, d);
+		naive_xret(&r->nv, to, s, d);
+	} else {
+		int a, b;
+
+		emit("sctrclr\n");
+		a = rvp_hart_sctrclr(&r->hart);
+		b = naive_sctrclr(&r->nv);
+		if (a != b)
+			return mismatch(r, "sctrclr from %s: core %d, naive %d",
+					mode_names[mode], a, b);
+	}
+	return check_state(r);
+}
+
+static void reset(struct run *r)
+{
+	struct rvp_hart_config cfg;
+
+	rvp_hart_config_default(&cfg, RVP_CTR_LAYOUT_RATIFIED);
+	cfg.ctr.cce_bits = r->cce;
+	rvp_hart_init(&r->hart, &cfg);
+	naive_init(&r->nv, r->cce);
+	script_len = 0;
+	emit("layout ratified\nimpl cce=%u\n", r->cce);
+}
+
+/* Runs STEPS steps from SEED; returns the steps run (STEPS when clean). */
+static unsigned long run_seed(uint64_t seed, unsigned long steps)
+{
+	static struct run r;
+
+	memset(&r, 0, sizeof(r));
+	r.seed = seed;
+	rng_state = seed;
+	for (r.step = 0; r.step < steps; r.step++) {
+		if (r.step % EPISODE == 0) {
+			r.cce = below(5);
+			reset(&r);
+		}
+		if (!step(&r)) {
+			printf("# MISMATCH seed 0x%" PRIx64 " step %lu: %s\n",
+			       seed, r.step, r.why);
+			printf("# replay with ctr-sim; the episode so far:\n");
+			for (char *p = script, *nl; *p; p = nl + 1) {
+				nl = strchr(p, '\n');
+				if (!nl)
+					break;
+				printf("#   %.*s\n", (int)(nl - p), p);
+			}
+			return r.step;
+		}
+	}
+	return steps;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seeds[8] = { 1, 0x5EED, 0xC7A, 0xDEADBEEF };
+	int nseeds = 4;
+	unsigned long steps = argc > 1 ? strtoul(argv[1], NULL, 0) : 4000000;
+	unsigned long total = 0;
+
+	if (argc > 2) {
+		nseeds = 0;
+		for (int i = 2; i < argc && nseeds < 8; i++)
+			seeds[nseeds++] = strtoull(argv[i], NULL, 0);
+	} else {
+		seeds[nseeds++] = (uint64_t)time(NULL);
+	}
+	for (int i = 0; i < nseeds; i++) {
+		unsigned long per = steps / (unsigned long)nseeds +
+				    (i == 0 ? steps % (unsigned long)nseeds : 0);
+		unsigned long ran = run_seed(seeds[i], per);
+
+		total += ran;
+		tap_ok(ran == per, "ratified: seed 0x%" PRIx64 ": %lu random "
+		       "steps, core and naive spec agree", seeds[i], per);
+	}
+	printf("# ratified: %lu steps\n", total);
+	return tap_done();
+}
