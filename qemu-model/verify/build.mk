@@ -42,3 +42,10 @@ DIFF_CTR := $(O)/qemu-model/diff-ctr
 $(eval $(call host-program,$(DIFF_CTR),qemu-model/verify/diff_ctr.c \
 	qemu-model/verify/naive_ctr.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
 HOST_TESTS += $(DIFF_CTR)
+
+# The classifier against GNU objdump (tests/ctr/classify/classify.sh
+# builds the riscv64 program and feeds the disassembly to this).
+$(eval $(call host-program,$(O)/tests/ctr/classify/classify-check,\
+	tests/ctr/classify/classify-check.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
+HOST_PROGS += $(O)/tests/ctr/classify/classify-check
+HOST_TESTS += tests/ctr/classify/classify.sh
