@@ -79,6 +79,22 @@ static const unsigned int v1_csrs[] = {
 };
 #define NCSRS (sizeof(v1_csrs) / sizeof(v1_csrs[0]))
 
+/* The draft layout is run on a hart without H (the naive model has no
+ * V=1 for it: the draft leaves open whose fields count across V). */
+static const unsigned int draft_csrs[] = {
+	RVP_CTR_DRAFT_CSR_MCTRCONTROL, RVP_CTR_DRAFT_CSR_SCTRCONTROL,
+	RVP_CTR_DRAFT_CSR_MCTRSTATUS, RVP_CTR_DRAFT_CSR_SCTRSTATUS,
+	RVP_CSR_MISELECT, RVP_CSR_SISELECT,
+	RVP_CSR_MIREG, RVP_CSR_MIREG2, RVP_CSR_MIREG3, RVP_CSR_MIREG4,
+	RVP_CSR_MIREG5, RVP_CSR_MIREG6,
+	RVP_CSR_SIREG, RVP_CSR_SIREG2, RVP_CSR_SIREG3, RVP_CSR_SIREG4,
+	RVP_CSR_SIREG5, RVP_CSR_SIREG6,
+	RVP_CSR_MSTATEEN0,
+};
+#define NDCSRS (sizeof(draft_csrs) / sizeof(draft_csrs[0]))
+
+static bool draft;
+
 static const unsigned int xfer_types[] = { 4, 5, 8, 9, 10, 11, 12, 13, 14,
 					   15 };
 
@@ -109,6 +125,22 @@ static uint64_t interesting(unsigned int csr)
 	}
 	if (csr == RVP_CTR_V1_CSR_SCTRDEPTH)
 		return below(9);
+	if (csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
+	    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL) {
+		static const uint64_t dctl[] = {
+			0, ~0ull, 0x7, 0x3, 0x6, 0x1F07ull, 0x4000000007ull,
+			0x400ull | 0x7, 0x1800ull | 0x7, 0x300ull | 0x2,
+			0x0000FF7E00000007ull,
+		};
+
+		return dctl[below(sizeof(dctl) / sizeof(dctl[0]))] |
+		       (uint64_t)below(16) << 16 | (below(6) ? 0 : 0x80) |
+		       (below(3) ? 0 : rnd() & 0x0000FF7F00001F87ull);
+	}
+	if (csr == RVP_CTR_DRAFT_CSR_MCTRSTATUS ||
+	    csr == RVP_CTR_DRAFT_CSR_SCTRSTATUS)
+		return (rnd() & 0x1FF) | (below(2) ? 1ull << 15 : 0) |
+		       (below(2) ? 1ull << 14 : 0);
 	if (csr == RVP_CTR_V1_CSR_SCTRSTATUS)
 		return (rnd() & 0x1FF) | (below(2) ? 1ull << 31 : 0);
 	if (csr == RVP_CSR_MISELECT || csr == RVP_CSR_SISELECT ||
@@ -118,8 +150,9 @@ static uint64_t interesting(unsigned int csr)
 		/* SE0, CSRIND and CTR mostly open */
 		return (below(5) ? 1ull << 63 : 0) |
 		       (below(5) ? 1ull << 60 : 0) |
-		       (below(4) ? 1ull << 54 : 0);
-	if (csr >= RVP_CSR_SIREG && csr <= RVP_CSR_VSIREG6)
+		       (below(4) ? 1ull << (draft ? 55 : 54) : 0);
+	if ((csr >= RVP_CSR_SIREG && csr <= RVP_CSR_VSIREG6) ||
+	    (csr >= RVP_CSR_MIREG && csr <= RVP_CSR_MIREG6))
 		return (rnd() & ~0xFFFF0000FFFF0000ull) | below(2);
 	return ctl[below(sizeof(ctl) / sizeof(ctl[0]))] |
 	       (below(3) ? 0 : rnd() & 0x0000FF3F00001F87ull);
@@ -127,6 +160,8 @@ static uint64_t interesting(unsigned int csr)
 
 static unsigned int effective_select(struct run *r, unsigned int csr)
 {
+	if (csr >= RVP_CSR_MIREG && csr <= RVP_CSR_MIREG6)
+		return (unsigned int)r->hart.miselect;
 	if (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6)
 		return (unsigned int)r->hart.vsiselect;
 	if (rvp_mode_is_virtual(rvp_hart_mode(&r->hart)))
@@ -137,14 +172,15 @@ static unsigned int effective_select(struct run *r, unsigned int csr)
 static bool is_ireg(unsigned int csr)
 {
 	return (csr >= RVP_CSR_SIREG && csr <= RVP_CSR_SIREG6) ||
-	       (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6);
+	       (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6) ||
+	       (csr >= RVP_CSR_MIREG && csr <= RVP_CSR_MIREG6);
 }
 
 static uint64_t compare_mask(unsigned int csr)
 {
 	/* the state-enable bits modelled: SE0, CSRIND, CTR */
 	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
-		return 1ull << 63 | 1ull << 60 | 1ull << 54;
+		return 1ull << 63 | 1ull << 60 | 1ull << (draft ? 55 : 54);
 	return ~0ull;
 }
 
@@ -194,10 +230,11 @@ static bool check_state(struct run *r)
 		return mismatch(r, "WRPTR %u, naive %" PRIu64,
 				r->hart.ctr.wrptr, r->nv.wrptr);
 	{
-		uint64_t m = (uint64_t)r->nv.mstateen_ctr << 54 |
+		int cb = draft ? 55 : 54;
+		uint64_t m = (uint64_t)r->nv.mstateen_ctr << cb |
 			     (uint64_t)r->nv.mstateen_csrind << 60 |
 			     (uint64_t)r->nv.mstateen_se0 << 63;
-		uint64_t h = (uint64_t)r->nv.hstateen_ctr << 54 |
+		uint64_t h = (uint64_t)r->nv.hstateen_ctr << cb |
 			     (uint64_t)r->nv.hstateen_csrind << 60 |
 			     (uint64_t)r->nv.hstateen_se0 << 63;
 
@@ -207,6 +244,9 @@ static bool check_state(struct run *r)
 					" 0x%" PRIx64, r->hart.mstateen0,
 					r->hart.hstateen0, m, h);
 	}
+	if (draft && r->hart.ctr.wrap != r->nv.wrap)
+		return mismatch(r, "WRAP %d, naive %d", r->hart.ctr.wrap,
+				r->nv.wrap);
 	if (r->hart.ctr.frozen != r->nv.frozen)
 		return mismatch(r, "FROZEN %d, naive %d", r->hart.ctr.frozen,
 				r->nv.frozen);
@@ -252,6 +292,7 @@ static bool xret_allowed(int from, int to)
 
 static const int modes[5] = { RVP_MODE_U, RVP_MODE_S, RVP_MODE_M,
 			      RVP_MODE_VU, RVP_MODE_VS };
+#define NMODES (draft ? 3u : 5u)
 
 static uint64_t addr(void)
 {
@@ -265,13 +306,14 @@ static bool step(struct run *r)
 	int mode = rvp_hart_mode(&r->hart);
 
 	if (k < 8) {
-		int m = modes[below(5)];
+		int m = modes[below(NMODES)];
 
 		emit("priv %s\n", mode_names[m]);
 		rvp_hart_set_mode(&r->hart, (enum rvp_mode)m);
 		r->nv.mode = m;
 	} else if (k < 30) {
-		unsigned int csr = v1_csrs[below(NCSRS)];
+		unsigned int csr = draft ? draft_csrs[below(NDCSRS)]
+					 : v1_csrs[below(NCSRS)];
 		uint64_t v = interesting(csr);
 		int a, b;
 		unsigned int old_depth = naive_depth(&r->nv);
@@ -301,11 +343,33 @@ static bool step(struct run *r)
 			r->nv.depth_code = c;
 			r->nv.wrptr &= d - 1;
 		}
-		if (csr == RVP_CTR_V1_CSR_SCTRDEPTH &&
+		if (draft && a == RVP_ACCESS_OK &&
+		    (csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
+		     csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL)) {
+			/* a DEPTH code that is no thermometer code: WARL,
+			 * adopt the core's legal choice */
+			unsigned int d = rvp_ctr_depth(&r->hart.ctr), c = 0;
+			uint64_t code = (v >> 16) & 0xF;
+
+			while ((16u << c) < d)
+				c++;
+			if ((16u << c) != d)
+				return mismatch(r, "DEPTH gave depth %u", d);
+			if (code != 0 && code != 1 && code != 3 && code != 7 &&
+			    code != 15) {
+				r->nv.depth_code = c;
+				r->nv.wrptr &= d - 1;
+				if (v & 0x80) {	/* CLR after the change */
+					r->nv.wrptr = 0;
+				}
+			}
+		}
+		if ((csr == RVP_CTR_V1_CSR_SCTRDEPTH || draft) &&
 		    naive_depth(&r->nv) != old_depth)
 			adopt_depth(r);
 	} else if (k < 50) {
-		unsigned int csr = v1_csrs[below(NCSRS)];
+		unsigned int csr = draft ? draft_csrs[below(NDCSRS)]
+					 : v1_csrs[below(NCSRS)];
 		uint64_t va = 0, vb = 0;
 		int a, b;
 
@@ -342,7 +406,7 @@ static bool step(struct run *r)
 		static const uint64_t causes[] = { 3, 13, 2, 8, 9, 7, 5, 3, 13 };
 		bool intr = below(2);
 		uint64_t cause = causes[below(9)], s = addr(), v = addr();
-		int to = modes[below(5)];
+		int to = modes[below(NMODES)];
 
 		if (!trap_allowed(mode, to))
 			return true;
@@ -351,7 +415,7 @@ static bool step(struct run *r)
 		rvp_hart_trap(&r->hart, intr, cause, (enum rvp_mode)to, s, v);
 		naive_trap(&r->nv, intr, cause, to, s, v);
 	} else if (k < 97) {
-		int to = modes[below(5)];
+		int to = modes[below(NMODES)];
 		uint64_t s = addr(), d = addr();
 
 		if (!xret_allowed(mode, to))
@@ -377,12 +441,17 @@ static void reset(struct run *r)
 {
 	struct rvp_hart_config cfg;
 
-	rvp_hart_config_default(&cfg, RVP_CTR_LAYOUT_RATIFIED);
+	rvp_hart_config_default(&cfg, draft ? RVP_CTR_LAYOUT_DRAFT
+					    : RVP_CTR_LAYOUT_RATIFIED);
 	cfg.ctr.cce_bits = r->cce;
-	rvp_hart_init(&r->hart, &cfg);
-	naive_init(&r->nv, r->cce);
+	if (draft)
+		cfg.ctr.h_ext = false;
+	if (rvp_hart_init(&r->hart, &cfg))
+		abort();
+	naive_init(&r->nv, draft, r->cce);
 	script_len = 0;
-	emit("layout ratified\nimpl cce=%u\n", r->cce);
+	emit("layout %s\nimpl cce=%u%s\n", draft ? "draft" : "ratified",
+	     r->cce, draft ? " h=off" : "");
 }
 
 /* Runs STEPS steps from SEED; returns the steps run (STEPS when clean). */
@@ -428,15 +497,22 @@ int main(int argc, char **argv)
 	} else {
 		seeds[nseeds++] = (uint64_t)time(NULL);
 	}
-	for (int i = 0; i < nseeds; i++) {
-		unsigned long per = steps / (unsigned long)nseeds +
-				    (i == 0 ? steps % (unsigned long)nseeds : 0);
-		unsigned long ran = run_seed(seeds[i], per);
+	for (int l = 0; l < 2; l++) {
+		const char *name = l ? "draft" : "ratified";
 
-		total += ran;
-		tap_ok(ran == per, "ratified: seed 0x%" PRIx64 ": %lu random "
-		       "steps, core and naive spec agree", seeds[i], per);
+		draft = l;
+		total = 0;
+		for (int i = 0; i < nseeds; i++) {
+			unsigned long per = steps / (unsigned long)nseeds +
+				(i == 0 ? steps % (unsigned long)nseeds : 0);
+			unsigned long ran = run_seed(seeds[i], per);
+
+			total += ran;
+			tap_ok(ran == per, "%s: seed 0x%" PRIx64 ": %lu random "
+			       "steps, core and naive spec agree", name,
+			       seeds[i], per);
+		}
+		printf("# %s: %lu steps\n", name, total);
 	}
-	printf("# ratified: %lu steps\n", total);
 	return tap_done();
 }

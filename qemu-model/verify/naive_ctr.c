@@ -11,15 +11,20 @@
 
 #include <string.h>
 
-/* mctrctl bit numbers, from the "mctrctl" register figure. */
-#define B_U		0
+/* mctrctl bit numbers, from the "mctrctl" register figure; the draft's
+ * mctrcontrol moves the first ones (2.1 figure). */
+#define B_U		(n->draft ? 2 : 0)
 #define B_S		1
-#define B_M		2
-#define B_RASEMU	7
-#define B_STE		8
-#define B_MTE		9
+#define B_M		(n->draft ? 0 : 2)
+#define B_RASEMU	(n->draft ? 10 : 7)
+#define B_STE		(n->draft ? 9 : 8)
+#define B_MTE		(n->draft ? 8 : 9)
 #define B_BPFRZ		11
 #define B_LCOFIFRZ	12
+#define B_ETEN		38	/* draft only */
+#define B_CLR		7	/* draft only */
+/* mstateen0/hstateen0.CTR: bit 54 (v1.0), bit 55 (draft 4) */
+#define B_STATEEN_CTR	(n->draft ? 55 : 54)
 #define B_EXCINH	33
 #define B_INTRINH	34
 #define B_TRETINH	35
@@ -39,9 +44,10 @@ static bool bit(uint64_t v, int b)
 	return (v >> b) & 1;
 }
 
-void naive_init(struct naive_ctr *n, unsigned int cce_bits)
+void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits)
 {
 	memset(n, 0, sizeof(*n));
+	n->draft = draft;
 	n->mode = NV_M;
 	n->cce_bits = cce_bits;
 	/* Smstateen: writable mstateen bits reset to zero */
@@ -142,10 +148,12 @@ static void push(struct naive_ctr *n, unsigned int type, uint64_t src,
 	n->src[w] = src | 1;		/* V */
 	n->dst[w] = dst & ~1ull;	/* MISP not implemented */
 	n->data[w] = record_data(n, type);
-	if (w == naive_depth(n) - 1)
+	if (w == naive_depth(n) - 1) {
 		n->wrptr = 0;
-	else
+		n->wrap = true;		/* draft 2.4: sticky */
+	} else {
 		n->wrptr = w + 1;
+	}
 }
 
 /* Which transfer types the filter bits of CTL let through ("Transfer Type
@@ -195,10 +203,12 @@ static void record(struct naive_ctr *n, uint64_t ctl, unsigned int type,
 			push(n, type, src, dst);
 		} else if (type == 13) {
 			/* decrement WRPTR, then invalidate that entry */
-			if (n->wrptr == 0)
+			if (n->wrptr == 0) {
 				n->wrptr = naive_depth(n) - 1;
-			else
+				n->wrap = false;	/* draft 2.4 */
+			} else {
 				n->wrptr--;
+			}
 			n->src[n->wrptr] &= ~1ull;
 			/* The RASEMU note allows CCV=0 for calls whose
 			 * parent was popped: this model's choice. */
@@ -255,6 +265,17 @@ static bool external_enabled(struct naive_ctr *n, int from, int to)
 	bool ste = bit(n->mctrctl, B_STE);
 	bool vste = bit(n->vsctrctl, B_STE);
 
+	if (n->draft) {
+		/* 5.2.1: ETEN=1 and xTE=1 for the target mode x only */
+		if (!bit(n->mctrctl, B_ETEN))
+			return false;
+		if (to == NV_M)
+			return mte;
+		if (to == NV_S)
+			return ste;
+		return false;
+	}
+
 	if (from == NV_U && to == NV_S)
 		return ste;
 	if (from == NV_U && to == NV_M)
@@ -285,7 +306,8 @@ void naive_trap(struct naive_ctr *n, bool interrupt, uint64_t cause, int to,
 
 	n->mode = to;
 	/* "Freeze": LCOFI (interrupt 13) or breakpoint (exception 3) that
-	 * traps to M or S uses sctrctl's bit, to VS vsctrctl's. */
+	 * traps to M or S uses sctrctl's bit, to VS vsctrctl's (draft 5.5:
+	 * ctrcontrol's, the same register without H). */
 	if ((interrupt && cause == 13) || (!interrupt && cause == 3)) {
 		int b = interrupt ? B_LCOFIFRZ : B_BPFRZ;
 		uint64_t fctl = to == NV_VS ? n->vsctrctl : n->mctrctl;
@@ -337,11 +359,13 @@ void naive_xret(struct naive_ctr *n, int to, uint64_t src, uint64_t dst)
 #define CSR_MSTATEEN0	0x30C
 #define CSR_HSTATEEN0	0x60C
 
-static uint64_t mctrctl_writable(void)
+static uint64_t mctrctl_writable(struct naive_ctr *n)
 {
 	uint64_t m = 0;
 	int b;
 
+	if (n->draft)
+		m |= 1ull << B_ETEN;	/* DEPTH and CLR are handled apart */
 	m |= 1ull << B_U | 1ull << B_S | 1ull << B_M;
 	m |= 1ull << B_RASEMU | 1ull << B_STE | 1ull << B_MTE;
 	m |= 1ull << B_BPFRZ | 1ull << B_LCOFIFRZ;
@@ -352,16 +376,16 @@ static uint64_t mctrctl_writable(void)
 	return m;
 }
 
-static uint64_t sctrctl_writable(void)
+static uint64_t sctrctl_writable(struct naive_ctr *n)
 {
-	/* bits 2 and 9 are read-only 0 in sctrctl */
-	return mctrctl_writable() & ~(1ull << B_M) & ~(1ull << B_MTE);
+	/* bits 2 and 9 are read-only 0 in sctrctl (draft: bits 0 and 8) */
+	return mctrctl_writable(n) & ~(1ull << B_M) & ~(1ull << B_MTE);
 }
 
-static uint64_t vsctrctl_writable(void)
+static uint64_t vsctrctl_writable(struct naive_ctr *n)
 {
 	/* the vsctrctl figure: no M, no MTE */
-	return sctrctl_writable();
+	return sctrctl_writable(n);
 }
 
 /* A write to any xctrctl resets CtrCycleCounter; the next record has
@@ -496,18 +520,21 @@ static int ireg_access(struct naive_ctr *n, unsigned int csr, char file,
 			return NV_ILLEGAL;
 		return r;
 	}
-	if (file == 'm')
+	if (file == 'm' && !n->draft)
 		return NV_ILLEGAL;	/* no miselect range for CTR in v1.0 */
 	/* sireg* at V=1 is really vsireg* (the privilege check above
 	 * stays that of the number the instruction names) */
 	if (file == 's' && is_virtual(n->mode))
 		file = 'v';
-	sel = file == 'v' ? n->vsiselect : n->siselect;
+	sel = file == 'v' ? n->vsiselect : file == 'm' ? n->miselect
+						       : n->siselect;
 	if (sel < 0x200 || sel > 0x2FF)
 		return -1;	/* not CTR: the test does not go there */
-	r = ctr_state_access(n, csr, false);
-	if (r != NV_OK)
-		return r;
+	if (file != 'm') {
+		r = ctr_state_access(n, csr, false);
+		if (r != NV_OK)
+			return r;
+	}
 	if (write)
 		entry_write(n, which, sel, *val);
 	else
@@ -515,17 +542,106 @@ static int ireg_access(struct naive_ctr *n, unsigned int csr, char file,
 	return NV_OK;
 }
 
+
+#define CSR_MCTRCONTROL	0x381
+#define CSR_SCTRCONTROL	0x181
+#define CSR_MCTRSTATUS	0x383
+#define CSR_DSCTRSTATUS	0x183
+
+/* Draft 2.1 DEPTH encodings, 16 << index. */
+static const uint64_t draft_depth_enc[5] = { 0x0, 0x1, 0x3, 0x7, 0xF };
+
+/* Draft 2.1: CLR written to 1 zeroes the entries and mctrstatus. */
+static void draft_clear(struct naive_ctr *n)
+{
+	memset(n->src, 0, sizeof(n->src));
+	memset(n->dst, 0, sizeof(n->dst));
+	memset(n->data, 0, sizeof(n->data));
+	n->wrptr = 0;
+	n->wrap = false;
+	n->frozen = false;
+}
+
+static void draft_ctl_write(struct naive_ctr *n, uint64_t val, uint64_t wmask)
+{
+	uint64_t code = (val >> 16) & 0xF;
+
+	n->mctrctl = (n->mctrctl & ~wmask) | (val & wmask);
+	/* DEPTH: WARL; other codes are the core's choice (diff_ctr.c) */
+	for (uint64_t i = 0; i < 5; i++) {
+		if (draft_depth_enc[i] == code && i != n->depth_code) {
+			n->depth_code = i;
+			n->wrptr &= naive_depth(n) - 1;
+		}
+	}
+	if (bit(val, B_CLR))
+		draft_clear(n);
+	/* 5.3: CCV is cleared for the next record upon a write */
+	ctl_written(n);
+}
+
+static int draft_csr_access(struct naive_ctr *n, unsigned int csr, bool write,
+			    uint64_t *val)
+{
+	int r;
+
+	if (csr == CSR_MCTRCONTROL || csr == CSR_SCTRCONTROL) {
+		uint64_t wmask = csr == CSR_MCTRCONTROL ? mctrctl_writable(n)
+							: sctrctl_writable(n);
+
+		if (csr == CSR_MCTRCONTROL)
+			r = csr_privilege(n, csr);
+		else
+			r = ctr_state_access(n, csr, false);
+		if (r != NV_OK)
+			return r;
+		if (write)
+			draft_ctl_write(n, *val, wmask);
+		else	/* CLR reads 0 (an action bit; the model's choice) */
+			*val = (n->mctrctl & wmask) |
+			       draft_depth_enc[n->depth_code] << 16;
+		return NV_OK;
+	}
+	if (csr == CSR_MCTRSTATUS || csr == CSR_DSCTRSTATUS) {
+		if (csr == CSR_MCTRSTATUS)
+			r = csr_privilege(n, csr);
+		else
+			r = ctr_state_access(n, csr, false);
+		if (r != NV_OK)
+			return r;
+		if (write) {
+			n->wrptr = *val & 0xFF & (naive_depth(n) - 1);
+			n->wrap = bit(*val, 14);
+			n->frozen = bit(*val, 15);
+		} else {
+			*val = n->wrptr | (uint64_t)n->wrap << 14 |
+			       (uint64_t)n->frozen << 15;
+		}
+		return NV_OK;
+	}
+	return -2;	/* shared with v1.0 */
+}
+
 static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 		      uint64_t *val)
 {
 	int r;
 
+	if (n->draft) {
+		r = draft_csr_access(n, csr, write, val);
+		if (r != -2)
+			return r;
+		if (csr == CSR_MCTRCTL || csr == CSR_SCTRCTL ||
+		    csr == CSR_VSCTRCTL || csr == CSR_SCTRDEPTH ||
+		    csr == CSR_SCTRSTATUS)
+			return -1;	/* not the draft's */
+	}
 	if (csr == CSR_MCTRCTL) {
 		r = csr_privilege(n, csr);
 		if (r != NV_OK)
 			return r;
 		if (write) {
-			n->mctrctl = *val & mctrctl_writable();
+			n->mctrctl = *val & mctrctl_writable(n);
 			ctl_written(n);
 		} else {
 			*val = n->mctrctl;
@@ -540,18 +656,18 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 			return r;
 		if (vs) {
 			if (write) {
-				n->vsctrctl = *val & vsctrctl_writable();
+				n->vsctrctl = *val & vsctrctl_writable(n);
 				ctl_written(n);
 			} else {
 				*val = n->vsctrctl;
 			}
 		} else {
 			if (write) {
-				n->mctrctl = (n->mctrctl & ~sctrctl_writable()) |
-					     (*val & sctrctl_writable());
+				n->mctrctl = (n->mctrctl & ~sctrctl_writable(n)) |
+					     (*val & sctrctl_writable(n));
 				ctl_written(n);
 			} else {
-				*val = n->mctrctl & sctrctl_writable();
+				*val = n->mctrctl & sctrctl_writable(n);
 			}
 		}
 		return NV_OK;
@@ -624,7 +740,7 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 		if (r != NV_OK)
 			return r;
 		if (write) {
-			n->mstateen_ctr = bit(*val, 54);
+			n->mstateen_ctr = bit(*val, B_STATEEN_CTR);
 			n->mstateen_csrind = bit(*val, 60);
 			n->mstateen_se0 = bit(*val, 63);
 			/* While read-only 0 an hstateen0 bit holds no value;
@@ -635,7 +751,7 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 					     n->mstateen_csrind;
 			n->hstateen_se0 = n->hstateen_se0 && n->mstateen_se0;
 		} else {
-			*val = (uint64_t)n->mstateen_ctr << 54 |
+			*val = (uint64_t)n->mstateen_ctr << B_STATEEN_CTR |
 			       (uint64_t)n->mstateen_csrind << 60 |
 			       (uint64_t)n->mstateen_se0 << 63;
 		}
@@ -650,13 +766,13 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 			return r;
 		/* a bit that is 0 in mstateen0 is read-only 0 here */
 		if (write) {
-			n->hstateen_ctr = bit(*val, 54) && n->mstateen_ctr;
+			n->hstateen_ctr = bit(*val, B_STATEEN_CTR) && n->mstateen_ctr;
 			n->hstateen_csrind = bit(*val, 60) &&
 					     n->mstateen_csrind;
 			n->hstateen_se0 = bit(*val, 63) && n->mstateen_se0;
 		} else {
 			*val = (uint64_t)(n->hstateen_ctr &&
-					  n->mstateen_ctr) << 54 |
+					  n->mstateen_ctr) << B_STATEEN_CTR |
 			       (uint64_t)(n->hstateen_csrind &&
 					  n->mstateen_csrind) << 60 |
 			       (uint64_t)(n->hstateen_se0 &&
@@ -681,6 +797,8 @@ int naive_csr_write(struct naive_ctr *n, unsigned int csr, uint64_t val)
 /* "Supervisor CTR Clear Instruction" and "State Enable Access Control". */
 int naive_sctrclr(struct naive_ctr *n)
 {
+	if (n->draft)
+		return NV_ILLEGAL;	/* no SCTRCLR in the draft */
 	if (n->mode != NV_M && !n->mstateen_ctr)
 		return NV_ILLEGAL;
 	if (n->mode == NV_U)

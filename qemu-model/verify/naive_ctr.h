@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * naive_ctr.h - a deliberately naive transcription of the CTR spec
- * (Smctr/Ssctr v1.0, ratified layout), written from the spec text and not
+ * (Smctr/Ssctr v1.0, ratified layout, and the v0.1.4 draft layout for a
+ * hart without H), written from the spec text and not
  * from qemu-model/core/ctr.c, for the differential test diff_ctr.c.  It
  * models one hart: mode, mstateen0/hstateen0 (SE0, CSRIND, CTR), the *iselect
  * registers, the CTR CSRs and entries, nothing else.
@@ -25,10 +26,13 @@
 #define NV_VS	5
 
 struct naive_ctr {
+	bool draft;			/* v0.1.4 layout (no H modelled) */
 	int mode;
+	bool wrap;			/* draft mctrstatus.WRAP */
 	unsigned int cce_bits;		/* implemented CCE bits */
 	uint64_t mctrctl, vsctrctl;
-	uint64_t depth_code;		/* sctrdepth.DEPTH */
+	uint64_t depth_code;		/* sctrdepth.DEPTH (draft: 0..4 for
+					 * DEPTH 0000, 0001, 0011, 0111, 1111) */
 	uint64_t wrptr;
 	bool frozen;
 	bool mstateen_ctr, hstateen_ctr;	/* bit 54 of the registers */
@@ -39,7 +43,7 @@ struct naive_ctr {
 	uint64_t src[256], dst[256], data[256];	/* physical entries */
 };
 
-void naive_init(struct naive_ctr *n, unsigned int cce_bits);
+void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits);
 int naive_csr_read(struct naive_ctr *n, unsigned int csr, uint64_t *val);
 int naive_csr_write(struct naive_ctr *n, unsigned int csr, uint64_t val);
 int naive_sctrclr(struct naive_ctr *n);
