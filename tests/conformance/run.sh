@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The SBI PMU conformance suite (conf.c, an S-mode payload printing TAP)
+# booted in QEMU virt on:
+#   rvperf-fw   the rvperf test firmware (opensbi-ext/firmware/): must pass
+#               completely, no TODO;
+#   opensbi-1.1 Debian's OpenSBI 1.1 (qemu-system-data): its gaps are the
+#               payload's "# TODO" results, with reasons;
+#   given       with --fw FIRMWARE (make check-e2e OPENSBI_FW=...): that
+#               firmware instead of Debian's.
+# Every payload result becomes one result here, prefixed by the firmware's
+# name; plus, per boot, that QEMU ended by itself in time (a hang fails) and
+# that the payload printed its whole plan.  -icount shift=0 makes counts
+# exact.  QEMU_SYSTEM=... picks another qemu-system-riscv64.
+set -u
+. tests/tap.sh
+O=${O:-build}
+out=$O/tests/conformance
+mkdir -p "$out"
+given=
+[ "${1:-}" = --fw ] && given=${2:-}
+qemu=${QEMU_SYSTEM:-qemu-system-riscv64}
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+osbi=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
+timeout_s=${CONF_TIMEOUT:-60}
+
+if ! command -v "$qemu" >/dev/null 2>&1; then
+	echo "1..0 # SKIP $qemu not installed (make deps)"
+	exit 0
+fi
+if ! command -v "${cross}gcc" >/dev/null 2>&1; then
+	echo "1..0 # SKIP ${cross}gcc not installed (make deps)"
+	exit 0
+fi
+opensbi-ext/firmware/build.sh "$out/rvperf-fw.elf" >"$out/build.log" 2>&1
+ok $? "the rvperf test firmware builds"
+tests/conformance/build.sh "$out/conf.elf" >>"$out/build.log" 2>&1
+ok $? "the conformance payload builds"
+[ -f "$out/rvperf-fw.elf" ] && [ -f "$out/conf.elf" ] ||
+	{ diag "$(tail -5 "$out/build.log")"; tap_done; exit 1; }
+
+# boot NAME FIRMWARE STRICT: the payload's results as ours; STRICT=1: no TODO
+boot() {
+	local name=$1 fw=$2 strict=$3 log=$out/$1.log st res n plan todo l
+	timeout "$timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 1 \
+		-m 256M -display none -monitor none -serial stdio \
+		-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+		</dev/null 2>&1 | tr -d '\r' >"$log"
+	st=${PIPESTATUS[0]}
+	n=0
+	todo=0
+	while IFS= read -r l; do
+		n=$((n + 1))
+		res=${l#*ok [0-9]* - }
+		tap_n=$((tap_n + 1))
+		case $l in
+		*" # TODO "*)
+			todo=$((todo + 1))
+			# an expected failure, never a pass, whatever the result
+			echo "not ok $tap_n - $name: $res" ;;
+		"ok "*) echo "ok $tap_n - $name: $res" ;;
+		*)
+			echo "not ok $tap_n - $name: $res"
+			tap_failed=$((tap_failed + 1))
+			grep -aA2 -F "$l" "$log" | sed -n '2,3p' | grep -a '^#' ;;
+		esac
+	done < <(grep -aE '^(not )?ok [0-9]+ - ' "$log")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | tail -1)
+	[ "$st" -eq 0 ]
+	ok $? "$name: QEMU shut down by itself within ${timeout_s}s (exit $st; 124 is a hang)"
+	[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge 100 ]
+	ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least 100)"
+	[ "$n" -gt 0 ] || diag "$(tail -5 "$log")"
+	if [ "$strict" = 1 ]; then
+		[ "$todo" -eq 0 ]
+		ok $? "$name: no expected failures (the firmware claims every feature checked)"
+	fi
+	diag "$name: $n checks, $todo TODO; log $log"
+}
+
+boot rvperf-fw "$out/rvperf-fw.elf" 1
+if [ -n "$given" ]; then
+	[ -f "$given" ]
+	ok $? "the firmware passed in exists ($given)"
+	[ -f "$given" ] && boot given "$given" 0
+elif [ -f "$osbi" ]; then
+	boot opensbi-1.1 "$osbi" 0
+else
+	echo "ok $((tap_n + 1)) - opensbi-1.1 # SKIP $osbi missing (qemu-system-data)"
+	tap_n=$((tap_n + 1))
+fi
+tap_done
