@@ -329,39 +329,36 @@ static bool step(struct run *r)
 		if (a != b)
 			return mismatch(r, "csrw 0x%x from %s: core %d, naive %d",
 					csr, mode_names[mode], a, b);
-		if (csr == RVP_CTR_V1_CSR_SCTRDEPTH && a == RVP_ACCESS_OK &&
-		    (v & 7) > 4) {
-			/* a reserved DEPTH: WARL, any legal (supported)
-			 * depth will do; adopt the core's */
+		if (a == RVP_ACCESS_OK && (csr == RVP_CTR_V1_CSR_SCTRDEPTH ||
+		    csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
+		    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL)) {
+			/* DEPTH is WARL: a reserved code, a non-thermometer
+			 * code or an unsupported depth may become any
+			 * supported depth; adopt the core's if it is one */
 			unsigned int d = rvp_ctr_depth(&r->hart.ctr), c = 0;
 
 			while ((16u << c) < d)
 				c++;
-			if ((16u << c) != d)
-				return mismatch(r, "reserved DEPTH gave depth %u",
-						d);
-			r->nv.depth_code = c;
-			r->nv.wrptr &= d - 1;
-		}
-		if (draft && a == RVP_ACCESS_OK &&
-		    (csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
-		     csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL)) {
-			/* a DEPTH code that is no thermometer code: WARL,
-			 * adopt the core's legal choice */
-			unsigned int d = rvp_ctr_depth(&r->hart.ctr), c = 0;
-			uint64_t code = (v >> 16) & 0xF;
+			if ((16u << c) != d || c < r->nv.dmin || c > r->nv.dmax)
+				return mismatch(r, "DEPTH write gave depth %u, "
+						"outside the supported range", d);
+			if (c != r->nv.depth_code) {
+				bool supported_code;
+				uint64_t code = draft ? (v >> 16) & 0xF : v & 7;
+				static const uint64_t enc[5] = { 0, 1, 3, 7, 15 };
 
-			while ((16u << c) < d)
-				c++;
-			if ((16u << c) != d)
-				return mismatch(r, "DEPTH gave depth %u", d);
-			if (code != 0 && code != 1 && code != 3 && code != 7 &&
-			    code != 15) {
+				supported_code = false;
+				for (uint64_t e = r->nv.dmin; e <= r->nv.dmax; e++)
+					if ((draft ? enc[e] : e) == code)
+						supported_code = true;
+				if (supported_code)
+					return mismatch(r, "DEPTH write: depth %u, "
+							"naive %u", d,
+							naive_depth(&r->nv));
 				r->nv.depth_code = c;
 				r->nv.wrptr &= d - 1;
-				if (v & 0x80) {	/* CLR after the change */
+				if (draft && (v & 0x80))
 					r->nv.wrptr = 0;
-				}
 			}
 		}
 		if ((csr == RVP_CTR_V1_CSR_SCTRDEPTH || draft) &&
@@ -437,21 +434,90 @@ static bool step(struct run *r)
 	return check_state(r);
 }
 
+/* impl fields= as ctr-sim spells them. */
+static void emit_fields(uint64_t impl)
+{
+	static const struct { int bit; const char *v1, *dr; } f[] = {
+		{ 7, "RASEMU", NULL }, { 8, "STE", "MTE" }, { 9, "MTE", "STE" },
+		{ 10, NULL, "RASEMU" }, { 11, NULL, "BPFRZ" },
+		{ 12, "LCOFIFRZ", "LCOFIFRZ" }, { 33, "EXCINH", "EXCINH" },
+		{ 34, "INTRINH", "INTRINH" }, { 35, "TRETINH", "TRETINH" },
+		{ 36, "NTBREN", "NTBREN" }, { 37, "TKBRINH", "TKBRINH" },
+		{ 38, NULL, "ETEN" }, { 40, "INDCALLINH", "INDCALLINH" },
+		{ 41, "DIRCALLINH", "DIRCALLINH" },
+		{ 42, "INDJMPINH", "INDJUMPINH" },
+		{ 43, "DIRJMPINH", "DIRJUMPINH" },
+		{ 44, "CORSWAPINH", "CORSWAPINH" }, { 45, "RETINH", "RETINH" },
+		{ 46, "INDLJMPINH", "INDOJMPINH" },
+		{ 47, "DIRLJMPINH", "DIROJMPINH" },
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		const char *name = draft ? f[i].dr : f[i].v1;
+
+		if (!name || !((impl >> f[i].bit) & 1))
+			continue;
+		emit("%s%s", any ? "," : "", name);
+		any = true;
+	}
+	if (!any)
+		emit("none");
+}
+
 static void reset(struct run *r)
 {
 	struct rvp_hart_config cfg;
+	uint64_t impl;
+	unsigned int dmin, dmax, c;
 
 	rvp_hart_config_default(&cfg, draft ? RVP_CTR_LAYOUT_DRAFT
 					    : RVP_CTR_LAYOUT_RATIFIED);
 	cfg.ctr.cce_bits = r->cce;
 	if (draft)
 		cfg.ctr.h_ext = false;
+	/* Half the episodes implement a random subset of the optional
+	 * fields and of the depths (tries until the core accepts it). */
+	impl = naive_optional_fields(draft);
+	dmin = 0;
+	dmax = 4;
+	for (int tries = 0; below(2) && tries < 20; tries++) {
+		uint64_t try_impl = naive_optional_fields(draft) & rnd();
+		unsigned int a = below(5), b = below(5);
+		struct rvp_hart_config c2 = cfg;
+
+		c2.ctr.ctl_optional = try_impl;
+		c2.ctr.depth_min = 16u << (a < b ? a : b);
+		c2.ctr.depth_max = 16u << (a < b ? b : a);
+		if (!rvp_hart_config_check(&c2)) {
+			cfg = c2;
+			impl = try_impl;
+			dmin = a < b ? a : b;
+			dmax = a < b ? b : a;
+			break;
+		}
+	}
 	if (rvp_hart_init(&r->hart, &cfg))
 		abort();
 	naive_init(&r->nv, draft, r->cce);
+	r->nv.impl = impl;
+	r->nv.dmin = dmin;
+	r->nv.dmax = dmax;
+	/* reset depth: not in the spec; the core's, if supported */
+	for (c = 0; (16u << c) < rvp_ctr_depth(&r->hart.ctr); c++)
+		;
+	if (c < dmin || c > dmax) {
+		printf("Bail out! reset depth %u is not supported\n",
+		       rvp_ctr_depth(&r->hart.ctr));
+		exit(1);
+	}
+	r->nv.depth_code = c;
 	script_len = 0;
-	emit("layout %s\nimpl cce=%u%s\n", draft ? "draft" : "ratified",
-	     r->cce, draft ? " h=off" : "");
+	emit("layout %s\nimpl cce=%u%s depth=%u-%u fields=", draft ? "draft"
+	     : "ratified", r->cce, draft ? " h=off" : "", 16u << dmin,
+	     16u << dmax);
+	emit_fields(impl);
+	emit("\n");
 }
 
 /* Runs STEPS steps from SEED; returns the steps run (STEPS when clean). */

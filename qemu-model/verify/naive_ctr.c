@@ -48,6 +48,9 @@ void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits)
 {
 	memset(n, 0, sizeof(*n));
 	n->draft = draft;
+	n->impl = naive_optional_fields(draft);
+	n->dmin = 0;
+	n->dmax = 4;
 	n->mode = NV_M;
 	n->cce_bits = cce_bits;
 	/* Smstateen: writable mstateen bits reset to zero */
@@ -359,21 +362,37 @@ void naive_xret(struct naive_ctr *n, int to, uint64_t src, uint64_t dst)
 #define CSR_MSTATEEN0	0x30C
 #define CSR_HSTATEEN0	0x60C
 
-static uint64_t mctrctl_writable(struct naive_ctr *n)
+/* v1.0: "All fields are optional except for M, S, U, and BPFRZ"; draft
+ * 2.1: "M, CLR, and DEPTH are required", S and U with their modes. */
+uint64_t naive_optional_fields(bool draft)
 {
 	uint64_t m = 0;
 	int b;
 
-	if (n->draft)
-		m |= 1ull << B_ETEN;	/* DEPTH and CLR are handled apart */
-	m |= 1ull << B_U | 1ull << B_S | 1ull << B_M;
-	m |= 1ull << B_RASEMU | 1ull << B_STE | 1ull << B_MTE;
-	m |= 1ull << B_BPFRZ | 1ull << B_LCOFIFRZ;
+	if (draft)
+		m |= 1ull << 38 | 1ull << 8 | 1ull << 9 | 1ull << 10 |
+		     1ull << 11;	/* ETEN MTE STE RASEMU BPFRZ */
+	else
+		m |= 1ull << 7 | 1ull << 8 | 1ull << 9;	/* RASEMU STE MTE */
+	m |= 1ull << 12;	/* LCOFIFRZ */
 	for (b = 33; b <= 37; b++)
 		m |= 1ull << b;
 	for (b = 40; b <= 47; b++)
 		m |= 1ull << b;
 	return m;
+}
+
+/* "All unimplemented fields are read-only 0, while all implemented fields
+ * are writable." */
+static uint64_t mctrctl_writable(struct naive_ctr *n)
+{
+	uint64_t m = 0;
+
+	m |= 1ull << B_U | 1ull << B_S | 1ull << B_M;
+	if (!n->draft)
+		m |= 1ull << B_BPFRZ;
+	/* (draft DEPTH and CLR are handled apart) */
+	return m | (naive_optional_fields(n->draft) & n->impl);
 }
 
 static uint64_t sctrctl_writable(struct naive_ctr *n)
@@ -569,7 +588,8 @@ static void draft_ctl_write(struct naive_ctr *n, uint64_t val, uint64_t wmask)
 	n->mctrctl = (n->mctrctl & ~wmask) | (val & wmask);
 	/* DEPTH: WARL; other codes are the core's choice (diff_ctr.c) */
 	for (uint64_t i = 0; i < 5; i++) {
-		if (draft_depth_enc[i] == code && i != n->depth_code) {
+		if (draft_depth_enc[i] == code && i != n->depth_code &&
+		    i >= n->dmin && i <= n->dmax) {
 			n->depth_code = i;
 			n->wrptr &= naive_depth(n) - 1;
 		}
@@ -680,8 +700,10 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 			*val = n->depth_code;
 			return NV_OK;
 		}
-		/* WARL: 11x reserved; this model keeps the old value */
-		if ((*val & 7) <= 4 && (*val & 7) != n->depth_code) {
+		/* WARL: 11x reserved and unsupported depths are the core's
+		 * choice among the supported ones (diff_ctr.c checks) */
+		if ((*val & 7) >= n->dmin && (*val & 7) <= n->dmax &&
+		    (*val & 7) != n->depth_code) {
 			n->depth_code = *val & 7;
 			/* WRPTR "unspecified but legal": the test adopts
 			 * the core's choice (diff_ctr.c) */

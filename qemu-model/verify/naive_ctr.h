@@ -30,6 +30,8 @@ struct naive_ctr {
 	int mode;
 	bool wrap;			/* draft mctrstatus.WRAP */
 	unsigned int cce_bits;		/* implemented CCE bits */
+	uint64_t impl;			/* implemented optional ctl fields */
+	uint64_t dmin, dmax;		/* supported depth codes (0..4) */
 	uint64_t mctrctl, vsctrctl;
 	uint64_t depth_code;		/* sctrdepth.DEPTH (draft: 0..4 for
 					 * DEPTH 0000, 0001, 0011, 0111, 1111) */
@@ -44,6 +46,8 @@ struct naive_ctr {
 };
 
 void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits);
+/* The optional control fields of the layout, from the spec's field list. */
+uint64_t naive_optional_fields(bool draft);
 int naive_csr_read(struct naive_ctr *n, unsigned int csr, uint64_t *val);
 int naive_csr_write(struct naive_ctr *n, unsigned int csr, uint64_t val);
 int naive_sctrclr(struct naive_ctr *n);
