@@ -6,3 +6,4 @@
 GUEST_HOST_TESTS += tests/conformance/run.sh
 E2E_SBI_TIERS = 'e2e-sbi-conformance=env $(if $(QEMU),QEMU_SYSTEM=$(QEMU)) \
 	tests/conformance/run.sh $(if $(OPENSBI_FW),--fw $(OPENSBI_FW))'
+BENCHES += tests/bench/bench-sbi.sh

@@ -804,21 +804,25 @@ static void bench(void)
 	put_str("bench baseline ");
 	put_num((long)base);
 	put_char('\n');
-	/* cfg_match: INSTRUCTIONS (no AUTO_START), then release */
-	v = bench_one(2, 0, (1UL << n_ctr) - 1, CFG_CLEAR, HW(2), 0);
+	/* cfg_match: the cache event on any counter (no AUTO_START), then
+	 * release it; never instret, which measures */
+	v = bench_one(2, 0, (1UL << n_ctr) - 1, CFG_CLEAR, e, 0);
 	bench_print("cfg_match", v, base);
-	stop(ins_idx, 1, SP_RESET);
+	if (!last.error)
+		stop(last.value, 1, SP_RESET);
 	/* 8 hpm counters for the cache event (contiguous after the first) */
+	ulong got[8];
+
 	for (i = 0; i < 8; i++) {
-		c = cfg_ok(CFG_CLEAR, e, 0);
-		if (c == ~0UL)
+		got[i] = cfg_ok(CFG_CLEAR, e, 0);
+		if (got[i] == ~0UL)
 			break;
-		if (!nh)
-			hpm = c;
-		if (c >= hpm && c - hpm < 64)
-			mask8 |= 1UL << (c - hpm);
+		if (!nh || got[i] < hpm)
+			hpm = got[i];
 		nh++;
 	}
+	for (i = 0; i < nh; i++)
+		mask8 |= 1UL << (got[i] - hpm);
 	c = hpm;
 	for (snapok = 0; snapok < 2; snapok++) {
 		ulong sf = snapok ? ST_SNAP : 0, pf = snapok ? SP_SNAP : 0;
