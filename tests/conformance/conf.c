@@ -674,6 +674,16 @@ static void test_snapshot(void)
 	r = stop(c2, 1, SP_SNAP);
 	check(!r.error && snap[0][1] >= i && snap[0][1] - i < 100000, V2, 0, S5, "TAKE_SNAPSHOT of the instret counter holds its value");
 	check(!r.error && snap[0][0] == 0, V2, 0, S8, "overflow bitmap 0 without overflow (hardware counter)");
+	/* a mask overflowing counter_idx_base + bit: refused, nothing written */
+	start(c, 1, 0, 0);
+	mem_fill(snap[0], 0x5A, PAGE);
+	r = stop(c, 1 | (1UL << 63), SP_SNAP);
+	check(r.error == E_PARAM, V2, osbi_1_1 ? "OpenSBI 1.1 ignores mask bits past the last counter" : 0, S5, "TAKE_SNAPSHOT with mask bit 63 past num_counters: SBI_ERR_INVALID_PARAM");
+	check(mem_is(snap[0], 0x5A, PAGE), V2, 0, S5, "and the snapshot memory is untouched");
+	r = stop(~0UL - 62, 1UL << 63, SP_SNAP);
+	check(r.error == E_PARAM && mem_is(snap[0], 0x5A, PAGE), V2, 0, S5, "TAKE_SNAPSHOT with base + bit wrapping to 0: SBI_ERR_INVALID_PARAM, memory untouched");
+	r = start(c, 1, 0, 0);
+	check(r.error == E_STARTED, V2, 0, S5, "the counter is still started after the refused stops");
 	r = set_shmem(~0UL, ~0UL, 0);
 	check(!r.error, V2, 0, S8, "all-ones lo and hi disable the shared memory: success");
 	r = stop(c, 1, SP_SNAP);
@@ -899,6 +909,15 @@ void conf_main(ulong hartid, ulong fdt)
 		sbi(EXT_SRST, 0, 0, 0, 0, 0, 0, 0);
 	}
 	put_usage();
+	{
+		ulong sie;
+
+		/* LCOFI (Sscofpmf overflow interrupt, bit 13) delegated to
+		 * S-mode: sie.LCOFIE is writable only then */
+		asm volatile("csrs sie, %1; csrr %0, sie; csrc sie, %1"
+			     : "=&r"(sie) : "r"(1UL << 13));
+		check(sie >> 13 & 1, 0, 0, S0, "Sscofpmf: LCOFI is delegated to S-mode (sie.LCOFIE writable)");
+	}
 	test_discovery();
 	release_all();
 	test_hw();
