@@ -93,7 +93,25 @@ static const unsigned int draft_csrs[] = {
 };
 #define NDCSRS (sizeof(draft_csrs) / sizeof(draft_csrs[0]))
 
-static bool draft;
+/* and with H */
+static const unsigned int draft_h_csrs[] = {
+	RVP_CTR_DRAFT_CSR_VSCTRCONTROL, RVP_CSR_VSISELECT,
+	RVP_CSR_VSIREG, RVP_CSR_VSIREG2, RVP_CSR_VSIREG3, RVP_CSR_VSIREG4,
+	RVP_CSR_VSIREG5, RVP_CSR_VSIREG6, RVP_CSR_HSTATEEN0,
+};
+#define NDHCSRS (sizeof(draft_h_csrs) / sizeof(draft_h_csrs[0]))
+
+static bool draft, h_ext;
+
+static unsigned int pick_csr(void)
+{
+	unsigned int i;
+
+	if (!draft)
+		return v1_csrs[below(NCSRS)];
+	i = below(h_ext ? NDCSRS + NDHCSRS : NDCSRS);
+	return i < NDCSRS ? draft_csrs[i] : draft_h_csrs[i - NDCSRS];
+}
 
 static const unsigned int xfer_types[] = { 4, 5, 8, 9, 10, 11, 12, 13, 14,
 					   15 };
@@ -112,7 +130,7 @@ static uint64_t interesting(unsigned int csr)
 	static const uint64_t ctl[] = {
 		0, ~0ull, 0x7, 0x3, 0x5, 0x1F87ull, 0x1000000007ull,
 		0x80ull | 0x7, 0x1800ull | 0x7, 0x300ull | 0x2,
-		0x0000FF3E00000007ull,
+		0x0000FF3E00000007ull, 0x301, 0x101, 0x103,
 	};
 
 	switch (below(4)) {
@@ -126,11 +144,13 @@ static uint64_t interesting(unsigned int csr)
 	if (csr == RVP_CTR_V1_CSR_SCTRDEPTH)
 		return below(9);
 	if (csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
-	    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL) {
+	    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL ||
+	    csr == RVP_CTR_DRAFT_CSR_VSCTRCONTROL) {
 		static const uint64_t dctl[] = {
 			0, ~0ull, 0x7, 0x3, 0x6, 0x1F07ull, 0x4000000007ull,
 			0x400ull | 0x7, 0x1800ull | 0x7, 0x300ull | 0x2,
-			0x0000FF7E00000007ull,
+			0x0000FF7E00000007ull, 0x4000000304ull,
+			0x4000000204ull, 0x4000000302ull,
 		};
 
 		return dctl[below(sizeof(dctl) / sizeof(dctl[0]))] |
@@ -292,7 +312,7 @@ static bool xret_allowed(int from, int to)
 
 static const int modes[5] = { RVP_MODE_U, RVP_MODE_S, RVP_MODE_M,
 			      RVP_MODE_VU, RVP_MODE_VS };
-#define NMODES (draft ? 3u : 5u)
+#define NMODES (h_ext ? 5u : 3u)
 
 static uint64_t addr(void)
 {
@@ -312,8 +332,7 @@ static bool step(struct run *r)
 		rvp_hart_set_mode(&r->hart, (enum rvp_mode)m);
 		r->nv.mode = m;
 	} else if (k < 30) {
-		unsigned int csr = draft ? draft_csrs[below(NDCSRS)]
-					 : v1_csrs[below(NCSRS)];
+		unsigned int csr = pick_csr();
 		uint64_t v = interesting(csr);
 		int a, b;
 		unsigned int old_depth = naive_depth(&r->nv);
@@ -365,8 +384,7 @@ static bool step(struct run *r)
 		    naive_depth(&r->nv) != old_depth)
 			adopt_depth(r);
 	} else if (k < 50) {
-		unsigned int csr = draft ? draft_csrs[below(NDCSRS)]
-					 : v1_csrs[below(NCSRS)];
+		unsigned int csr = pick_csr();
 		uint64_t va = 0, vb = 0;
 		int a, b;
 
@@ -474,8 +492,9 @@ static void reset(struct run *r)
 	rvp_hart_config_default(&cfg, draft ? RVP_CTR_LAYOUT_DRAFT
 					    : RVP_CTR_LAYOUT_RATIFIED);
 	cfg.ctr.cce_bits = r->cce;
-	if (draft)
-		cfg.ctr.h_ext = false;
+	/* the draft: half the episodes on a hart without H */
+	h_ext = draft ? below(2) : true;
+	cfg.ctr.h_ext = h_ext;
 	/* Half the episodes implement a random subset of the optional
 	 * fields and of the depths (tries until the core accepts it). */
 	impl = naive_optional_fields(draft);
@@ -514,7 +533,7 @@ static void reset(struct run *r)
 	r->nv.depth_code = c;
 	script_len = 0;
 	emit("layout %s\nimpl cce=%u%s depth=%u-%u fields=", draft ? "draft"
-	     : "ratified", r->cce, draft ? " h=off" : "", 16u << dmin,
+	     : "ratified", r->cce, h_ext ? "" : " h=off", 16u << dmin,
 	     16u << dmax);
 	emit_fields(impl);
 	emit("\n");

@@ -261,6 +261,8 @@ void naive_cycles(struct naive_ctr *n, uint64_t cycles)
 		n->counter = 1ull << 40;	/* far past every saturation */
 }
 
+static uint64_t ctl_for(struct naive_ctr *n, int from, int to);
+
 /* "External Trap Enable Requirements" table. */
 static bool external_enabled(struct naive_ctr *n, int from, int to)
 {
@@ -269,13 +271,18 @@ static bool external_enabled(struct naive_ctr *n, int from, int to)
 	bool vste = bit(n->vsctrctl, B_STE);
 
 	if (n->draft) {
-		/* 5.2.1: ETEN=1 and xTE=1 for the target mode x only */
-		if (!bit(n->mctrctl, B_ETEN))
+		/* 5.2.1: ETEN=1 and xTE=1 for the target mode x only.  Whose
+		 * ETEN when V changes is not said; the core pins the one of
+		 * the register whose filters apply (vsctrcontrol when either
+		 * side has V=1), following the 5.2.1 note */
+		if (!bit(ctl_for(n, from, to), B_ETEN))
 			return false;
 		if (to == NV_M)
 			return mte;
 		if (to == NV_S)
 			return ste;
+		if (to == NV_VS)
+			return vste;	/* VSTE, same bit as STE */
 		return false;
 	}
 
@@ -563,6 +570,7 @@ static int ireg_access(struct naive_ctr *n, unsigned int csr, char file,
 
 
 #define CSR_MCTRCONTROL	0x381
+#define CSR_VSCTRCONTROL 0x281
 #define CSR_SCTRCONTROL	0x181
 #define CSR_MCTRSTATUS	0x383
 #define CSR_DSCTRSTATUS	0x183
@@ -605,6 +613,25 @@ static int draft_csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 {
 	int r;
 
+	if (csr == CSR_VSCTRCONTROL ||
+	    (csr == CSR_SCTRCONTROL && is_virtual(n->mode))) {
+		/* 2.3: VS-mode sctrcontrol is vsctrcontrol; DEPTH is a
+		 * read-only copy of mctrcontrol's; CLR clears only when
+		 * written while V=1 */
+		r = ctr_state_access(n, csr, false);
+		if (r != NV_OK)
+			return r;
+		if (write) {
+			n->vsctrctl = *val & vsctrctl_writable(n);
+			if (bit(*val, B_CLR) && is_virtual(n->mode))
+				draft_clear(n);
+			ctl_written(n);
+		} else {
+			*val = n->vsctrctl |
+			       draft_depth_enc[n->depth_code] << 16;
+		}
+		return NV_OK;
+	}
 	if (csr == CSR_MCTRCONTROL || csr == CSR_SCTRCONTROL) {
 		uint64_t wmask = csr == CSR_MCTRCONTROL ? mctrctl_writable(n)
 							: sctrctl_writable(n);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * naive_ctr.h - a deliberately naive transcription of the CTR spec
- * (Smctr/Ssctr v1.0, ratified layout, and the v0.1.4 draft layout for a
- * hart without H), written from the spec text and not
+ * (Smctr/Ssctr v1.0, ratified layout, and the v0.1.4 draft layout),
+ * written from the spec text and not
  * from qemu-model/core/ctr.c, for the differential test diff_ctr.c.  It
  * models one hart: mode, mstateen0/hstateen0 (SE0, CSRIND, CTR), the *iselect
  * registers, the CTR CSRs and entries, nothing else.
@@ -26,7 +26,7 @@
 #define NV_VS	5
 
 struct naive_ctr {
-	bool draft;			/* v0.1.4 layout (no H modelled) */
+	bool draft;			/* v0.1.4 layout */
 	int mode;
 	bool wrap;			/* draft mctrstatus.WRAP */
 	unsigned int cce_bits;		/* implemented CCE bits */
