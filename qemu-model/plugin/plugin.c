@@ -376,24 +376,32 @@ static inline struct vcpu *vcpu_get(unsigned int index)
 static inline void block_ran(struct vcpu *v, const struct tb_desc *p,
 			     const struct tb_desc *d)
 {
+	bool due = false;	/* the sampled counter overflowed */
+
 	v->unflushed += p->n_insns;
-	if (__builtin_expect(v->unflushed >= v->budget, 0))
+	if (__builtin_expect(v->unflushed >= v->budget, 0)) {
 		flush_counts(v);
+		due = v->hart.pmu.lcofi_pending;
+	}
 	if (p->end == END_NONE)
 		goto done;
 	if (plugin.fast_transfer && p->end <= END_INDIRECT) {
-		/* resolve()'s common case, inline: a transfer only CTR sees. */
+		/* resolve()'s common case, inline: a transfer only CTR sees
+		 * (the sampled event is instructions or cycles, so only the
+		 * flush above can overflow it). */
 		unsigned int type = p->type;
 		uint64_t dst = d->start;
 
 		if (p->end == END_BRANCH) {
-			if (dst == p->target)
-				type = RVP_CTRDATA_TYPE_TAKEN_BRANCH;
-			else if (dst == p->fallthrough)
-				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH;
-			else
+			/* Without a branch on the outcome: the host would
+			 * mispredict wherever the guest's branch does. */
+			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
+			       (dst == p->target);
+			if (__builtin_expect(dst != p->target &&
+					     dst != p->fallthrough, 0))
 				goto slow;
-		} else if (p->end == END_DIRECT && dst != p->target) {
+		} else if (__builtin_expect(p->end == END_DIRECT &&
+					    dst != p->target, 0)) {
 			goto slow;
 		}
 		v->transfers++;
@@ -406,8 +414,12 @@ static inline void block_ran(struct vcpu *v, const struct tb_desc *p,
 	}
 slow:
 	resolve(v, p, d->start);
+	/* Other events count in the model's transfer path. */
+	due = v->hart.pmu.lcofi_pending;
 done:
-	if (__builtin_expect(v->hart.pmu.lcofi_pending, 0))
+	/* The interrupt is taken once the block's transfer has retired:
+	 * the sample's ip is where the program goes next. */
+	if (__builtin_expect(due, 0))
 		take_sample(v, d->start);
 }
 
