@@ -249,7 +249,7 @@ static bool check_state(struct run *r)
 	if (r->hart.ctr.wrptr != r->nv.wrptr)
 		return mismatch(r, "WRPTR %u, naive %" PRIu64,
 				r->hart.ctr.wrptr, r->nv.wrptr);
-	{
+	if (r->nv.smstateen) {
 		int cb = draft ? 55 : 54;
 		uint64_t m = (uint64_t)r->nv.mstateen_ctr << cb |
 			     (uint64_t)r->nv.mstateen_csrind << 60 |
@@ -516,10 +516,21 @@ static void reset(struct run *r)
 			break;
 		}
 	}
+	/* and a quarter without TYPE, without cycle counting or without
+	 * Smstateen */
+	cfg.ctr.type_field = below(4) != 0;
+	cfg.ctr.cycle_counting = below(4) != 0;
+	cfg.smstateen = below(4) != 0;
+	if (rvp_hart_config_check(&cfg))
+		cfg.ctr.cycle_counting = true;	/* e.g. CCE bits without CC */
 	if (rvp_hart_init(&r->hart, &cfg))
 		abort();
 	naive_init(&r->nv, draft, r->cce);
 	r->nv.impl = impl;
+	r->nv.type_field = cfg.ctr.type_field;
+	r->nv.cc = cfg.ctr.cycle_counting;
+	if (!cfg.smstateen)
+		naive_no_smstateen(&r->nv);
 	r->nv.dmin = dmin;
 	r->nv.dmax = dmax;
 	/* reset depth: not in the spec; the core's, if supported */
@@ -536,7 +547,9 @@ static void reset(struct run *r)
 	     : "ratified", r->cce, h_ext ? "" : " h=off", 16u << dmin,
 	     16u << dmax);
 	emit_fields(impl);
-	emit("\n");
+	emit("%s%s%s\n", cfg.ctr.type_field ? "" : " type=off",
+	     cfg.ctr.cycle_counting ? "" : " cc=off",
+	     cfg.smstateen ? "" : " smstateen=off");
 }
 
 /* Runs STEPS steps from SEED; returns the steps run (STEPS when clean). */

@@ -51,9 +51,19 @@ void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits)
 	n->impl = naive_optional_fields(draft);
 	n->dmin = 0;
 	n->dmax = 4;
+	n->type_field = true;
+	n->cc = true;
+	n->smstateen = true;
 	n->mode = NV_M;
 	n->cce_bits = cce_bits;
 	/* Smstateen: writable mstateen bits reset to zero */
+}
+
+void naive_no_smstateen(struct naive_ctr *n)
+{
+	n->smstateen = false;
+	n->mstateen_ctr = n->mstateen_csrind = n->mstateen_se0 = true;
+	n->hstateen_ctr = n->hstateen_csrind = n->hstateen_se0 = true;
 }
 
 unsigned int naive_depth(const struct naive_ctr *n)
@@ -130,11 +140,15 @@ static uint64_t encode_cc(struct naive_ctr *n)
 
 static uint64_t record_data(struct naive_ctr *n, unsigned int type)
 {
-	uint64_t d = type;
+	uint64_t d = 0;
 
-	if (n->counter_valid)
+	/* "Implementations that do not support this field will report 0" */
+	if (n->type_field)
+		d |= type;
+	if (n->cc && n->counter_valid)
 		d |= 1ull << 15;	/* CCV */
-	d |= encode_cc(n) << 16;
+	if (n->cc)
+		d |= encode_cc(n) << 16;
 	/* The CC field counts since the prior record. */
 	n->counter = 0;
 	n->counter_valid = true;
@@ -525,9 +539,11 @@ static void entry_write(struct naive_ctr *n, unsigned int which, uint64_t sel,
 		n->src[p] = val;
 	else if (which == 2)
 		n->dst[p] = val & ~1ull;	/* MISP read-only 0 */
-	else	/* TYPE, CCV, CCM, implemented CCE bits */
-		n->data[p] = val & (0xFull | 1ull << 15 | 0xFFFull << 16 |
-				    cce_mask);
+	else	/* TYPE, CCV, CCM, implemented CCE bits; unimplemented
+		 * fields are read-only 0 */
+		n->data[p] = val & ((n->type_field ? 0xFull : 0) |
+				    (n->cc ? 1ull << 15 | 0xFFFull << 16 |
+					     cce_mask : 0));
 }
 
 /* An *ireg access: FILE is 'm', 's' or 'v' (vsireg), WHICH 1..6. */
@@ -784,6 +800,8 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 		return ireg_access(n, csr, 'v', csr < CSR_VSIREG4 ?
 				   csr - CSR_VSISELECT :
 				   csr - CSR_VSISELECT - 1, write, val);
+	if ((csr == CSR_MSTATEEN0 || csr == CSR_HSTATEEN0) && !n->smstateen)
+		return NV_ILLEGAL;
 	if (csr == CSR_MSTATEEN0) {
 		r = csr_privilege(n, csr);
 		if (r != NV_OK)

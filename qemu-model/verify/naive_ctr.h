@@ -32,6 +32,7 @@ struct naive_ctr {
 	unsigned int cce_bits;		/* implemented CCE bits */
 	uint64_t impl;			/* implemented optional ctl fields */
 	uint64_t dmin, dmax;		/* supported depth codes (0..4) */
+	bool type_field, cc, smstateen;	/* ctrdata.TYPE, CCV/CC, Smstateen */
 	uint64_t mctrctl, vsctrctl;
 	uint64_t depth_code;		/* sctrdepth.DEPTH (draft: 0..4 for
 					 * DEPTH 0000, 0001, 0011, 0111, 1111) */
@@ -46,6 +47,9 @@ struct naive_ctr {
 };
 
 void naive_init(struct naive_ctr *n, bool draft, unsigned int cce_bits);
+/* Without Smstateen: the state-enable registers do not exist and every
+ * access they would gate is open. */
+void naive_no_smstateen(struct naive_ctr *n);
 /* The optional control fields of the layout, from the spec's field list. */
 uint64_t naive_optional_fields(bool draft);
 int naive_csr_read(struct naive_ctr *n, unsigned int csr, uint64_t *val);
