@@ -101,12 +101,18 @@ static const unsigned int draft_h_csrs[] = {
 };
 #define NDHCSRS (sizeof(draft_h_csrs) / sizeof(draft_h_csrs[0]))
 
-static bool draft, h_ext;
+static bool draft, h_ext, rv32;
+
+static const unsigned int rv32_csrs[] = {
+	RVP_CSR_MSTATEEN0H, RVP_CSR_HSTATEEN0H,
+};
 
 static unsigned int pick_csr(void)
 {
 	unsigned int i;
 
+	if (!draft && rv32 && below(10) == 0)
+		return rv32_csrs[below(2)];
 	if (!draft)
 		return v1_csrs[below(NCSRS)];
 	i = below(h_ext ? NDCSRS + NDHCSRS : NDCSRS);
@@ -166,6 +172,10 @@ static uint64_t interesting(unsigned int csr)
 	if (csr == RVP_CSR_MISELECT || csr == RVP_CSR_SISELECT ||
 	    csr == RVP_CSR_VSISELECT)
 		return below(8) ? 0x200 + below(0x100) : rnd() & 0xFFF;
+	if (csr == RVP_CSR_MSTATEEN0H || csr == RVP_CSR_HSTATEEN0H)
+		return (below(5) ? 1ull << 31 : 0) |
+		       (below(5) ? 1ull << 28 : 0) |
+		       (below(4) ? 1ull << 22 : 0);
 	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
 		/* SE0, CSRIND and CTR mostly open */
 		return (below(5) ? 1ull << 63 : 0) |
@@ -198,6 +208,8 @@ static bool is_ireg(unsigned int csr)
 
 static uint64_t compare_mask(unsigned int csr)
 {
+	if (csr == RVP_CSR_MSTATEEN0H || csr == RVP_CSR_HSTATEEN0H)
+		return 1ull << 31 | 1ull << 28 | 1ull << 22;
 	/* the state-enable bits modelled: SE0, CSRIND, CTR */
 	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
 		return 1ull << 63 | 1ull << 60 | 1ull << (draft ? 55 : 54);
@@ -316,8 +328,10 @@ static const int modes[5] = { RVP_MODE_U, RVP_MODE_S, RVP_MODE_M,
 
 static uint64_t addr(void)
 {
-	return (below(4) ? 0x80000000ull + (rnd() & 0xFFFFE)
-			 : rnd() & ~1ull);
+	uint64_t a = below(4) ? 0x80000000ull + (rnd() & 0xFFFFE)
+			      : rnd() & ~1ull;
+
+	return rv32 ? a & 0xFFFFFFFFull : a;
 }
 
 static bool step(struct run *r)
@@ -518,6 +532,9 @@ static void reset(struct run *r)
 	}
 	/* and a quarter without TYPE, without cycle counting or without
 	 * Smstateen */
+	/* a quarter of the ratified harts are RV32 */
+	rv32 = !draft && below(4) == 0;
+	cfg.ctr.xlen = rv32 ? 32 : 64;
 	cfg.ctr.type_field = below(4) != 0;
 	cfg.ctr.cycle_counting = below(4) != 0;
 	cfg.smstateen = below(4) != 0;
@@ -528,6 +545,7 @@ static void reset(struct run *r)
 	naive_init(&r->nv, draft, r->cce);
 	r->nv.impl = impl;
 	r->nv.type_field = cfg.ctr.type_field;
+	r->nv.rv32 = rv32;
 	r->nv.cc = cfg.ctr.cycle_counting;
 	if (!cfg.smstateen)
 		naive_no_smstateen(&r->nv);
@@ -547,7 +565,8 @@ static void reset(struct run *r)
 	     : "ratified", r->cce, h_ext ? "" : " h=off", 16u << dmin,
 	     16u << dmax);
 	emit_fields(impl);
-	emit("%s%s%s\n", cfg.ctr.type_field ? "" : " type=off",
+	emit("%s%s%s%s\n", rv32 ? " xlen=32" : "",
+	     cfg.ctr.type_field ? "" : " type=off",
 	     cfg.ctr.cycle_counting ? "" : " cc=off",
 	     cfg.smstateen ? "" : " smstateen=off");
 }

@@ -162,6 +162,10 @@ static void push(struct naive_ctr *n, unsigned int type, uint64_t src,
 {
 	uint64_t w = n->wrptr;
 
+	if (n->rv32) {		/* 32-bit PCs, zero-extended */
+		src &= 0xFFFFFFFFull;
+		dst &= 0xFFFFFFFFull;
+	}
 	n->src[w] = src | 1;		/* V */
 	n->dst[w] = dst & ~1ull;	/* MISP not implemented */
 	n->data[w] = record_data(n, type);
@@ -535,6 +539,9 @@ static void entry_write(struct naive_ctr *n, unsigned int which, uint64_t sel,
 
 	if (p < 0 || which > 3)
 		return;
+	/* MXLEN-bit registers: 32 bits on RV32 */
+	if (n->rv32)
+		val &= 0xFFFFFFFFull;
 	if (which == 1)
 		n->src[p] = val;
 	else if (which == 2)
@@ -850,14 +857,74 @@ static int csr_access(struct naive_ctr *n, unsigned int csr, bool write,
 	return -1;
 }
 
+#define CSR_MSTATEEN0H	0x31C
+#define CSR_HSTATEEN0H	0x61C
+
+/* The modelled state-enable bits as a register value (all above bit 31). */
+static uint64_t stateen_now(struct naive_ctr *n, bool h)
+{
+	if (h)
+		return (uint64_t)(n->hstateen_ctr && n->mstateen_ctr)
+			       << B_STATEEN_CTR |
+		       (uint64_t)(n->hstateen_csrind && n->mstateen_csrind)
+			       << 60 |
+		       (uint64_t)(n->hstateen_se0 && n->mstateen_se0) << 63;
+	return (uint64_t)n->mstateen_ctr << B_STATEEN_CTR |
+	       (uint64_t)n->mstateen_csrind << 60 |
+	       (uint64_t)n->mstateen_se0 << 63;
+}
+
+/* RV32 (ratified): a CSR access sees bits 31:0; mctrctl bits 63:32 are
+ * out of reach ("CSR Listing" note), mstateen0h/hstateen0h are the high
+ * halves of the state-enable registers. */
+static int rv32_access(struct naive_ctr *n, unsigned int csr, bool write,
+		       uint64_t *val)
+{
+	uint64_t full;
+	unsigned int base = csr;
+	bool high = false;
+	int r;
+
+	if (csr == CSR_MSTATEEN0H || csr == CSR_HSTATEEN0H) {
+		base = csr == CSR_MSTATEEN0H ? CSR_MSTATEEN0 : CSR_HSTATEEN0;
+		high = true;
+	}
+	if (!write) {
+		r = csr_access(n, base, false, &full);
+		*val = (high ? full >> 32 : full) & 0xFFFFFFFFull;
+		return r;
+	}
+	*val &= 0xFFFFFFFFull;
+	if (base == CSR_MSTATEEN0 || base == CSR_HSTATEEN0) {
+		uint64_t cur = stateen_now(n, base == CSR_HSTATEEN0);
+
+		full = high ? *val << 32 | (cur & 0xFFFFFFFFull)
+			    : (cur & ~0xFFFFFFFFull) | *val;
+	} else if (csr == CSR_MCTRCTL) {
+		full = (n->mctrctl & ~0xFFFFFFFFull) | *val;
+	} else if (csr == CSR_VSCTRCTL ||
+		   (csr == CSR_SCTRCTL && is_virtual(n->mode))) {
+		full = (n->vsctrctl & ~0xFFFFFFFFull) | *val;
+	} else if (csr == CSR_SCTRCTL) {
+		full = (n->mctrctl & ~0xFFFFFFFFull) | *val;
+	} else {
+		full = *val;
+	}
+	return csr_access(n, base, true, &full);
+}
+
 int naive_csr_read(struct naive_ctr *n, unsigned int csr, uint64_t *val)
 {
 	*val = 0;
+	if (n->rv32)
+		return rv32_access(n, csr, false, val);
 	return csr_access(n, csr, false, val);
 }
 
 int naive_csr_write(struct naive_ctr *n, unsigned int csr, uint64_t val)
 {
+	if (n->rv32)
+		return rv32_access(n, csr, true, &val);
 	return csr_access(n, csr, true, &val);
 }
 
