@@ -2,9 +2,12 @@
 /*
  * Entry and M-mode trap vector of the rvperf test firmware.  Hart 0 boots
  * (a0 = hartid, a1 = FDT, a2 = QEMU's fw_dynamic_info); other harts park.
- * The trap vector saves all 31 registers in a frame on the M-mode stack
- * (mscratch holds its top while S-mode runs), calls fw_trap(frame) and
- * restores them, so fw_trap can change a0/a1 (ecall results) and mepc.
+ * The trap vector saves the caller-saved registers (ra, t0-t6, a0-a7) and
+ * S-mode's sp in a frame of 32 slots indexed by register number on the
+ * M-mode stack (mscratch holds its top while S-mode runs), calls
+ * fw_trap(frame) and restores them, so fw_trap can change a0/a1 (ecall
+ * results) and mepc.  s0-s11 are preserved by the C code itself; gp and tp
+ * are never used by the firmware (no __global_pointer$, no TLS).
  */
 	.section .text.start, "ax"
 	.globl _start
@@ -34,13 +37,9 @@ fw_trap_entry:
 	csrrw	sp, mscratch, sp
 	addi	sp, sp, -256
 	sd	x1, 8(sp)
-	sd	x3, 24(sp)
-	sd	x4, 32(sp)
 	sd	x5, 40(sp)
 	sd	x6, 48(sp)
 	sd	x7, 56(sp)
-	sd	x8, 64(sp)
-	sd	x9, 72(sp)
 	sd	x10, 80(sp)
 	sd	x11, 88(sp)
 	sd	x12, 96(sp)
@@ -49,16 +48,6 @@ fw_trap_entry:
 	sd	x15, 120(sp)
 	sd	x16, 128(sp)
 	sd	x17, 136(sp)
-	sd	x18, 144(sp)
-	sd	x19, 152(sp)
-	sd	x20, 160(sp)
-	sd	x21, 168(sp)
-	sd	x22, 176(sp)
-	sd	x23, 184(sp)
-	sd	x24, 192(sp)
-	sd	x25, 200(sp)
-	sd	x26, 208(sp)
-	sd	x27, 216(sp)
 	sd	x28, 224(sp)
 	sd	x29, 232(sp)
 	sd	x30, 240(sp)
@@ -70,13 +59,9 @@ fw_trap_entry:
 	addi	t0, sp, 256
 	csrw	mscratch, t0
 	ld	x1, 8(sp)
-	ld	x3, 24(sp)
-	ld	x4, 32(sp)
 	ld	x5, 40(sp)
 	ld	x6, 48(sp)
 	ld	x7, 56(sp)
-	ld	x8, 64(sp)
-	ld	x9, 72(sp)
 	ld	x10, 80(sp)
 	ld	x11, 88(sp)
 	ld	x12, 96(sp)
@@ -85,16 +70,6 @@ fw_trap_entry:
 	ld	x15, 120(sp)
 	ld	x16, 128(sp)
 	ld	x17, 136(sp)
-	ld	x18, 144(sp)
-	ld	x19, 152(sp)
-	ld	x20, 160(sp)
-	ld	x21, 168(sp)
-	ld	x22, 176(sp)
-	ld	x23, 184(sp)
-	ld	x24, 192(sp)
-	ld	x25, 200(sp)
-	ld	x26, 208(sp)
-	ld	x27, 216(sp)
 	ld	x28, 224(sp)
 	ld	x29, 232(sp)
 	ld	x30, 240(sp)

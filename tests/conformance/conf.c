@@ -784,7 +784,7 @@ static ulong bench_one(ulong fid, ulong a0, ulong a1, ulong a2, ulong a3, ulong 
 	ulong v0, v1;
 
 	v0 = rd_instret();
-	pmu(fid, a0, a1, a2, a3, a4);
+	last = sbi(EXT_PMU, fid, a0, a1, a2, a3, a4, 0);
 	v1 = rd_instret();
 	return v1 - v0;
 }
