@@ -111,8 +111,17 @@ static unsigned int pick_csr(void)
 {
 	unsigned int i;
 
-	if (!draft && rv32 && below(10) == 0)
-		return rv32_csrs[below(2)];
+	if (rv32 && below(10) == 0) {
+		static const unsigned int dh[] = {
+			RVP_CTR_DRAFT_CSR_MCTRCONTROLH,
+			RVP_CTR_DRAFT_CSR_SCTRCONTROLH,
+			RVP_CTR_DRAFT_CSR_VSCTRCONTROLH,
+		};
+
+		if (draft && below(2))
+			return dh[below(h_ext ? 3 : 2)];
+		return draft && !h_ext ? rv32_csrs[0] : rv32_csrs[below(2)];
+	}
 	if (!draft)
 		return v1_csrs[below(NCSRS)];
 	i = below(h_ext ? NDCSRS + NDHCSRS : NDCSRS);
@@ -175,7 +184,11 @@ static uint64_t interesting(unsigned int csr)
 	if (csr == RVP_CSR_MSTATEEN0H || csr == RVP_CSR_HSTATEEN0H)
 		return (below(5) ? 1ull << 31 : 0) |
 		       (below(5) ? 1ull << 28 : 0) |
-		       (below(4) ? 1ull << 22 : 0);
+		       (below(4) ? 1ull << (draft ? 23 : 22) : 0);
+	if (csr == RVP_CTR_DRAFT_CSR_MCTRCONTROLH ||
+	    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROLH ||
+	    csr == RVP_CTR_DRAFT_CSR_VSCTRCONTROLH)
+		return below(2) ? rnd() : rnd() & 0xFF7E;
 	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
 		/* SE0, CSRIND and CTR mostly open */
 		return (below(5) ? 1ull << 63 : 0) |
@@ -209,7 +222,7 @@ static bool is_ireg(unsigned int csr)
 static uint64_t compare_mask(unsigned int csr)
 {
 	if (csr == RVP_CSR_MSTATEEN0H || csr == RVP_CSR_HSTATEEN0H)
-		return 1ull << 31 | 1ull << 28 | 1ull << 22;
+		return 1ull << 31 | 1ull << 28 | 1ull << (draft ? 23 : 22);
 	/* the state-enable bits modelled: SE0, CSRIND, CTR */
 	if (csr == RVP_CSR_MSTATEEN0 || csr == RVP_CSR_HSTATEEN0)
 		return 1ull << 63 | 1ull << 60 | 1ull << (draft ? 55 : 54);
@@ -532,8 +545,8 @@ static void reset(struct run *r)
 	}
 	/* and a quarter without TYPE, without cycle counting or without
 	 * Smstateen */
-	/* a quarter of the ratified harts are RV32 */
-	rv32 = !draft && below(4) == 0;
+	/* a quarter of the harts are RV32 */
+	rv32 = below(4) == 0;
 	cfg.ctr.xlen = rv32 ? 32 : 64;
 	cfg.ctr.type_field = below(4) != 0;
 	cfg.ctr.cycle_counting = below(4) != 0;

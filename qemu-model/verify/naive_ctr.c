@@ -889,6 +889,11 @@ static int rv32_access(struct naive_ctr *n, unsigned int csr, bool write,
 		base = csr == CSR_MSTATEEN0H ? CSR_MSTATEEN0 : CSR_HSTATEEN0;
 		high = true;
 	}
+	/* draft 2.1-2.3: *ctrcontrolh are bits 63:32 of *ctrcontrol */
+	if (n->draft && (csr == 0x382 || csr == 0x182 || csr == 0x282)) {
+		base = csr - 1;
+		high = true;
+	}
 	if (!write) {
 		r = csr_access(n, base, false, &full);
 		*val = (high ? full >> 32 : full) & 0xFFFFFFFFull;
@@ -898,6 +903,17 @@ static int rv32_access(struct naive_ctr *n, unsigned int csr, bool write,
 	if (base == CSR_MSTATEEN0 || base == CSR_HSTATEEN0) {
 		uint64_t cur = stateen_now(n, base == CSR_HSTATEEN0);
 
+		full = high ? *val << 32 | (cur & 0xFFFFFFFFull)
+			    : (cur & ~0xFFFFFFFFull) | *val;
+	} else if (n->draft && (base == CSR_MCTRCONTROL ||
+				base == CSR_SCTRCONTROL ||
+				base == CSR_VSCTRCONTROL)) {
+		uint64_t cur;
+
+		/* the other half as a read sees it (CLR reads 0) */
+		r = csr_access(n, base, false, &cur);
+		if (r != NV_OK)
+			return r;
 		full = high ? *val << 32 | (cur & 0xFFFFFFFFull)
 			    : (cur & ~0xFFFFFFFFull) | *val;
 	} else if (csr == CSR_MCTRCTL) {

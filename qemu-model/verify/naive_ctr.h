@@ -33,7 +33,7 @@ struct naive_ctr {
 	uint64_t impl;			/* implemented optional ctl fields */
 	uint64_t dmin, dmax;		/* supported depth codes (0..4) */
 	bool type_field, cc, smstateen;	/* ctrdata.TYPE, CCV/CC, Smstateen */
-	bool rv32;			/* MXLEN = XLEN = 32 (ratified only) */
+	bool rv32;			/* MXLEN = XLEN = 32 */
 	uint64_t mctrctl, vsctrctl;
 	uint64_t depth_code;		/* sctrdepth.DEPTH (draft: 0..4 for
 					 * DEPTH 0000, 0001, 0011, 0111, 1111) */
