@@ -6,7 +6,9 @@
  * cycles and SCTRCLR, run through the qemu-model core (rvp_hart, as ctr-sim
  * uses it) and through naive_ctr.c, a plain transcription of the spec.
  * Every CSR read, every trap outcome and, after each step, every logical
- * entry, WRPTR and FROZEN must agree.
+ * entry, WRPTR, WRAP, FROZEN and the state-enable bits must agree.  Both
+ * layouts; each episode draws an implementation (CCE bits, optional
+ * fields, depth range, TYPE, cycle counting, Smstateen, H, RV32).
  *
  * The sequence runs in episodes of EPISODE steps from reset; a mismatch
  * prints the seed, the step and the episode so far as a ctr-sim scenario

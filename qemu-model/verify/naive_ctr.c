@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * naive_ctr.c - the CTR spec (Smctr/Ssctr v1.0) written down as plainly as
+ * naive_ctr.c - the CTR spec (Smctr/Ssctr v1.0, and the v0.1.4 draft where
+ * its layout differs) written down as plainly as
  * possible: plain arrays, one if per sentence, no precomputed masks or
  * fast paths.  Section names in comments are the spec's.  Where the spec
  * leaves a choice to the implementation (WARL results, the RASEMU cycle

@@ -2,10 +2,10 @@
 /*
  * naive_ctr.h - a deliberately naive transcription of the CTR spec
  * (Smctr/Ssctr v1.0, ratified layout, and the v0.1.4 draft layout),
- * written from the spec text and not
- * from qemu-model/core/ctr.c, for the differential test diff_ctr.c.  It
- * models one hart: mode, mstateen0/hstateen0 (SE0, CSRIND, CTR), the *iselect
- * registers, the CTR CSRs and entries, nothing else.
+ * written from the spec text and not from qemu-model/core/ctr.c, for the
+ * differential test diff_ctr.c.  It models one hart: mode,
+ * mstateen0/hstateen0 (SE0, CSRIND, CTR), the *iselect registers, the CTR
+ * CSRs and entries, nothing else.
  */
 #ifndef RVPERF_QEMU_MODEL_NAIVE_CTR_H
 #define RVPERF_QEMU_MODEL_NAIVE_CTR_H
