@@ -10,7 +10,8 @@
  * layouts; each episode draws an implementation (CCE bits, optional
  * fields, depth range, TYPE, cycle counting, Smstateen, H, RV32).
  *
- * The sequence runs in episodes of EPISODE steps from reset; a mismatch
+ * The sequence runs in episodes of 300 or 3000 steps (long enough for
+ * deep buffers to wrap) from reset; a mismatch
  * prints the seed, the step and the episode so far as a ctr-sim scenario
  * (replay: ctr-sim FILE), and fails.
  *
@@ -29,7 +30,7 @@
 #include "rvperf/ctr.h"
 #include "tap.h"
 
-#define EPISODE 300
+#define EPISODE_MAX 3000	/* steps per episode: 300 or 3000 */
 
 static uint64_t rng_state;
 
@@ -49,7 +50,7 @@ static unsigned int below(unsigned int n)
 }
 
 /* The episode so far, as scenario text. */
-static char script[EPISODE * 80 + 256];
+static char script[EPISODE_MAX * 96 + 512];
 static size_t script_len;
 
 static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -594,8 +595,11 @@ static unsigned long run_seed(uint64_t seed, unsigned long steps)
 	memset(&r, 0, sizeof(r));
 	r.seed = seed;
 	rng_state = seed;
+	unsigned long episode_end = 0;
+
 	for (r.step = 0; r.step < steps; r.step++) {
-		if (r.step % EPISODE == 0) {
+		if (r.step == episode_end) {
+			episode_end += below(4) ? 300 : EPISODE_MAX;
 			r.cce = below(5);
 			reset(&r);
 		}
