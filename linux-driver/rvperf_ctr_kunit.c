@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suites for rvperf's hardware-free CTR logic (rvperf_ctr_logic.c):
+ * filter mapping, type mapping, cycle decoding, depth and the privilege
+ * sanitiser, for the ratified v1.0 and the v0.1.4 draft layouts.
+ */
+
+#include <kunit/test.h>
+#include <linux/bits.h>
+
+#include "rvperf_ctr_logic.h"
+#include "rvperf_ctr_regs.h"
+
+#define KSTART		0xffffffc000000000UL
+#define UADDR		0x10000UL
+#define KADDR		0xffffffff80001000UL
+
+static void rvctr_test_filter_refused(struct kunit *test)
+{
+	static const u64 refused[] = {
+		PERF_SAMPLE_BRANCH_ABORT_TX, PERF_SAMPLE_BRANCH_IN_TX,
+		PERF_SAMPLE_BRANCH_NO_TX, PERF_SAMPLE_BRANCH_COUNTERS,
+		BIT_ULL(PERF_SAMPLE_BRANCH_MAX_SHIFT),
+	};
+	struct rvctr_filter f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_ANY |
+				PERF_SAMPLE_BRANCH_USER | refused[i], KSTART),
+				-EOPNOTSUPP);
+	/* No type, no privilege, call stack with a type: refused. */
+	KUNIT_EXPECT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_USER, KSTART),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_ANY, KSTART),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_COND, KSTART),
+			-EOPNOTSUPP);
+}
+
+static void rvctr_test_filter_types(struct kunit *test)
+{
+	struct rvctr_filter f;
+	const u64 u = PERF_SAMPLE_BRANCH_USER;
+
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, 0xff2eU);	/* all but 0, 4, 6, 7 */
+	KUNIT_EXPECT_EQ(test, f.priv, (u32)RVCTR_PRIV_USER);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_COND, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_ANY_CALL, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9) | BIT(1) | BIT(2)));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_ANY_RETURN, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(13) | BIT(3)));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_IND_JUMP, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(10) | BIT(14)));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, u | PERF_SAMPLE_BRANCH_CALL |
+				PERF_SAMPLE_BRANCH_IND_CALL, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9)));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_KERNEL |
+				PERF_SAMPLE_BRANCH_HV | PERF_SAMPLE_BRANCH_CALL_STACK, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9) | BIT(13)));
+	KUNIT_EXPECT_EQ(test, f.priv, (u32)RVCTR_PRIV_KERNEL);
+}
+
+static void rvctr_test_ctl(struct kunit *test, enum rvctr_layout l)
+{
+	bool v1 = l == RVCTR_LAYOUT_V1;
+	u64 u = v1 ? RVP_CTR_V1_MCTRCTL_U : RVP_CTR_DRAFT_MCTRCONTROL_U;
+	u64 s = v1 ? RVP_CTR_V1_MCTRCTL_S : RVP_CTR_DRAFT_MCTRCONTROL_S;
+	u64 ras = v1 ? RVP_CTR_V1_MCTRCTL_RASEMU : RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
+	u64 frz = v1 ? RVP_CTR_V1_MCTRCTL_LCOFIFRZ : RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ;
+	u64 ctl;
+
+	/* Taken branches only, user: every other type inhibited, NTBREN off. */
+	ctl = rvctr_ctl_bits(l, BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH), RVCTR_PRIV_USER, false);
+	KUNIT_EXPECT_EQ(test, ctl, u | frz | 0xff0eULL << 32);
+	/* Everything, both privileges, call stack: no inhibit bit at all. */
+	ctl = rvctr_ctl_bits(l, 0xff2e, RVCTR_PRIV_USER | RVCTR_PRIV_KERNEL, true);
+	KUNIT_EXPECT_EQ(test, ctl, u | s | ras | frz);
+	/* Not-taken branches wanted: NTBREN, which opts in. */
+	ctl = rvctr_ctl_bits(l, 0xff3e, RVCTR_PRIV_KERNEL, false);
+	KUNIT_EXPECT_EQ(test, ctl, s | frz | (v1 ? RVP_CTR_V1_MCTRCTL_NTBREN :
+						RVP_CTR_DRAFT_MCTRCONTROL_NTBREN));
+}
+
+static void rvctr_test_ctl_v1(struct kunit *test)
+{
+	rvctr_test_ctl(test, RVCTR_LAYOUT_V1);
+}
+
+static void rvctr_test_ctl_draft(struct kunit *test)
+{
+	rvctr_test_ctl(test, RVCTR_LAYOUT_DRAFT);
+}
+
+static void rvctr_test_depth(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 0), 16U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 4), 256U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 5), 0U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0), 16U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0x3ULL << 16), 64U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0xfULL << 16), 256U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0x2ULL << 16), 0U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_report(256, true), 127U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_report(64, true), 64U);
+	KUNIT_EXPECT_EQ(test, rvctr_depth_report(256, false), 256U);
+}
+
+static void rvctr_test_types(struct kunit *test)
+{
+	static const u8 want[16][2] = {
+		[0] = { PERF_BR_UNKNOWN, 0 },
+		[1] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_1 },
+		[2] = { PERF_BR_IRQ, 0 },
+		[3] = { PERF_BR_ERET, 0 },
+		[4] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_2 },
+		[5] = { PERF_BR_COND, 0 },
+		[6] = { PERF_BR_UNKNOWN, 0 },
+		[7] = { PERF_BR_UNKNOWN, 0 },
+		[8] = { PERF_BR_IND_CALL, 0 },
+		[9] = { PERF_BR_CALL, 0 },
+		[10] = { PERF_BR_IND, 0 },
+		[11] = { PERF_BR_UNCOND, 0 },
+		[12] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_3 },
+		[13] = { PERF_BR_RET, 0 },
+		[14] = { PERF_BR_IND, 0 },
+		[15] = { PERF_BR_UNCOND, 0 },
+	};
+	unsigned int t;
+	u8 type, new_type;
+
+	for (t = 0; t < 16; t++) {
+		rvctr_type_to_perf(t, &type, &new_type);
+		KUNIT_EXPECT_EQ_MSG(test, type, want[t][0], "TYPE %u", t);
+		KUNIT_EXPECT_EQ_MSG(test, new_type, want[t][1], "TYPE %u", t);
+	}
+}
+
+static u64 cc(unsigned int cce, unsigned int ccm)
+{
+	return RVP_CTRDATA_CCV | (u64)cce << RVP_CTRDATA_CCE_SHIFT |
+	       (u64)ccm << RVP_CTRDATA_CCM_SHIFT;
+}
+
+static void rvctr_test_cycles(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(0, 5) & ~RVP_CTRDATA_CCV), 0);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(0, 0)), 0);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(0, 4095)), 4095);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(1, 0)), 4096);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(1, 7)), 4103);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(3, 1)), (4096 + 1) << 2);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(4, 4095)), 0xfff8);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(5, 0)), 0xffff);
+	KUNIT_EXPECT_EQ(test, rvctr_decode_cycles(cc(15, 4095)), 0xffff);
+}
+
+static struct rvctr_record rec(u64 from, u64 to, unsigned int type, bool misp)
+{
+	struct rvctr_record r = {
+		.source = from | RVP_CTRSOURCE_V,
+		.target = to | (misp ? RVP_CTRTARGET_MISP : 0),
+		.data = type | cc(0, 42),
+	};
+	return r;
+}
+
+static void rvctr_test_sanitise(struct kunit *test)
+{
+	const u64 info = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_TYPE_SAVE |
+			 PERF_SAMPLE_BRANCH_PRIV_SAVE;
+	struct rvctr_filter fu, fk, fb;
+	struct perf_branch_entry e;
+	struct rvctr_record r;
+
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fu, info | PERF_SAMPLE_BRANCH_USER, KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fk, info | PERF_SAMPLE_BRANCH_KERNEL, KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fb, info | PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_KERNEL, KSTART), 0);
+
+	/* User to user: user events see it all, kernel-only ones nothing. */
+	r = rec(UADDR, UADDR + 0x40, RVP_CTRDATA_TYPE_DIRECT_CALL, true);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fu, &r, &e));
+	KUNIT_EXPECT_EQ(test, e.from, (u64)UADDR);
+	KUNIT_EXPECT_EQ(test, e.to, (u64)UADDR + 0x40);
+	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 1);
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.cycles, 42);
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_CALL);
+	KUNIT_EXPECT_EQ(test, (u32)e.priv, PERF_BR_PRIV_USER);
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fk, &r, &e));
+
+	/* A trap into the kernel: a user-only event never sees the target. */
+	r = rec(UADDR, KADDR, RVP_CTRDATA_TYPE_EXCEPTION, false);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fu, &r, &e));
+	KUNIT_EXPECT_EQ(test, e.from, (u64)UADDR);
+	KUNIT_EXPECT_EQ(test, e.to, 0ULL);
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_EXTEND_ABI);
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_1);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fk, &r, &e));
+	KUNIT_EXPECT_EQ(test, e.from, 0ULL);
+	KUNIT_EXPECT_EQ(test, e.to, (u64)KADDR);
+	KUNIT_EXPECT_EQ(test, (u32)e.priv, PERF_BR_PRIV_UNKNOWN);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fb, &r, &e));
+	KUNIT_EXPECT_EQ(test, e.from, (u64)UADDR);
+	KUNIT_EXPECT_EQ(test, e.to, (u64)KADDR);
+
+	/* Return to user: the kernel source is hidden from user events. */
+	r = rec(KADDR, UADDR, RVP_CTRDATA_TYPE_TRAP_RETURN, false);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fu, &r, &e));
+	KUNIT_EXPECT_EQ(test, e.from, 0ULL);
+	KUNIT_EXPECT_EQ(test, e.to, (u64)UADDR);
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_ERET);
+
+	/* Kernel to kernel: dropped for user events. */
+	r = rec(KADDR, KADDR + 8, RVP_CTRDATA_TYPE_TAKEN_BRANCH, false);
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fu, &r, &e));
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fk, &r, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.priv, PERF_BR_PRIV_KERNEL);
+
+	/* An invalid record is never reported. */
+	r.source &= ~RVP_CTRSOURCE_V;
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fb, &r, &e));
+}
+
+static void rvctr_test_per_event_types(struct kunit *test)
+{
+	struct rvctr_filter fcall, fret;
+	struct perf_branch_entry e;
+	struct rvctr_record call = rec(UADDR, UADDR + 0x100, RVP_CTRDATA_TYPE_DIRECT_CALL, false);
+	struct rvctr_record ret = rec(UADDR + 0x104, UADDR + 4,
+				      RVP_CTRDATA_TYPE_FUNCTION_RETURN, false);
+	struct rvctr_record none = rec(UADDR, UADDR + 8, RVP_CTRDATA_TYPE_NONE, false);
+
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fcall, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_NO_FLAGS |
+				PERF_SAMPLE_BRANCH_NO_CYCLES, KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fret, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_ANY_RETURN, KSTART), 0);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fcall, &call, &e));
+	/* NO_FLAGS, NO_CYCLES and no TYPE_SAVE: those fields stay 0. */
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.cycles, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_UNKNOWN);
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fcall, &ret, &e));
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fret, &call, &e));
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fret, &ret, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 1);
+	KUNIT_EXPECT_EQ(test, (u32)e.cycles, 42);
+	/* TYPE 0 (no TYPE support) only reaches ANY events. */
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fcall, &none, &e));
+}
+
+static struct kunit_case rvctr_logic_cases[] = {
+	KUNIT_CASE(rvctr_test_filter_refused),
+	KUNIT_CASE(rvctr_test_filter_types),
+	KUNIT_CASE(rvctr_test_ctl_v1),
+	KUNIT_CASE(rvctr_test_ctl_draft),
+	KUNIT_CASE(rvctr_test_depth),
+	KUNIT_CASE(rvctr_test_types),
+	KUNIT_CASE(rvctr_test_cycles),
+	KUNIT_CASE(rvctr_test_sanitise),
+	KUNIT_CASE(rvctr_test_per_event_types),
+	{}
+};
+
+static struct kunit_suite rvctr_logic_suite = {
+	.name = "rvperf_ctr_logic",
+	.test_cases = rvctr_logic_cases,
+};
+
+kunit_test_suite(rvctr_logic_suite);
+
+MODULE_DESCRIPTION("KUnit tests for rvperf's CTR branch-stack logic");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rvperf CTR branch stacks: the logic that touches no hardware.
+ *
+ * The hardware is programmed with the union of what the active branch
+ * events want; every record is then filtered again for each event by
+ * transfer type and privilege (the ARM BRBE driver's model), so two events
+ * with different filters each get exactly what they asked for.
+ */
+
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "rvperf_ctr_logic.h"
+#include "rvperf_ctr_regs.h"
+
+#define T(x)	BIT(RVP_CTRDATA_TYPE_##x)
+
+#define RVCTR_TYPES_CALL	(T(INDIRECT_CALL) | T(DIRECT_CALL))
+#define RVCTR_TYPES_TRAP	(T(EXCEPTION) | T(INTERRUPT))
+#define RVCTR_TYPES_RETURN	(T(FUNCTION_RETURN) | T(TRAP_RETURN))
+#define RVCTR_TYPES_IND_JUMP	(T(INDIRECT_JUMP) | T(OTHER_INDIRECT_JUMP))
+/* Every defined TYPE but not-taken branches (perf has no name for them). */
+#define RVCTR_TYPES_ANY		(GENMASK(15, 0) & ~(T(NOT_TAKEN_BRANCH) | \
+				 BIT(6) | BIT(7)))
+
+#define RVCTR_PRIV_FLAGS	(PERF_SAMPLE_BRANCH_USER | \
+				 PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_HV)
+#define RVCTR_TYPE_FLAGS	(PERF_SAMPLE_BRANCH_ANY | \
+				 PERF_SAMPLE_BRANCH_ANY_CALL | \
+				 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+				 PERF_SAMPLE_BRANCH_IND_CALL | \
+				 PERF_SAMPLE_BRANCH_COND | \
+				 PERF_SAMPLE_BRANCH_IND_JUMP | \
+				 PERF_SAMPLE_BRANCH_CALL | \
+				 PERF_SAMPLE_BRANCH_CALL_STACK)
+#define RVCTR_INFO_FLAGS	(PERF_SAMPLE_BRANCH_NO_FLAGS | \
+				 PERF_SAMPLE_BRANCH_NO_CYCLES | \
+				 PERF_SAMPLE_BRANCH_TYPE_SAVE | \
+				 PERF_SAMPLE_BRANCH_HW_INDEX | \
+				 PERF_SAMPLE_BRANCH_PRIV_SAVE)
+
+/**
+ * rvctr_filter_init() - what a branch event records
+ * @f: filled in
+ * @bst: the event's attr.branch_sample_type
+ * @kernel_start: lowest kernel virtual address (TASK_SIZE in the driver)
+ *
+ * Transactional-memory flags, branch counters and any flag this driver
+ * does not know are refused.  PERF_SAMPLE_BRANCH_HV is accepted: perf sets
+ * it unless exclude_hv, and there is no hypervisor level CTR records from
+ * S-mode, so it adds nothing.  CALL_STACK is exclusive of the type flags
+ * (RAS emulation records calls and returns only).
+ *
+ * Return: 0, or -EOPNOTSUPP.
+ */
+int rvctr_filter_init(struct rvctr_filter *f, u64 bst,
+		      unsigned long kernel_start)
+{
+	u32 types = 0;
+
+	if (bst & ~(u64)(RVCTR_PRIV_FLAGS | RVCTR_TYPE_FLAGS | RVCTR_INFO_FLAGS))
+		return -EOPNOTSUPP;
+	if ((bst & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	    (bst & (RVCTR_TYPE_FLAGS & ~PERF_SAMPLE_BRANCH_CALL_STACK)))
+		return -EOPNOTSUPP;
+
+	if (bst & PERF_SAMPLE_BRANCH_ANY)
+		types |= RVCTR_TYPES_ANY;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_CALL)
+		types |= RVCTR_TYPES_CALL | RVCTR_TYPES_TRAP;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_RETURN)
+		types |= RVCTR_TYPES_RETURN;
+	if (bst & PERF_SAMPLE_BRANCH_IND_CALL)
+		types |= T(INDIRECT_CALL);
+	if (bst & PERF_SAMPLE_BRANCH_CALL)
+		types |= T(DIRECT_CALL);
+	if (bst & PERF_SAMPLE_BRANCH_COND)
+		types |= T(TAKEN_BRANCH);
+	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
+		types |= RVCTR_TYPES_IND_JUMP;
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK)
+		types |= RVCTR_TYPES_CALL | T(FUNCTION_RETURN);
+	if (!types)
+		return -EOPNOTSUPP;
+
+	f->types = types;
+	f->priv = 0;
+	if (bst & PERF_SAMPLE_BRANCH_USER)
+		f->priv |= RVCTR_PRIV_USER;
+	if (bst & PERF_SAMPLE_BRANCH_KERNEL)
+		f->priv |= RVCTR_PRIV_KERNEL;
+	if (!f->priv)
+		return -EOPNOTSUPP;
+	f->branch_sample_type = bst;
+	f->kernel_start = kernel_start;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rvctr_filter_init);
+
+/**
+ * rvctr_ctl_bits() - s*ctrctl / s*ctrcontrol value for a set of events
+ * @layout: CSR layout
+ * @types: union of the events' rvctr_filter.types
+ * @priv: union of their RVCTR_PRIV_*
+ * @call_stack: RAS emulation (only when every active event is CALL_STACK)
+ *
+ * Every transfer type not wanted is inhibited; not-taken branches are
+ * enabled only if asked for.  Freezing on a local counter overflow
+ * (LCOFIFRZ) is always on: records are read in the overflow handler.
+ *
+ * Return: the control register value (DEPTH of the draft left 0).
+ */
+u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
+		   bool call_stack)
+{
+	bool v1 = layout == RVCTR_LAYOUT_V1;
+	u64 inh = (u64)(~types & 0xffff) << RVP_CTR_FILTER_SHIFT;
+	u64 ctl;
+
+	/* NTBREN opts in where the other filter bits opt out. */
+	inh &= ~(u64)BIT_ULL(RVP_CTR_FILTER_SHIFT + RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH);
+	if (types & T(NOT_TAKEN_BRANCH))
+		inh |= BIT_ULL(RVP_CTR_FILTER_SHIFT + RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH);
+	/* Bit 0 (TYPE NONE) and the reserved 6, 7 have no filter bit. */
+	inh &= ~(u64)(BIT_ULL(RVP_CTR_FILTER_SHIFT) | BIT_ULL(RVP_CTR_FILTER_SHIFT + 6) |
+		      BIT_ULL(RVP_CTR_FILTER_SHIFT + 7));
+	/* Bits 32 + 1, 2, 3 are EXCINH, INTRINH, TRETINH in both layouts. */
+	ctl = inh;
+	ctl |= v1 ? RVP_CTR_V1_MCTRCTL_LCOFIFRZ : RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ;
+	if (priv & RVCTR_PRIV_USER)
+		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_U : RVP_CTR_DRAFT_MCTRCONTROL_U;
+	if (priv & RVCTR_PRIV_KERNEL)
+		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_S : RVP_CTR_DRAFT_MCTRCONTROL_S;
+	if (call_stack)
+		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_RASEMU : RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
+	return ctl;
+}
+EXPORT_SYMBOL_GPL(rvctr_ctl_bits);
+
+/**
+ * rvctr_type_to_perf() - CTR TYPE to PERF_BR_* (and new_type)
+ * @ctr_type: ctrdata.TYPE
+ * @type: PERF_BR_*
+ * @new_type: PERF_BR_NEW_* when @type is PERF_BR_EXTEND_ABI, else 0
+ *
+ * Synchronous exceptions (ecall, faults: CTR does not say which) are
+ * PERF_BR_NEW_ARCH_1, not-taken branches PERF_BR_NEW_ARCH_2 and co-routine
+ * swaps PERF_BR_NEW_ARCH_3: perf has no generic name for them.
+ */
+void rvctr_type_to_perf(unsigned int ctr_type, u8 *type, u8 *new_type)
+{
+	*new_type = 0;
+	switch (ctr_type) {
+	case RVP_CTRDATA_TYPE_EXCEPTION:
+		*type = PERF_BR_EXTEND_ABI;
+		*new_type = PERF_BR_NEW_ARCH_1;
+		break;
+	case RVP_CTRDATA_TYPE_INTERRUPT:
+		*type = PERF_BR_IRQ;
+		break;
+	case RVP_CTRDATA_TYPE_TRAP_RETURN:
+		*type = PERF_BR_ERET;
+		break;
+	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:
+		*type = PERF_BR_EXTEND_ABI;
+		*new_type = PERF_BR_NEW_ARCH_2;
+		break;
+	case RVP_CTRDATA_TYPE_TAKEN_BRANCH:
+		*type = PERF_BR_COND;
+		break;
+	case RVP_CTRDATA_TYPE_INDIRECT_CALL:
+		*type = PERF_BR_IND_CALL;
+		break;
+	case RVP_CTRDATA_TYPE_DIRECT_CALL:
+		*type = PERF_BR_CALL;
+		break;
+	case RVP_CTRDATA_TYPE_INDIRECT_JUMP:
+	case RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP:
+		*type = PERF_BR_IND;
+		break;
+	case RVP_CTRDATA_TYPE_DIRECT_JUMP:
+	case RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP:
+		*type = PERF_BR_UNCOND;
+		break;
+	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
+		*type = PERF_BR_EXTEND_ABI;
+		*new_type = PERF_BR_NEW_ARCH_3;
+		break;
+	case RVP_CTRDATA_TYPE_FUNCTION_RETURN:
+		*type = PERF_BR_RET;
+		break;
+	default:		/* NONE and the reserved 6, 7 */
+		*type = PERF_BR_UNKNOWN;
+		break;
+	}
+}
+EXPORT_SYMBOL_GPL(rvctr_type_to_perf);
+
+/**
+ * rvctr_decode_cycles() - elapsed cycles of a record, for perf
+ * @data: ctrdata
+ *
+ * CC is CCE (4 bits) and CCM (12 bits): CCM when CCE is 0, else
+ * (4096 + CCM) << (CCE - 1).  perf has 16 bits for it, so larger counts
+ * are clamped to 0xffff.  Without CCV the count is not valid: 0.
+ *
+ * Return: the cycle count for perf_branch_entry.cycles.
+ */
+u16 rvctr_decode_cycles(u64 data)
+{
+	u64 cce, ccm, cycles;
+
+	if (!(data & RVP_CTRDATA_CCV))
+		return 0;
+	cce = (data & RVP_CTRDATA_CCE) >> RVP_CTRDATA_CCE_SHIFT;
+	ccm = (data & RVP_CTRDATA_CCM) >> RVP_CTRDATA_CCM_SHIFT;
+	cycles = cce ? (4096 + ccm) << (cce - 1) : ccm;
+	return min_t(u64, cycles, 0xffff);
+}
+EXPORT_SYMBOL_GPL(rvctr_decode_cycles);
+
+/**
+ * rvctr_depth_decode() - number of entries from the depth CSR field
+ * @layout: CSR layout
+ * @csr: sctrdepth (v1.0) or sctrcontrol (draft) as read back
+ *
+ * v1.0 encodes 2^(DEPTH + 4) in 3 bits (5-7 reserved); the draft a
+ * thermometer code, 16 << popcount(DEPTH).
+ *
+ * Return: the depth, or 0 for a reserved or malformed encoding.
+ */
+unsigned int rvctr_depth_decode(enum rvctr_layout layout, u64 csr)
+{
+	unsigned int enc;
+
+	if (layout == RVCTR_LAYOUT_V1) {
+		enc = csr & RVP_CTR_V1_SCTRDEPTH_DEPTH;
+		return enc <= 4 ? 16U << enc : 0;
+	}
+	enc = (csr & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) >>
+	      RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+	if (enc & (enc + 1))	/* not of the form 0b0..01..1 */
+		return 0;
+	return 16U << hweight32(enc);
+}
+EXPORT_SYMBOL_GPL(rvctr_depth_decode);
+
+/**
+ * rvctr_depth_report() - entries reported to perf
+ * @depth: hardware depth
+ * @cap: cap at RVCTR_DEPTH_CAP (older perf tools drop deeper stacks)
+ *
+ * Return: the number of entries a sample may carry.
+ */
+unsigned int rvctr_depth_report(unsigned int depth, bool cap)
+{
+	return cap ? min_t(unsigned int, depth, RVCTR_DEPTH_CAP) : depth;
+}
+EXPORT_SYMBOL_GPL(rvctr_depth_report);
+
+static bool rvctr_is_kernel(const struct rvctr_filter *f, u64 addr)
+{
+	return addr >= f->kernel_start;
+}
+
+/**
+ * rvctr_record_to_entry() - one valid record as a perf entry for an event
+ * @f: the event's filter
+ * @rec: the record (ctrsource.V set)
+ * @e: filled in when the record is kept
+ *
+ * The record is dropped when the event did not ask for its type.  An
+ * address at a privilege the event excluded is never reported: when both
+ * ends are excluded the record is dropped, when one is (a trap into the
+ * kernel, a return to user) that address reads 0.  Flags, cycles, type
+ * and privilege are filled in only as the event asked.
+ *
+ * Return: true when @e is to be reported.
+ */
+bool rvctr_record_to_entry(const struct rvctr_filter *f,
+			   const struct rvctr_record *rec,
+			   struct perf_branch_entry *e)
+{
+	u64 bst = f->branch_sample_type;
+	unsigned int ctr_type = rec->data & RVP_CTRDATA_TYPE;
+	u64 from = rec->source & ~RVP_CTRSOURCE_V;
+	u64 to = rec->target & ~RVP_CTRTARGET_MISP;
+	bool from_k = rvctr_is_kernel(f, from), to_k = rvctr_is_kernel(f, to);
+	bool from_ok = f->priv & (from_k ? RVCTR_PRIV_KERNEL : RVCTR_PRIV_USER);
+	bool to_ok = f->priv & (to_k ? RVCTR_PRIV_KERNEL : RVCTR_PRIV_USER);
+	u8 type, new_type;
+
+	if (!(rec->source & RVP_CTRSOURCE_V))
+		return false;
+	/* TYPE 0: an implementation without TYPE; only ANY takes it. */
+	if (ctr_type == RVP_CTRDATA_TYPE_NONE) {
+		if (!(bst & PERF_SAMPLE_BRANCH_ANY))
+			return false;
+	} else if (!(f->types & BIT(ctr_type))) {
+		return false;
+	}
+	if (!from_ok && !to_ok)
+		return false;
+
+	memset(e, 0, sizeof(*e));
+	e->from = from_ok ? from : 0;
+	e->to = to_ok ? to : 0;
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+		e->mispred = !!(rec->target & RVP_CTRTARGET_MISP);
+		e->predicted = !e->mispred;
+	}
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
+		e->cycles = rvctr_decode_cycles(rec->data);
+	if (bst & PERF_SAMPLE_BRANCH_TYPE_SAVE) {
+		rvctr_type_to_perf(ctr_type, &type, &new_type);
+		e->type = type;
+		e->new_type = new_type;
+	}
+	if (bst & PERF_SAMPLE_BRANCH_PRIV_SAVE) {
+		/* The privilege the transfer ran at: that of its source. */
+		if (from_ok)
+			e->priv = from_k ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+		else
+			e->priv = PERF_BR_PRIV_UNKNOWN;
+	}
+	return true;
+}
+EXPORT_SYMBOL_GPL(rvctr_record_to_entry);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The hardware-free part of rvperf's CTR branch-stack support: perf branch
+ * filters to CTR transfer types and control bits, CTR TYPE to PERF_BR_*,
+ * cycle-count decoding and the per-event software filter with its
+ * privilege sanitiser.  Both CSR layouts are handled at run time so the
+ * KUnit suites cover each whatever layout the kernel was built for.
+ */
+#ifndef RVPERF_CTR_LOGIC_H
+#define RVPERF_CTR_LOGIC_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+enum rvctr_layout {
+	RVCTR_LAYOUT_V1,	/* ratified v1.0: sctrctl, sctrdepth */
+	RVCTR_LAYOUT_DRAFT,	/* v0.1.4 draft: sctrcontrol with DEPTH */
+};
+
+/* Reported depth cap for older perf tools that drop deeper stacks. */
+#define RVCTR_DEPTH_CAP		127
+
+/* A privilege level a branch event records (bit set = recorded). */
+#define RVCTR_PRIV_USER		BIT(0)
+#define RVCTR_PRIV_KERNEL	BIT(1)
+
+/* What one branch event asked for, derived once at event_init. */
+struct rvctr_filter {
+	u32 types;		/* BIT(CTR TYPE) of the transfers wanted */
+	u32 priv;		/* RVCTR_PRIV_* */
+	u64 branch_sample_type;	/* the event's flags (TYPE_SAVE, ...) */
+	unsigned long kernel_start; /* lowest kernel address */
+};
+
+/* One raw CTR entry as read through sireg, sireg2, sireg3. */
+struct rvctr_record {
+	u64 source;
+	u64 target;
+	u64 data;
+};
+
+int rvctr_filter_init(struct rvctr_filter *f, u64 branch_sample_type,
+		      unsigned long kernel_start);
+u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
+		   bool call_stack);
+void rvctr_type_to_perf(unsigned int ctr_type, u8 *type, u8 *new_type);
+u16 rvctr_decode_cycles(u64 data);
+unsigned int rvctr_depth_decode(enum rvctr_layout layout, u64 csr);
+unsigned int rvctr_depth_report(unsigned int depth, bool cap);
+bool rvctr_record_to_entry(const struct rvctr_filter *f,
+			   const struct rvctr_record *rec,
+			   struct perf_branch_entry *e);
+
+#endif /* RVPERF_CTR_LOGIC_H */
