@@ -41,19 +41,19 @@ static struct rvp_sbiret ret_val(uint64_t val)
 }
 
 /* Bit scans without libgcc (__ctzdi2 and __clzdi2 are not there in every
- * firmware build); v is non-zero. */
+ * firmware build); v is non-zero.  The lowest set bit, isolated, times a
+ * de Bruijn sequence puts a unique 6-bit pattern in the top bits: a few
+ * instructions and no branch, on the start/stop paths of every counter. */
 static unsigned int lowest_bit(uint64_t v)
 {
-	unsigned int n = 0;
+	static const uint8_t index[64] = {
+		0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28,
+		62, 5, 39, 46, 44, 42, 22, 9, 24, 35, 59, 56, 49, 18, 29, 11,
+		63, 52, 6, 26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10,
+		51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+	};
 
-	if (!(v & 0xFFFFFFFFULL)) { n += 32; v >>= 32; }
-	if (!(v & 0xFFFFULL)) { n += 16; v >>= 16; }
-	if (!(v & 0xFFULL)) { n += 8; v >>= 8; }
-	if (!(v & 0xFULL)) { n += 4; v >>= 4; }
-	if (!(v & 0x3ULL)) { n += 2; v >>= 2; }
-	if (!(v & 0x1ULL))
-		n += 1;
-	return n;
+	return index[((v & -v) * 0x022FDD63CC95386DULL) >> 58];
 }
 
 static unsigned int highest_bit(uint64_t v)
@@ -152,15 +152,17 @@ static void hw_cfg_write(const struct rvp_pmu_hart *h, unsigned int n,
 }
 
 /* Sets (inhibit) or clears the mcountinhibit bits of hardware counters. */
-static void hw_inhibit(const struct rvp_pmu_hart *h, uint32_t set,
-		       uint32_t clear)
+static void hw_inhibit(struct rvp_pmu_hart *h, uint32_t set, uint32_t clear)
 {
-	uint64_t v;
+	uint32_t v = (h->inhibit | set) & ~clear;
 
-	if (!set && !clear)
+	/* mcountinhibit is the core's alone once the hart is set up (S-mode
+	 * cannot write it), so the copy in h saves a read on every start
+	 * and stop. */
+	if (v == h->inhibit)
 		return;
-	v = rd(h, RVP_CSR_MCOUNTINHIBIT);
-	wr(h, RVP_CSR_MCOUNTINHIBIT, (v | set) & ~(uint64_t)clear);
+	h->inhibit = v;
+	wr(h, RVP_CSR_MCOUNTINHIBIT, v);
 }
 
 /* Logical counter set -> hardware counter bitmap. */
@@ -253,6 +255,7 @@ int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
 	/* hpm counters stopped and counting nothing; mcycle and minstret
 	 * keep running for cycle/instret readers until someone configures
 	 * them (then they count only while started). */
+	h->inhibit = (uint32_t)rd(h, RVP_CSR_MCOUNTINHIBIT);
 	hpm = plat->hw.ctr_mask & HPM_CTRS;
 	hw_inhibit(h, hpm, plat->hw.ctr_mask & 0x5U);
 	for (n = 3; n < 32; n++)
@@ -427,8 +430,14 @@ static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 static long counter_set(const struct rvp_pmu_hart *h, uint64_t cbase,
 			uint64_t cmask, uint64_t *set)
 {
-	if (!cmask || cbase >= h->num_ctrs ||
-	    highest_bit(cmask) >= h->num_ctrs - cbase)
+	uint64_t room;
+
+	if (!cmask || cbase >= h->num_ctrs)
+		return RVP_SBI_ERR_INVALID_PARAM;
+	/* No bit at or past counter num_ctrs (at most 63 counters, so the
+	 * shift is always defined). */
+	room = h->num_ctrs - cbase;
+	if (cmask >> room)
 		return RVP_SBI_ERR_INVALID_PARAM;
 	*set = cmask << cbase;
 	return RVP_SBI_SUCCESS;
@@ -685,12 +694,68 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 	return ret_val(0);
 }
 
+/*
+ * The rarer halves of counter_stop, out of line so that the common call
+ * (stop one counter, no flags) runs in a small frame.
+ */
+static __attribute__((noinline)) void
+stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
+{
+	uint64_t rest, ovf = 0, v;
+	unsigned int l, i, n;
+
+	for (rest = set; rest; rest &= rest - 1) {
+		l = lowest_bit(rest);
+		i = (unsigned int)(l - cbase);
+		v = is_fw(h, l) ? h->fw_value[l - h->num_hw] :
+				  hw_ctr_read(h, h->hw_ctr[l]);
+		h->ops->smode_write(h->ctx, h->shmem_addr +
+			RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
+			8ULL * i, &v, 8);
+	}
+	/* Overflown counters relative to cbase; zero without
+	 * Sscofpmf, as the layout table requires. */
+	if (h->plat->hw.sscofpmf) {
+		for (i = 0; i < 64 && cbase + i < h->num_hw; i++) {
+			n = h->hw_ctr[cbase + i];
+			if (n >= 3 &&
+			    (hw_evt_read(h, n) & RVP_MHPMEVENT_OF))
+				ovf |= BIT64(i);
+		}
+	}
+	h->ops->smode_write(h->ctx, h->shmem_addr +
+		RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET, &ovf, 8);
+}
+
+static __attribute__((noinline)) void
+stop_reset(struct rvp_pmu_hart *h, uint64_t set)
+{
+	uint64_t rest;
+	uint32_t fixed = 0;
+	unsigned int l, n;
+
+	for (rest = set; rest; rest &= rest - 1) {
+		l = lowest_bit(rest);
+		h->event_idx[l] = 0;
+		h->event_data[l] = 0;
+		if (is_fw(h, l))
+			continue;
+		n = h->hw_ctr[l];
+		if (n >= 3)
+			hw_evt_write(h, n, 0);
+		else
+			fixed |= 1U << n;
+	}
+	/* Unmapped mcycle/minstret go back to free running. */
+	hw_inhibit(h, 0, fixed);
+	h->configured &= ~set;
+}
+
 struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 					   uint64_t cbase, uint64_t cmask,
 					   uint64_t flags)
 {
-	uint64_t set, rest, ovf = 0, v;
-	unsigned int l, i, n;
+	uint64_t set;
 	long err;
 
 	if (flags_reserved(h, flags, RVP_SBI_PMU_STOP_FLAG_RESERVED_SHIFT))
@@ -715,49 +780,10 @@ struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 	hw_inhibit(h, hw_bits(h, set & h->started), 0);
 	h->started &= ~set;
 
-	if (flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) {
-		for (rest = set; rest; rest &= rest - 1) {
-			l = lowest_bit(rest);
-			i = (unsigned int)(l - cbase);
-			v = is_fw(h, l) ? h->fw_value[l - h->num_hw] :
-					  hw_ctr_read(h, h->hw_ctr[l]);
-			h->ops->smode_write(h->ctx, h->shmem_addr +
-				RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
-				8ULL * i, &v, 8);
-		}
-		/* Overflown counters relative to cbase; zero without
-		 * Sscofpmf, as the layout table requires. */
-		if (h->plat->hw.sscofpmf) {
-			for (i = 0; i < 64 && cbase + i < h->num_hw; i++) {
-				n = h->hw_ctr[cbase + i];
-				if (n >= 3 &&
-				    (hw_evt_read(h, n) & RVP_MHPMEVENT_OF))
-					ovf |= BIT64(i);
-			}
-		}
-		h->ops->smode_write(h->ctx, h->shmem_addr +
-			RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET, &ovf, 8);
-	}
-
-	if (flags & RVP_SBI_PMU_STOP_FLAG_RESET) {
-		uint32_t fixed = 0;
-
-		for (rest = set; rest; rest &= rest - 1) {
-			l = lowest_bit(rest);
-			h->event_idx[l] = 0;
-			h->event_data[l] = 0;
-			if (is_fw(h, l))
-				continue;
-			n = h->hw_ctr[l];
-			if (n >= 3)
-				hw_evt_write(h, n, 0);
-			else
-				fixed |= 1U << n;
-		}
-		/* Unmapped mcycle/minstret go back to free running. */
-		hw_inhibit(h, 0, fixed);
-		h->configured &= ~set;
-	}
+	if (flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)
+		stop_snapshot(h, cbase, set);
+	if (flags & RVP_SBI_PMU_STOP_FLAG_RESET)
+		stop_reset(h, set);
 	return ret_val(0);
 }
 
@@ -892,48 +918,49 @@ struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
 struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
 				const uint64_t args[6])
 {
-	uint64_t a[6], m = xmask(h);
+	uint64_t m = xmask(h);
 	struct rvp_sbiret r;
-	unsigned int i;
 
-	for (i = 0; i < 6; i++)
-		a[i] = args[i] & m;
+	/* Each argument is XLEN bits: masked where it is used, so the
+	 * common calls touch only their own arguments. */
+#define ARG(i) (args[i] & m)
 	switch (fid) {
 	case RVP_SBI_PMU_FID_NUM_COUNTERS:
 		r = rvp_sbi_pmu_num_counters(h);
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_GET_INFO:
-		r = rvp_sbi_pmu_counter_get_info(h, a[0]);
+		r = rvp_sbi_pmu_counter_get_info(h, ARG(0));
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_CONFIG_MATCHING:
 		/* uint64_t event_data: a4 on RV64, a4 (low) + a5 on RV32. */
-		r = rvp_sbi_pmu_counter_config_matching(h, a[0], a[1], a[2],
-			a[3], xlen(h) == 32 ? (a[5] << 32) | a[4] : a[4]);
+		r = rvp_sbi_pmu_counter_config_matching(h, ARG(0), ARG(1), ARG(2),
+			ARG(3), xlen(h) == 32 ? (ARG(5) << 32) | ARG(4) : ARG(4));
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_START:
 		/* uint64_t initial_value: a3, or a3 (low) + a4 on RV32. */
-		r = rvp_sbi_pmu_counter_start(h, a[0], a[1], a[2],
-			xlen(h) == 32 ? (a[4] << 32) | a[3] : a[3]);
+		r = rvp_sbi_pmu_counter_start(h, ARG(0), ARG(1), ARG(2),
+			xlen(h) == 32 ? (ARG(4) << 32) | ARG(3) : ARG(3));
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_STOP:
-		r = rvp_sbi_pmu_counter_stop(h, a[0], a[1], a[2]);
+		r = rvp_sbi_pmu_counter_stop(h, ARG(0), ARG(1), ARG(2));
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_FW_READ:
-		r = rvp_sbi_pmu_counter_fw_read(h, a[0]);
+		r = rvp_sbi_pmu_counter_fw_read(h, ARG(0));
 		break;
 	case RVP_SBI_PMU_FID_COUNTER_FW_READ_HI:
-		r = rvp_sbi_pmu_counter_fw_read_hi(h, a[0]);
+		r = rvp_sbi_pmu_counter_fw_read_hi(h, ARG(0));
 		break;
 	case RVP_SBI_PMU_FID_SNAPSHOT_SET_SHMEM:
-		r = rvp_sbi_pmu_snapshot_set_shmem(h, a[0], a[1], a[2]);
+		r = rvp_sbi_pmu_snapshot_set_shmem(h, ARG(0), ARG(1), ARG(2));
 		break;
 	case RVP_SBI_PMU_FID_EVENT_GET_INFO:
-		r = rvp_sbi_pmu_event_get_info(h, a[0], a[1], a[2], a[3]);
+		r = rvp_sbi_pmu_event_get_info(h, ARG(0), ARG(1), ARG(2), ARG(3));
 		break;
 	default:
 		r = ret_err(RVP_SBI_ERR_NOT_SUPPORTED);
 		break;
 	}
+#undef ARG
 	r.value &= m;
 	return r;
 }

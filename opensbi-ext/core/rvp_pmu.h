@@ -145,6 +145,7 @@ struct rvp_pmu_hart {
 	uint64_t fw_value[RVP_PMU_MAX_FW_CTRS];
 	uint8_t shmem_enabled;
 	uint64_t shmem_addr;
+	uint32_t inhibit;			/* mcountinhibit as written */
 };
 
 /*
