@@ -23,8 +23,11 @@
 #define RVCTR_TYPES_TRAP	(T(EXCEPTION) | T(INTERRUPT))
 #define RVCTR_TYPES_RETURN	(T(FUNCTION_RETURN) | T(TRAP_RETURN))
 #define RVCTR_TYPES_IND_JUMP	(T(INDIRECT_JUMP) | T(OTHER_INDIRECT_JUMP))
-/* Every defined TYPE but not-taken branches (perf has no name for them). */
-#define RVCTR_TYPES_ANY		(GENMASK(15, 0) & ~(T(NOT_TAKEN_BRANCH) | \
+/*
+ * Every defined TYPE but not-taken branches (perf has no name for them);
+ * TYPE 0 (no TYPE support) goes to ANY events, see rvctr_record_to_entry().
+ */
+#define RVCTR_TYPES_ANY		(GENMASK(15, 1) & ~(T(NOT_TAKEN_BRANCH) | \
 				 BIT(6) | BIT(7)))
 
 #define RVCTR_PRIV_FLAGS	(PERF_SAMPLE_BRANCH_USER | \
