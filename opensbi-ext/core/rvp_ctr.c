@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * rvp_ctr.c - CTR management in M-mode (Smctr/Ssctr v1.0, "CSRs", "State
- * Enable Access Control", "Freeze"), freestanding.
+ * Enable Access Control", "Freeze"; and the v0.1.4 draft's mctrcontrol,
+ * with DEPTH and CLR in the control register and the state-enable bit at
+ * 55), freestanding.
  */
 #include "rvp_ctr.h"
 #include "rvp_pmu_csr.h"
 #include <rvperf/ctr.h>
+
+static int draft_probe_depth(const struct rvp_pmu_ops *ops, void *ctx,
+			     struct rvp_ctr_hart *c);
 
 static int probe(const struct rvp_pmu_ops *ops, void *ctx, unsigned int csr,
 		 uint64_t *val)
@@ -35,10 +40,19 @@ int rvp_ctr_probe(const struct rvp_pmu_ops *ops, void *ctx,
 	 * not list it at all): what the CSRs answer decides. */
 	c->smctr = !probe(ops, ctx, RVP_CTR_V1_CSR_MCTRCTL, NULL);
 	c->ssctr = !probe(ops, ctx, RVP_CTR_V1_CSR_SCTRCTL, NULL);
-	if (c->smctr || c->ssctr)
+	if (c->smctr || c->ssctr) {
 		c->layout = RVP_CTR_LAYOUT_V1;
+	} else {
+		/* The draft's CSRs sit at other numbers (0x381/0x181). */
+		c->smctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_MCTRCONTROL, NULL);
+		c->ssctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_SCTRCONTROL, NULL);
+		if (c->smctr || c->ssctr)
+			c->layout = RVP_CTR_LAYOUT_DRAFT;
+	}
 	if (c->layout == RVP_CTR_LAYOUT_NONE)
 		return RVP_SBI_ERR_NOT_SUPPORTED;
+	if (c->layout == RVP_CTR_LAYOUT_DRAFT)
+		return draft_probe_depth(ops, ctx, c);
 
 	/* sctrdepth.DEPTH is WARL: an encoding that reads back as written
 	 * is supported; the largest such is the maximum. */
@@ -50,6 +64,58 @@ int rvp_ctr_probe(const struct rvp_pmu_ops *ops, void *ctx,
 			break;
 		}
 	}
+	return c->max_depth ? 0 : RVP_SBI_ERR_NOT_SUPPORTED;
+}
+
+/* ---- the v0.1.4 draft layout */
+
+/* Its DEPTH is a thermometer code: 16 << n entries is n ones. */
+static uint64_t draft_depth_code(unsigned int entries)
+{
+	unsigned int n = 0;
+
+	while (n < 4 && (16U << n) < entries)
+		n++;
+	return ((1ULL << n) - 1) << RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+}
+
+static unsigned int draft_depth_entries(uint64_t ctl)
+{
+	uint64_t code = (ctl & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) >>
+			RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+	unsigned int n = 0;
+
+	while (n < 4 && (code & (1ULL << n)))
+		n++;
+	return 16U << n;
+}
+
+/* The control register M-mode writes: mctrcontrol with Smctr, else the
+ * S-level one (an Ssctr-only hart leaves M-mode to someone else). */
+static unsigned int draft_ctl_csr(const struct rvp_ctr_hart *c)
+{
+	return c->smctr ? RVP_CTR_DRAFT_CSR_MCTRCONTROL :
+			  RVP_CTR_DRAFT_CSR_SCTRCONTROL;
+}
+
+/* DEPTH is WARL: the largest code that reads back as written is the
+ * maximum. */
+static int draft_probe_depth(const struct rvp_pmu_ops *ops, void *ctx,
+			     struct rvp_ctr_hart *c)
+{
+	unsigned int csr = draft_ctl_csr(c), entries;
+
+	for (entries = 256; entries >= 16; entries /= 2) {
+		uint64_t code = draft_depth_code(entries);
+
+		ops->csr_write(ctx, csr, code);
+		if ((ops->csr_read(ctx, csr) &
+		     RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) == code) {
+			c->max_depth = entries;
+			break;
+		}
+	}
+	ops->csr_write(ctx, csr, 0);
 	return c->max_depth ? 0 : RVP_SBI_ERR_NOT_SUPPORTED;
 }
 
@@ -67,6 +133,17 @@ static void ctr_clear(const struct rvp_pmu_ops *ops, void *ctx,
 {
 	if (c->layout == RVP_CTR_LAYOUT_NONE)
 		return;
+	if (c->layout == RVP_CTR_LAYOUT_DRAFT) {
+		/* Writing CLR = 1 zeroes the entries and mctrstatus (draft
+		 * 2.1); the rest of the register is written back as it is,
+		 * as SCTRCLR leaves the ratified mctrctl alone. */
+		unsigned int csr = draft_ctl_csr(c);
+
+		ops->csr_write(ctx, csr, ops->csr_read(ctx, csr) |
+			       RVP_CTR_DRAFT_MCTRCONTROL_CLR);
+		ops->csr_write(ctx, RVP_CTR_DRAFT_CSR_SCTRSTATUS, 0);
+		return;
+	}
 	/* SCTRCLR zeroes every entry for every depth and restarts cycle
 	 * counting; sctrstatus (WRPTR, FROZEN) is set apart. */
 	if (ops->ctr_clear)
@@ -87,15 +164,57 @@ static void ctr_apply(const struct rvp_pmu_ops *ops, void *ctx,
 	}
 	if (c->layout == RVP_CTR_LAYOUT_NONE)
 		return;
-	/* Without mstateen0.CTR, S-mode's sctr* accesses and SCTRCLR trap. */
+	/* Without mstateen0.CTR, S-mode's sctr* accesses and SCTRCLR trap;
+	 * the draft has the bit at 55, the ratified spec at 54. */
 	if (c->smstateen) {
 		v = ops->csr_read(ctx, RVP_CSR_MSTATEEN0);
-		ops->csr_write(ctx, RVP_CSR_MSTATEEN0,
-			       v | RVP_CTR_V1_STATEEN0_CTR);
+		ops->csr_write(ctx, RVP_CSR_MSTATEEN0, v |
+			       (c->layout == RVP_CTR_LAYOUT_DRAFT ?
+				RVP_CTR_DRAFT_STATEEN0_CTR :
+				RVP_CTR_V1_STATEEN0_CTR));
+	}
+	if (c->layout == RVP_CTR_LAYOUT_DRAFT) {
+		/* DEPTH lives in the control register (c->ctl has it). */
+		ops->csr_write(ctx, draft_ctl_csr(c), c->ctl);
+		return;
 	}
 	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, depth_enc(c->depth));
 	if (c->smctr)
 		ops->csr_write(ctx, RVP_CTR_V1_CSR_MCTRCTL, c->ctl);
+}
+
+/* The draft's half of rvp_ctr_hart_init(): one register holds the policy
+ * bits and DEPTH. */
+static int draft_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
+			   struct rvp_ctr_hart *c,
+			   const struct rvp_ctr_policy *policy,
+			   unsigned int want)
+{
+	unsigned int csr = draft_ctl_csr(c);
+
+	c->ctl = draft_depth_code(want);
+	ops->csr_write(ctx, csr, c->ctl);
+	if ((ops->csr_read(ctx, csr) & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) !=
+	    c->ctl)
+		/* Not a supported depth: fall back to the maximum. */
+		c->ctl = draft_depth_code(c->max_depth);
+	if (c->smctr) {
+		if (policy->record_m)
+			c->ctl |= RVP_CTR_DRAFT_MCTRCONTROL_M;
+		/* Draft 5.2.1: external traps are recorded only with ETEN
+		 * and the target mode's xTE. */
+		if (policy->mte)
+			c->ctl |= RVP_CTR_DRAFT_MCTRCONTROL_MTE |
+				  RVP_CTR_DRAFT_MCTRCONTROL_ETEN;
+		if (policy->lcofifrz && c->lcofi_delegated)
+			c->ctl |= RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ;
+	}
+	ctr_apply(ops, ctx, c);
+	/* Keep only what the hardware implements (WARL fields). */
+	c->ctl = ops->csr_read(ctx, csr) & ~RVP_CTR_DRAFT_MCTRCONTROL_CLR;
+	c->depth = draft_depth_entries(c->ctl);
+	ctr_clear(ops, ctx, c);
+	return 0;
 }
 
 int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
@@ -124,6 +243,8 @@ int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 	want = policy->depth ? policy->depth : c->max_depth;
 	if (want > c->max_depth)
 		want = c->max_depth;
+	if (c->layout == RVP_CTR_LAYOUT_DRAFT)
+		return draft_hart_init(ops, ctx, c, policy, want);
 	enc = depth_enc(want);
 	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, enc);
 	if ((ops->csr_read(ctx, RVP_CTR_V1_CSR_SCTRDEPTH) &

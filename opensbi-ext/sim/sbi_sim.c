@@ -25,7 +25,7 @@
  *   ctr start|resume|entries
  *   snap                       remember the whole machine state
  *   expect ERR [VALUE|*]       the last ecall's result (ERR: number or name)
- *   expect mem ADDR WORD...  | expect csr CSR VALUE
+ *   expect mem ADDR WORD...  | expect csr CSR VALUE|missing
  *   expect unchanged           the machine is as at the last 'snap'
  *   expect ctr_entries N
  * Any expect line may end with "-- description"; with --tap each one is a
@@ -393,7 +393,9 @@ static void cmd_expect(char **tok, int n, const char *desc)
 		if (n < 4)
 			die("expect csr CSR VALUE");
 		v = sim_csr_read(hart(), (unsigned int)num(tok[2]), &exists);
-		pass = exists && v == num(tok[3]);
+		/* "missing": the CSR must not exist (an access would trap). */
+		pass = !strcmp(tok[3], "missing") ? !exists :
+		       exists && v == num(tok[3]);
 		snprintf(diag, sizeof(diag), "got 0x%llx%s",
 			 (unsigned long long)v, exists ? "" : " (no CSR)");
 	} else if (!strcmp(tok[1], "unchanged")) {

@@ -68,6 +68,67 @@ static uint64_t ctl_writable(const struct sim_hart *h)
 	return m;
 }
 
+/* ---- the v0.1.4 draft layout: one control register with DEPTH (a
+ * thermometer code) and CLR, FROZEN at bit 15, state-enable bit 55. */
+static int draft(const struct sim_hart *h)
+{
+	return h->ctr_layout == RVP_CTR_LAYOUT_DRAFT;
+}
+
+static uint64_t draft_writable(void)
+{
+	return RVP_CTR_DRAFT_MCTRCONTROL_M | RVP_CTR_DRAFT_MCTRCONTROL_S |
+	       RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_MTE |
+	       RVP_CTR_DRAFT_MCTRCONTROL_STE |
+	       RVP_CTR_DRAFT_MCTRCONTROL_RASEMU |
+	       RVP_CTR_DRAFT_MCTRCONTROL_BPFRZ |
+	       RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ |
+	       RVP_CTR_DRAFT_MCTRCONTROL_ETEN | RVP_CTR_DRAFT_MCTRCONTROL_NTBREN |
+	       RVP_CTR_DRAFT_MCTRCONTROL_EXCINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_INTRINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_TRETINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_TKBRINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_INDCALLINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_DIRCALLINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_INDJUMPINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_DIRJUMPINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_CORSWAPINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_RETINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_INDOJMPINH |
+	       RVP_CTR_DRAFT_MCTRCONTROL_DIROJMPINH;
+}
+
+static uint64_t frozen_bit(const struct sim_hart *h)
+{
+	return draft(h) ? RVP_CTR_DRAFT_MCTRSTATUS_FROZEN
+			: RVP_CTR_V1_SCTRSTATUS_FROZEN;
+}
+
+static uint64_t draft_ctl_read(const struct sim_hart *h)
+{
+	return h->csr.ctrctl |
+	       (((1ULL << h->csr.ctrdepth) - 1)
+		<< RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT);
+}
+
+/* A write of the control register: M-level bits only through mctrcontrol
+ * (MASK), DEPTH if it is a supported thermometer code, CLR clears. */
+static void draft_ctl_write(struct sim_hart *h, uint64_t v, uint64_t mask)
+{
+	uint64_t code = (v & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) >>
+			RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+	unsigned int n;
+
+	h->csr.ctrctl = (h->csr.ctrctl & ~mask) | (v & mask);
+	for (n = 0; n <= 4; n++)
+		if (code == (1ULL << n) - 1 && (h->ctr_depths & (1U << n)))
+			h->csr.ctrdepth = n;
+	if (v & RVP_CTR_DRAFT_MCTRCONTROL_CLR) {
+		h->csr.ctr_entries = 0;
+		h->csr.ctrstatus = 0;
+	}
+}
+
 static unsigned int ctr_depth(const struct sim_hart *h)
 {
 	return 16U << (h->csr.ctrdepth & RVP_CTR_V1_SCTRDEPTH_DEPTH);
@@ -133,20 +194,36 @@ uint64_t sim_csr_read(struct sim_hart *h, unsigned int csr, int *exists)
 			goto missing;
 		return h->csr.mstateen0 & XMASK(h);
 	case RVP_CTR_V1_CSR_MCTRCTL:
-		if (h->ctr_ext != 2)
+		if (h->ctr_ext != 2 || draft(h))
 			goto missing;
 		return h->csr.ctrctl & XMASK(h);
 	case RVP_CTR_V1_CSR_SCTRCTL:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
 			goto missing;
 		return h->csr.ctrctl & ~(RVP_CTR_V1_MCTRCTL_M |
 					 RVP_CTR_V1_MCTRCTL_MTE) & XMASK(h);
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
 			goto missing;
 		return h->csr.ctrdepth;
 	case RVP_CTR_V1_CSR_SCTRSTATUS:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
+			goto missing;
+		return h->csr.ctrstatus;
+	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
+	case RVP_CTR_DRAFT_CSR_MCTRSTATUS:
+		if (h->ctr_ext != 2 || !draft(h))
+			goto missing;
+		return csr == RVP_CTR_DRAFT_CSR_MCTRSTATUS ? h->csr.ctrstatus :
+		       draft_ctl_read(h) & XMASK(h);
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+		if (!h->ctr_ext || !draft(h))
+			goto missing;
+		return draft_ctl_read(h) & ~(RVP_CTR_DRAFT_MCTRCONTROL_M |
+					     RVP_CTR_DRAFT_MCTRCONTROL_MTE) &
+		       XMASK(h);
+	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
+		if (!h->ctr_ext || !draft(h))
 			goto missing;
 		return h->csr.ctrstatus;
 	default:
@@ -244,30 +321,52 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 	case RVP_CSR_MSTATEEN0:
 		if (!h->smstateen)
 			goto missing;
-		m = h->ctr_ext ? RVP_CTR_V1_STATEEN0_CTR : 0;
+		m = !h->ctr_ext ? 0 : draft(h) ? RVP_CTR_DRAFT_STATEEN0_CTR :
+		    RVP_CTR_V1_STATEEN0_CTR;
 		h->csr.mstateen0 = v & m;
 		return;
+	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
+		if (h->ctr_ext != 2 || !draft(h))
+			goto missing;
+		draft_ctl_write(h, v, draft_writable());
+		return;
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+		if (!h->ctr_ext || !draft(h))
+			goto missing;
+		draft_ctl_write(h, v, draft_writable() &
+				~(RVP_CTR_DRAFT_MCTRCONTROL_M |
+				  RVP_CTR_DRAFT_MCTRCONTROL_MTE));
+		return;
+	case RVP_CTR_DRAFT_CSR_MCTRSTATUS:
+	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
+		if (!h->ctr_ext || !draft(h) ||
+		    (csr == RVP_CTR_DRAFT_CSR_MCTRSTATUS && h->ctr_ext != 2))
+			goto missing;
+		h->csr.ctrstatus = v & (RVP_CTR_DRAFT_MCTRSTATUS_FROZEN |
+					RVP_CTR_DRAFT_MCTRSTATUS_WRAP |
+					((uint64_t)ctr_depth(h) - 1));
+		return;
 	case RVP_CTR_V1_CSR_MCTRCTL:
-		if (h->ctr_ext != 2)
+		if (h->ctr_ext != 2 || draft(h))
 			goto missing;
 		h->csr.ctrctl = v & ctl_writable(h);
 		return;
 	case RVP_CTR_V1_CSR_SCTRCTL:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
 			goto missing;
 		m = ctl_writable(h) & ~(RVP_CTR_V1_MCTRCTL_M |
 					RVP_CTR_V1_MCTRCTL_MTE);
 		h->csr.ctrctl = (h->csr.ctrctl & ~m) | (v & m);
 		return;
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
 			goto missing;
 		n = v & RVP_CTR_V1_SCTRDEPTH_DEPTH;
 		if (h->ctr_depths & (1U << n))
 			h->csr.ctrdepth = n;
 		return;
 	case RVP_CTR_V1_CSR_SCTRSTATUS:
-		if (!h->ctr_ext)
+		if (!h->ctr_ext || draft(h))
 			goto missing;
 		h->csr.ctrstatus = v & (RVP_CTR_V1_SCTRSTATUS_FROZEN |
 					((uint64_t)ctr_depth(h) - 1));
@@ -627,11 +726,6 @@ int sim_hart_boot(struct sim_hart *h)
 		if (implemented(h, n))
 			h->csr.ctr[n] = (0x1000ULL * n + 7) &
 					width_mask(ctr_width(h, n));
-	if (h->ctr_layout == RVP_CTR_LAYOUT_DRAFT && h->ctr_ext) {
-		snprintf(s->err, sizeof(s->err),
-			 "the draft CTR layout is not modelled yet");
-		return -1;
-	}
 	/* As a firmware boot: discover what the hart has, then init. */
 	rvp_pmu_discover(&sim_pmu_ops, h, h->xlen, &h->plat.hw);
 	h->plat.maps = s->have_maps ? &s->maps : NULL;
@@ -668,9 +762,9 @@ static void count(struct sim_hart *h, unsigned int n, uint64_t c)
 	if (n >= 3 && h->sscofpmf && c > max - old) {
 		if (!(h->csr.evt[n] & RVP_MHPMEVENT_OF)) {
 			h->csr.mip |= RVP_MIP_LCOFIP;
+			/* LCOFIFRZ is bit 12 in both layouts. */
 			if (h->csr.ctrctl & RVP_CTR_V1_MCTRCTL_LCOFIFRZ)
-				h->csr.ctrstatus |=
-					RVP_CTR_V1_SCTRSTATUS_FROZEN;
+				h->csr.ctrstatus |= frozen_bit(h);
 		}
 		h->csr.evt[n] |= RVP_MHPMEVENT_OF;
 	}
@@ -707,12 +801,16 @@ void sim_tick_branch(struct sim_hart *h, uint64_t c)
 	uint64_t bit;
 	unsigned int depth;
 
-	if (!h->ctr_ext ||
-	    (h->csr.ctrstatus & RVP_CTR_V1_SCTRSTATUS_FROZEN))
+	if (!h->ctr_ext || (h->csr.ctrstatus & frozen_bit(h)))
 		return;
-	bit = h->mode == 'M' ? RVP_CTR_V1_MCTRCTL_M :
-	      (h->mode == 'S' || h->mode == 'V') ? RVP_CTR_V1_MCTRCTL_S :
-	      RVP_CTR_V1_MCTRCTL_U;
+	if (draft(h))
+		bit = h->mode == 'M' ? RVP_CTR_DRAFT_MCTRCONTROL_M :
+		      (h->mode == 'S' || h->mode == 'V') ?
+		      RVP_CTR_DRAFT_MCTRCONTROL_S : RVP_CTR_DRAFT_MCTRCONTROL_U;
+	else
+		bit = h->mode == 'M' ? RVP_CTR_V1_MCTRCTL_M :
+		      (h->mode == 'S' || h->mode == 'V') ?
+		      RVP_CTR_V1_MCTRCTL_S : RVP_CTR_V1_MCTRCTL_U;
 	if (!(h->csr.ctrctl & bit))
 		return;
 	depth = ctr_depth(h);
