@@ -228,12 +228,13 @@ static void rvctr_test_sanitise(struct kunit *test)
 
 static void rvctr_test_per_event_types(struct kunit *test)
 {
-	struct rvctr_filter fcall, fret;
+	struct rvctr_filter fcall, fret, fany;
 	struct perf_branch_entry e;
 	struct rvctr_record call = rec(UADDR, UADDR + 0x100, RVP_CTRDATA_TYPE_DIRECT_CALL, false);
 	struct rvctr_record ret = rec(UADDR + 0x104, UADDR + 4,
 				      RVP_CTRDATA_TYPE_FUNCTION_RETURN, false);
 	struct rvctr_record none = rec(UADDR, UADDR + 8, RVP_CTRDATA_TYPE_NONE, false);
+	struct rvctr_record ntb = rec(UADDR, UADDR + 4, RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH, false);
 
 	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fcall, PERF_SAMPLE_BRANCH_USER |
 				PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_NO_FLAGS |
@@ -252,6 +253,12 @@ static void rvctr_test_per_event_types(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u32)e.cycles, 42);
 	/* TYPE 0 (no TYPE support) only reaches ANY events. */
 	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fcall, &none, &e));
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fany, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fany, &none, &e));
+	KUNIT_EXPECT_EQ(test, e.from, (u64)UADDR);
+	/* Not-taken branches have no perf filter: ANY does not take them. */
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fany, &ntb, &e));
 }
 
 static struct kunit_case rvctr_logic_cases[] = {
