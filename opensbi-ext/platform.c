@@ -261,10 +261,61 @@ static int rvperf_csr_probe(void *ctx, unsigned int csr, uint64_t *val)
 	return 0;
 }
 
+/*
+ * The RAM the devicetree's memory nodes describe.  The root domain lets
+ * S-mode reach the whole address space (MMIO and holes included), so the
+ * domain check alone would let a snapshot area sit past the end of RAM or
+ * on a device, and M-mode's copy would fault there.
+ */
+#define RVPERF_MAX_RAM	8
+static struct {
+	uint64_t base, size;
+} rvperf_ram[RVPERF_MAX_RAM];
+static unsigned int rvperf_nr_ram;
+
+static void rvperf_ram_parse(const void *fdt)
+{
+	int node = -1;
+
+	while (rvperf_nr_ram < RVPERF_MAX_RAM) {
+		uint64_t base, size;
+		int i;
+
+		node = fdt_node_offset_by_prop_value(fdt, node, "device_type",
+						     "memory", 7);
+		if (node < 0)
+			break;
+		for (i = 0; rvperf_nr_ram < RVPERF_MAX_RAM; i++) {
+			if (fdt_get_node_addr_size(fdt, node, i, &base, &size))
+				break;
+			if (!size)
+				continue;
+			rvperf_ram[rvperf_nr_ram].base = base;
+			rvperf_ram[rvperf_nr_ram].size = size;
+			rvperf_nr_ram++;
+		}
+	}
+}
+
+static bool rvperf_in_ram(uint64_t addr, uint64_t size)
+{
+	unsigned int i;
+
+	/* The core has rejected empty and wrapping ranges already. */
+	for (i = 0; i < rvperf_nr_ram; i++)
+		if (addr >= rvperf_ram[i].base &&
+		    addr - rvperf_ram[i].base < rvperf_ram[i].size &&
+		    size <= rvperf_ram[i].size - (addr - rvperf_ram[i].base))
+			return true;
+	return false;
+}
+
 static int rvperf_smode_range_ok(void *ctx, uint64_t addr, uint64_t size,
 				 int write)
 {
 	if (addr != (unsigned long)addr || size != (unsigned long)size)
+		return 0;
+	if (!rvperf_in_ram(addr, size))
 		return 0;
 	return sbi_domain_check_addr_range(sbi_domain_thishart_ptr(),
 					   (unsigned long)addr,
@@ -499,6 +550,7 @@ static int rvperf_pmu_cold_init(const void *fdt)
 
 	rvp_pmu_discover(&rvperf_ops, NULL, __riscv_xlen, &rvperf_pmu_plat.hw);
 	rvperf_pmu_dt_parse(fdt);
+	rvperf_ram_parse(fdt);
 	rvperf_pmu_plat.num_fw_ctrs = CONFIG_RVPERF_PMU_FW_COUNTERS;
 	rvperf_pmu_plat.fw_impl_first = 1;	/* none */
 	rvperf_pmu_plat.fw_impl_last = 0;
