@@ -738,6 +738,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	h.period = plugin.period;
 	h.pid = getpid();
 	h.system = plugin.system;
+	h.misp = plugin.misp;
 	plugin.header = h;
 	/* Rewritten at exit, once the program's addresses are known. */
 	fwrite(&h, sizeof(h), 1, plugin.out);

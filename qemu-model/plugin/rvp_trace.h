@@ -31,6 +31,7 @@ struct rvp_trace_header {
 	uint64_t system;		/* 1: qemu-system (modes inferred) */
 	uint64_t entry_code;		/* user mode: where the program entered */
 	uint64_t start_code, end_code;
+	uint64_t misp;			/* 1: ctrtarget.MISP is the predictor's */
 };
 
 enum rvp_trace_kind {

@@ -109,12 +109,29 @@ expect "-j call_stack in probe: run_test's frames popped" "$tmp/cs.data" ${A[pro
 inh=$(( (1 << 34) | (1 << 35) | (0x3f << 40) | (3 << 46) ))
 record "$tmp/ctl.data" --ctl $(( 1 | (1 << 8) | (1 << 36) | inh ))
 ok $? "record --ctl with STE and NTBREN"
-nt=$(e ${A[nt_branch]} $((A[nt_branch] + 4)) COND)
-exit_nt=$(e ${A[loop_latch]} $((A[loop_latch] + 4)) COND)
-trap_e=$(e ${A[syscall_insn]} 0 SYSCALL)
+# Not-taken branches and exceptions have no generic perf type: the
+# driver's ARCH_2 and ARCH_1 (rvperf record maps them as it does).
+nt=$(e ${A[nt_branch]} $((A[nt_branch] + 4)) ARCH_2)
+exit_nt=$(e ${A[loop_latch]} $((A[loop_latch] + 4)) ARCH_2)
+trap_e=$(e ${A[syscall_insn]} 0 ARCH_1)
 expect "--ctl: not-taken branches and the ecall (target 0: an external trap) recorded" \
 	"$tmp/ctl.data" ${A[probe]} "$trap_e" "$nt" "$exit_nt" \
 	"$latch" "$latch" "$latch" "$latch"
+
+# MISP: without --misp the entries claim neither mispredicted nor predicted;
+# with it the predictor model decides (the first indirect call to target_b
+# finds an empty target table: mispredicted).
+misp_of() {	# misp_of FILE FROM TO: the M/P/- flag of that entry at probe
+	"$rvperf" script -F ip,brstack -i "$1" |
+		awk -v ip="$(printf '%x' "${A[probe]}")" '$1 == ip { for (i = 2; i <= NF; i++) print $i; exit }' |
+		awk -F/ -v f="$(hex "$2")" -v t="$(hex "$3")" '$1 == f && $2 == t { print $3; exit }'
+}
+[ "$(misp_of "$tmp/any-ratified.data" ${A[ind_call]} ${A[target_b]})" = - ]
+ok $? "without --misp an entry says neither mispredicted nor predicted (-)"
+record "$tmp/misp.data" --misp
+[ "$(misp_of "$tmp/misp.data" ${A[ind_call]} ${A[target_b]})" = M ] &&
+	[ "$(misp_of "$tmp/misp.data" ${A[start_call_run]} ${A[run_test]})" = P ]
+ok $? "with --misp: the first indirect call is mispredicted (M), a direct call predicted (P)"
 
 # Host perf reads the same recording, entry for entry.
 if command -v perf >/dev/null; then

@@ -283,7 +283,7 @@ static const struct command commands[] = {
 	  "rvperf config", cmd_config },
 	{ "record", "run a riscv64 program under QEMU and record CTR branch stacks",
 	  "rvperf record [-e EVENT] [-c PERIOD] [-j FILTER] [-o FILE] [--depth N]\n"
-	  "              [--layout ratified|draft] [--ctl VALUE] [--qemu QEMU]\n"
+	  "              [--layout ratified|draft] [--ctl VALUE] [--misp] [--qemu QEMU]\n"
 	  "              [--plugin SO] -- PROG [ARGS]\n"
 	  "  Runs PROG under qemu-riscv64 (or QEMU, or $RVPERF_QEMU) with the CTR\n"
 	  "  plugin and writes FILE (default perf.data), as perf record -b would.\n"
@@ -291,7 +291,9 @@ static const struct command commands[] = {
 	  "  taken-branches, calls, returns, other-jumps; PERIOD default 10007.\n"
 	  "  FILTER: perf's -j words (default any): any, any_call, any_ret, call,\n"
 	  "  ind_call, ind_jmp, cond, call_stack, u.  --ctl VALUE programs the CTR\n"
-	  "  control register (mctrctl, or draft mctrcontrol) directly instead.",
+	  "  control register (mctrctl, or draft mctrcontrol) directly instead.\n"
+	  "  --misp runs the branch-predictor model, so entries say mispredicted or\n"
+	  "  predicted (M/P); without it they say neither (-).",
 	  rvperf_record },
 	{ "script", "print the samples of a perf.data file with their branch stacks",
 	  "rvperf script [-i FILE] [-F comm,tid,ip,brstack]\n"

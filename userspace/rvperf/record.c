@@ -49,10 +49,12 @@ void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 	int misp = has_misp && (target & RVP_CTRTARGET_MISP);
 
 	switch ((data & RVP_CTRDATA_TYPE) >> RVP_CTRDATA_TYPE_SHIFT) {
+	/* Where perf has no generic name, the same architecture-specific
+	 * new_type the driver reports (linux-driver/rvperf_ctr_logic.c), so
+	 * a recording reads the same from QEMU as from hardware. */
 	case RVP_CTRDATA_TYPE_EXCEPTION:
-		/* CTR does not say which exception; the ones a profile of
-		 * user code records are ecalls. */
-		type = PERF_BR_SYSCALL;
+		type = PERF_BR_EXTEND_ABI;
+		new_type = PERF_BR_NEW_ARCH_1;
 		break;
 	case RVP_CTRDATA_TYPE_INTERRUPT:
 		type = PERF_BR_IRQ;
@@ -61,6 +63,10 @@ void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 		type = PERF_BR_ERET;
 		break;
 	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:
+		/* Not COND: tools would read it as taken. */
+		type = PERF_BR_EXTEND_ABI;
+		new_type = PERF_BR_NEW_ARCH_2;
+		break;
 	case RVP_CTRDATA_TYPE_TAKEN_BRANCH:
 		type = PERF_BR_COND;
 		break;
@@ -82,10 +88,8 @@ void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 		type = PERF_BR_RET;
 		break;
 	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
-		/* perf has no co-routine swap: the first architecture-
-		 * specific new_type, as the driver reports it. */
 		type = PERF_BR_EXTEND_ABI;
-		new_type = PERF_BR_NEW_ARCH_1;
+		new_type = PERF_BR_NEW_ARCH_3;
 		break;
 	}
 	out->from = source & ~RVP_CTRSOURCE_V;
@@ -107,6 +111,7 @@ struct record_options {
 	uint64_t ctl;
 	uint64_t period;
 	unsigned int depth;
+	int misp;		/* --misp: run the predictor model */
 	char **prog_argv;
 };
 
@@ -238,6 +243,10 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 		}
 		if (a[0] != '-')
 			break;
+		if (!strcmp(a, "--misp")) {
+			o->misp = 1;
+			continue;
+		}
 		if (!val)
 			return usage("option '%s' needs a value", a);
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -291,8 +300,9 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 
 	snprintf(plugin_arg, sizeof(plugin_arg),
 		 "%s,out=%s,ctl=0x%" PRIx64 ",event=%s,period=%" PRIu64
-		 ",depth=%u,layout=%s", o->plugin, trace_path, o->ctl,
-		 model_event, o->period, o->depth, o->layout);
+		 ",depth=%u,layout=%s%s", o->plugin, trace_path, o->ctl,
+		 model_event, o->period, o->depth, o->layout,
+		 o->misp ? ",misp=on" : "");
 	args[n++] = (char *)o->qemu;
 	if (es->interp && access("/usr/riscv64-linux-gnu", F_OK) == 0) {
 		/* A dynamically linked program: Debian's riscv64 libraries. */
@@ -455,7 +465,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 			break;
 		for (i = 0; i < r.nr; i++)
 			ctr_to_branch(ent[i].source, ent[i].target, ent[i].data,
-				      1, priv, &br[i]);
+				      (int)h.misp, priv, &br[i]);
 		if (!seen_tid(&tids, r.tid))
 			rc |= pd_write_comm(&w, h.pid, r.tid, base_name(prog),
 					    r.time);

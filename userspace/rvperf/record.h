@@ -21,8 +21,9 @@ unsigned int ctr_cycles(uint64_t ctrdata);
 
 /*
  * One CTR record as a perf branch entry: from/to without the V and MISP
- * bits, TYPE to PERF_BR_* (PERF_BR_EXTEND_ABI and a new_type where perf
- * has no name), MISP to mispred/predicted when the implementation reports
+ * bits, TYPE to PERF_BR_* (PERF_BR_EXTEND_ABI with new_type ARCH_1 for
+ * exceptions, ARCH_2 for not-taken branches, ARCH_3 for co-routine swaps,
+ * as the driver does), MISP to mispred/predicted when the implementation reports
  * it (has_misp), cycles, and PRIV (PERF_BR_PRIV_*).
  */
 void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
