@@ -143,6 +143,9 @@ static void put_hex(ulong v)
 /* ---- what the firmware claims */
 static ulong spec_ver, impl_id, impl_ver;
 static int osbi_1_1;		/* OpenSBI 1.1 (Debian 12's) */
+static const char self_ipi_gap[] =
+	"OpenSBI handles an IPI to the hart itself without counting it "
+	"(the spec's IPI events speak of other harts)";
 #define V2 (2UL << 24)
 #define V3 (3UL << 24)
 
@@ -515,8 +518,17 @@ static void test_fw(void)
 	asm volatile("csrc sip, %0" : : "r"(2UL));
 	r = fw_read(c);
 	r2 = fw_read(c2);
-	check(is_fw(c) && r.value == 1, 0, 0, T15, "IPI_SENT counts one sbi_send_ipi to the hart itself");
-	check(is_fw(c2) && r2.value == 1, 0, 0, T15, "IPI_RECEIVED counts it arriving");
+	/*
+	 * The table says "Sent IPI to other hart": whether an IPI to the
+	 * hart itself counts is left open.  Ours counts it, and so does
+	 * OpenSBI 1.1; OpenSBI v1.8.1 runs a self-IPI's handler directly and
+	 * counts nothing.  Where that happens the difference is reported,
+	 * not hidden.
+	 */
+	check(is_fw(c) && r.value == 1, 0, impl_id == 1 ? self_ipi_gap : 0, T15,
+	      "IPI_SENT counts one sbi_send_ipi to the hart itself");
+	check(is_fw(c2) && r2.value == 1, 0, impl_id == 1 ? self_ipi_gap : 0, T15,
+	      "IPI_RECEIVED counts it arriving");
 	stop(c, 1, SP_RESET);
 	stop(c2, 1, SP_RESET);
 
