@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install the rvperf CTR + counter core into a QEMU source tree and apply the
+# hook patches.  Usage: qemu-model/qemu/apply.sh /path/to/qemu
+# Checked against QEMU v10.2.0 (698104725efa).  It does not build QEMU: run
+# your own configure && make afterwards.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+qemu=${1:?usage: $0 QEMU_SOURCE_DIR}
+[ -f "$qemu/target/riscv/cpu.c" ] || { echo "$qemu: no target/riscv/cpu.c" >&2; exit 1; }
+ver=$(cat "$qemu/VERSION" 2>/dev/null || echo unknown)
+case $ver in
+10.2.*) ;;
+*) echo "warning: checked against QEMU 10.2.0, this tree is $ver" >&2 ;;
+esac
+dst=$qemu/target/riscv/rvperf
+if [ -e "$dst" ]; then
+	echo "$dst exists: already applied? (remove it to re-apply)" >&2
+	exit 1
+fi
+# Check every patch before touching the tree.
+for p in "$here"/patches/*.patch; do
+	patch -d "$qemu" -p1 --dry-run --forward -s < "$p" >/dev/null ||
+		{ echo "$p does not apply to $qemu" >&2; exit 1; }
+done
+mkdir -p "$dst/include/rvperf"
+cp "$top"/qemu-model/core/*.c "$top"/qemu-model/core/*.h "$dst/"
+cp "$top"/include/rvperf/*.h "$dst/include/rvperf/"
+cp "$here/rvperf.meson.build" "$dst/meson.build"
+cp "$here/rvperf-qemu.c" "$here/rvperf-qemu.h" "$dst/"
+for p in "$here"/patches/*.patch; do
+	patch -d "$qemu" -p1 --forward -s < "$p"
+	echo "applied $(basename "$p")"
+done
