@@ -24,9 +24,9 @@ for p in "$here"/patches/*.patch; do
 	patch -d "$qemu" -p1 --dry-run --forward -s < "$p" >/dev/null ||
 		{ echo "$p does not apply to $qemu" >&2; exit 1; }
 done
-mkdir -p "$dst/include/rvperf"
+mkdir -p "$dst/rvperf"
 cp "$top"/qemu-model/core/*.c "$top"/qemu-model/core/*.h "$dst/"
-cp "$top"/include/rvperf/*.h "$dst/include/rvperf/"
+cp "$top"/include/rvperf/*.h "$dst/rvperf/"
 cp "$here/rvperf.meson.build" "$dst/meson.build"
 cp "$here/rvperf-qemu.c" "$here/rvperf-qemu.h" "$dst/"
 for p in "$here"/patches/*.patch; do
