@@ -689,6 +689,15 @@ static int rvpmu_event_init(struct perf_event *event)
 
 /* ------------------------------------------------- overflow interrupt */
 
+/* Whether the interrupted context is in a mode the event excludes. */
+static bool rvpmu_excluded_mode(struct perf_event *event,
+				struct pt_regs *regs)
+{
+	if (user_mode(regs))
+		return event->attr.exclude_user;
+	return event->attr.exclude_kernel;
+}
+
 static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 {
 	struct rvpmu_cpu *cpuc = this_cpu_ptr(rvpmu->cpus);
@@ -732,6 +741,14 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 			rvpmu_sbi_start(idx, 1,
 					SBI_PMU_START_FLAG_SET_INIT_VALUE,
 					rvpmu_set_period(event));
+			/*
+			 * Hardware that ignores the mode filters (QEMU 7.2
+			 * counts every mode) can overflow in an excluded one:
+			 * such a sample would show an address the event asked
+			 * not to see, so it is dropped.
+			 */
+			if (rvpmu_excluded_mode(event, regs))
+				continue;
 			if (perf_event_overflow(event, &data, regs))
 				rvpmu_stop(event, 0);
 		} else {

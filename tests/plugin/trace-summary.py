@@ -10,7 +10,7 @@ import struct
 import sys
 
 MAGIC = 0x3130435254505652
-HDR = struct.Struct('<11Q')
+HDR = struct.Struct('<12Q')	# rvp_trace_header: 12 fields
 REC = struct.Struct('<7Q')
 ENT = struct.Struct('<3Q')
 TOT = struct.Struct('<4Q')
