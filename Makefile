@@ -152,7 +152,7 @@ check-guest: deps
 
 check-e2e: deps
 	$(Q)$(SUBMAKE) all $(E2E_IMAGE)
-	$(Q)$(TESTRUN) $(E2E_TIERS) $(E2E_PLUGIN_TIERS) $(E2E_SBI_TIERS)
+	$(Q)$(TESTRUN) $(E2E_TIERS) $(E2E_PLUGIN_TIERS) $(E2E_SBI_TIERS) $(E2E_QEMU_TIERS)
 
 bench: all
 	$(Q)for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done; \

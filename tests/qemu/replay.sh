@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Replay the M-mode CSR prefix of ctr-sim scenarios (tests/ctr/*.scn) as
+# bare-metal guest code on a QEMU patched with qemu-model/qemu (ctr-layout
+# CPU property) and compare every value the guest reads with the
+# scenario's expected lines (which tests/ctr/scenarios.py checks against
+# ctr-sim).  QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
+# SCENARIOS="a.scn b.scn" narrows the set; CROSS_CC overrides the compiler.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
+if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
+	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
+	exit 0
+fi
+# UPSTREAM_CTR=1: run the ratified scenarios on an unpatched QEMU's own CTR
+# emulation (smctr=true) instead, skipping the draft ones.
+upstream=
+if ! "$QEMU" -M virt -cpu rv64,help 2>/dev/null | grep -q ctr-layout; then
+	if [ "${UPSTREAM_CTR:-}" != 1 ]; then
+		echo "1..0 # SKIP $QEMU has no ctr-layout CPU property (qemu-model/qemu not applied; UPSTREAM_CTR=1 tests its own CTR)"
+		exit 0
+	fi
+	upstream=1
+fi
+if ! command -v "$cc" >/dev/null 2>&1; then
+	echo "1..0 # SKIP $cc not found"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+scns=${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn)}
+n=0
+out=""
+for scn in $scns; do
+	base=$(basename "$scn" .scn)
+	layout=$(python3 "$top/tests/qemu/scn2guest.py" "$scn" "$tmp/$base.c" \
+		"$tmp/$base.expect") || continue
+	[ -s "$tmp/$base.expect" ] || continue
+	n=$((n + 1))
+	out="$out
+$n $base $layout"
+done
+echo "1..$n"
+echo "$out" | while read -r i base layout; do
+	[ -n "$i" ] || continue
+	if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+		-I"$top/tests/qemu" -o "$tmp/$base.elf" "$top/tests/qemu/start.S" \
+		"$top/tests/qemu/guest.c" "$tmp/$base.c" 2>"$tmp/$base.cc"; then
+		echo "not ok $i $base # guest did not build"
+		sed 's/^/# /' "$tmp/$base.cc"
+		continue
+	fi
+	cpu="rv64,smctr=true,ssctr=true,ctr-layout=$layout"
+	if [ -n "$upstream" ]; then
+		if [ "$layout" != ratified ]; then
+			echo "ok $i $base # SKIP upstream QEMU has no $layout layout"
+			continue
+		fi
+		cpu=rv64,smctr=true,ssctr=true
+	fi
+	timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none \
+		-serial stdio \
+		-cpu "$cpu" \
+		-kernel "$tmp/$base.elf" </dev/null 2>"$tmp/$base.err" |
+		tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' |
+		sed '1d;$d' >"$tmp/$base.got"
+	if diff -u "$tmp/$base.expect" "$tmp/$base.got" >"$tmp/$base.diff"; then
+		echo "ok $i $base ($(wc -l <"$tmp/$base.got") reads, $layout)"
+	else
+		echo "not ok $i $base ($layout)"
+		sed 's/^/# /' "$tmp/$base.diff" "$tmp/$base.err" | head -40
+	fi
+done
