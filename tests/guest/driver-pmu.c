@@ -12,7 +12,6 @@
 #include "perf_util.h"
 #include "tap.h"
 
-
 int main(void)
 {
 	char buf[128];
