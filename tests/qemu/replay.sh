@@ -16,7 +16,7 @@ fi
 # UPSTREAM_CTR=1: run the ratified scenarios on an unpatched QEMU's own CTR
 # emulation (smctr=true) instead, skipping the draft ones.
 upstream=
-if ! "$QEMU" -M virt -cpu rv64,help 2>/dev/null | grep -q ctr-layout; then
+if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
 	if [ "${UPSTREAM_CTR:-}" != 1 ]; then
 		echo "1..0 # SKIP $QEMU has no ctr-layout CPU property (qemu-model/qemu not applied; UPSTREAM_CTR=1 tests its own CTR)"
 		exit 0
