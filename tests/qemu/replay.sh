@@ -41,7 +41,7 @@ for scn in $scns; do
 	out="$out
 $n $base $layout"
 done
-echo "1..$n"
+echo "1..$((n + 1))"
 echo "$out" | while read -r i base layout; do
 	[ -n "$i" ] || continue
 	if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
@@ -73,3 +73,26 @@ echo "$out" | while read -r i base layout; do
 		sed 's/^/# /' "$tmp/$base.diff" "$tmp/$base.err" | head -40
 	fi
 done
+
+# A recorded call and return (xfer.c checks the entries against its own
+# addresses and prints ok/not ok per field).
+i=$((n + 1))
+cpu=rv64,smctr=true,ssctr=true${upstream:+,}
+[ -n "$upstream" ] || cpu="$cpu,ctr-layout=ratified"
+cpu=${cpu%,}
+if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+	-I"$top/tests/qemu" -o "$tmp/xfer.elf" "$top/tests/qemu/start.S" \
+	"$top/tests/qemu/guest.c" "$top/tests/qemu/xfer.c" 2>"$tmp/xfer.cc"; then
+	echo "not ok $i xfer # guest did not build"
+	exit 0
+fi
+timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
+	-cpu "$cpu" -kernel "$tmp/xfer.elf" </dev/null 2>"$tmp/xfer.err" |
+	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/xfer.got"
+if [ "$(grep -c '^ok ' "$tmp/xfer.got")" = 4 ] && ! grep -q '^not ok' "$tmp/xfer.got"; then
+	echo "ok $i xfer (call and return recorded at their addresses)"
+else
+	echo "not ok $i xfer"
+	sed 's/^/# /' "$tmp/xfer.got" "$tmp/xfer.err"
+fi
