@@ -110,7 +110,7 @@ ok(rc == 0 and '# SKIP no CTR' in out, 'a skipped check is passed on', out)
 skip_all = section('/bin/t1', ['1..0 # SKIP the hart has no CTR'])
 rc, out = run([M + 'init started'] + skip_all + DMESG_CLEAN + [M + 'done'])
 ok(rc == 0 and 'ok 3 - t1: does not apply here # SKIP the hart has no CTR' in out,
-   'a program that skips as a whole (1..0 # SKIP) is one skipped result', out)
+   'a program that skips as a whole (plan 1..0 with SKIP) is one skipped result', out)
 skip_crash = section('/bin/t1', ['1..0 # SKIP no CTR'], status='1')
 rc, out = run([M + 'init started'] + skip_crash + DMESG_CLEAN + [M + 'done'])
 ok(rc == 1 and 'printed TAP results' in out,
