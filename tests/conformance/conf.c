@@ -15,15 +15,10 @@
  */
 #include <rvperf/sbi_pmu.h>
 
-typedef unsigned long ulong;
+#include "../payload/sbi_payload.h"
+
 typedef unsigned long long u64;
 
-#define EXT_BASE	0x10
-#define EXT_TIME	0x54494D45
-#define EXT_IPI		0x735049
-#define EXT_RFENCE	0x52464E43
-#define EXT_SRST	0x53525354
-#define EXT_DBCN	0x4442434E
 #define EXT_PMU		RVP_SBI_EXT_PMU
 #define RAM_BASE	0x80000000UL
 #define RAM_END		0x90000000UL	/* -m 256M */
@@ -51,31 +46,7 @@ typedef unsigned long long u64;
 #define SP_RESET	RVP_SBI_PMU_STOP_FLAG_RESET
 #define SP_SNAP		RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT
 
-struct sbiret {
-	long error;
-	ulong value;
-};
-
 extern volatile unsigned int conf_traps;
-
-static struct sbiret sbi(ulong eid, ulong fid, ulong a0, ulong a1, ulong a2,
-			 ulong a3, ulong a4, ulong a5)
-{
-	register ulong r0 asm("a0") = a0;
-	register ulong r1 asm("a1") = a1;
-	register ulong r2 asm("a2") = a2;
-	register ulong r3 asm("a3") = a3;
-	register ulong r4 asm("a4") = a4;
-	register ulong r5 asm("a5") = a5;
-	register ulong r6 asm("a6") = fid;
-	register ulong r7 asm("a7") = eid;
-
-	asm volatile("ecall"
-		     : "+r"(r0), "+r"(r1)
-		     : "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7)
-		     : "memory");
-	return (struct sbiret){ (long)r0, r1 };
-}
 
 static struct sbiret last;	/* the last PMU ecall's result, for diagnostics */
 
@@ -97,38 +68,6 @@ static struct sbiret pmu(ulong fid, ulong a0, ulong a1, ulong a2, ulong a3,
 #define ev_info(l, h, n, f) pmu(8, l, h, n, f, 0)
 
 /* ---- output */
-static int use_dbcn;
-
-static void put_char(char c)
-{
-	if (use_dbcn)
-		sbi(EXT_DBCN, 2, (unsigned char)c, 0, 0, 0, 0, 0);
-	else
-		sbi(1, 0, (unsigned char)c, 0, 0, 0, 0, 0);
-}
-
-static void put_str(const char *s)
-{
-	while (*s)
-		put_char(*s++);
-}
-
-static void put_num(long v)
-{
-	char b[24];
-	int i = 0;
-	ulong u = v < 0 ? -(ulong)v : (ulong)v;
-
-	if (v < 0)
-		put_char('-');
-	do {
-		b[i++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (i)
-		put_char(b[--i]);
-}
-
 static void put_hex(ulong v)
 {
 	int i = 60;
@@ -906,7 +845,7 @@ void conf_main(ulong hartid, ulong fdt)
 	impl_id = sbi(EXT_BASE, 1, 0, 0, 0, 0, 0, 0).value;
 	impl_ver = sbi(EXT_BASE, 2, 0, 0, 0, 0, 0, 0).value;
 	r = sbi(EXT_BASE, 3, EXT_DBCN, 0, 0, 0, 0, 0);
-	use_dbcn = !r.error && r.value;
+	sbi_console_dbcn = !r.error && r.value;
 	osbi_1_1 = impl_id == 1 && impl_ver == 0x10001;
 	if (has_bench_arg((const unsigned char *)fdt)) {
 		put_usage();

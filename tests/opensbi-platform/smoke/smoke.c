@@ -15,69 +15,15 @@
 #include <rvperf/ctr.h>
 #include <rvperf/sbi_pmu.h>
 
-typedef unsigned long ulong;
+#include "../../payload/sbi_payload.h"
 
-#define EXT_BASE	0x10
-#define EXT_TIME	0x54494D45
-#define EXT_IPI		0x735049
-#define EXT_HSM		0x48534D
-#define EXT_SRST	0x53525354
-#define EXT_DBCN	0x4442434E
 #define SIP_SSIP	2UL
 #define ERR_INVALID_PARAM	(-3)
 #define FW_EVENT(code)	(((ulong)RVP_SBI_PMU_EVENT_TYPE_FW << 16) | (code))
 #define CFG_CLEAR_AUTOSTART \
 	(RVP_SBI_PMU_CFG_FLAG_CLEAR_VALUE | RVP_SBI_PMU_CFG_FLAG_AUTO_START)
 
-struct sbiret {
-	long error;
-	ulong value;
-};
 
-static struct sbiret sbi(ulong eid, ulong fid, ulong a0, ulong a1, ulong a2,
-			 ulong a3, ulong a4)
-{
-	register ulong r0 asm("a0") = a0;
-	register ulong r1 asm("a1") = a1;
-	register ulong r2 asm("a2") = a2;
-	register ulong r3 asm("a3") = a3;
-	register ulong r4 asm("a4") = a4;
-	register ulong r6 asm("a6") = fid;
-	register ulong r7 asm("a7") = eid;
-
-	asm volatile("ecall"
-		     : "+r"(r0), "+r"(r1)
-		     : "r"(r2), "r"(r3), "r"(r4), "r"(r6), "r"(r7)
-		     : "memory");
-	return (struct sbiret){ (long)r0, r1 };
-}
-
-static void put_char(char c)
-{
-	sbi(EXT_DBCN, 2, (unsigned char)c, 0, 0, 0, 0);
-}
-
-static void put_str(const char *s)
-{
-	while (*s)
-		put_char(*s++);
-}
-
-static void put_num(long v)
-{
-	char b[24];
-	int i = 0;
-	ulong u = v < 0 ? -(ulong)v : (ulong)v;
-
-	if (v < 0)
-		put_char('-');
-	do {
-		b[i++] = '0' + u % 10;
-		u /= 10;
-	} while (u);
-	while (i)
-		put_char(b[--i]);
-}
 
 static int tap_n, tap_failed;
 
@@ -99,20 +45,20 @@ static ulong all_ctrs;		/* counter_idx_mask for 0..num_counters-1 */
 static struct sbiret pmu_match_fw(ulong code)
 {
 	return sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_CONFIG_MATCHING, 0,
-		   all_ctrs, CFG_CLEAR_AUTOSTART, FW_EVENT(code), 0);
+		   all_ctrs, CFG_CLEAR_AUTOSTART, FW_EVENT(code), 0, 0);
 }
 
 static long pmu_fw_read(ulong idx)
 {
 	struct sbiret r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_FW_READ,
-			      idx, 0, 0, 0, 0);
+			      idx, 0, 0, 0, 0, 0);
 
 	return r.error ? r.error : (long)r.value;
 }
 
 static void set_timer_far(void)
 {
-	sbi(EXT_TIME, 0, ~0UL, 0, 0, 0, 0);
+	sbi(EXT_TIME, 0, ~0UL, 0, 0, 0, 0, 0);
 }
 
 #define STR_(x) #x
@@ -203,12 +149,12 @@ static void hart1(void)
 		h1_ipi = pmu_fw_read(h1_ctr);
 	}
 	h1_runs++;
-	sbi(EXT_HSM, 1, 0, 0, 0, 0, 0);		/* hart_stop */
+	sbi(EXT_HSM, 1, 0, 0, 0, 0, 0, 0);		/* hart_stop */
 }
 
 static void wait_hart1_stopped(void)
 {
-	while (sbi(EXT_HSM, 2, 1, 0, 0, 0, 0).value != 1)
+	while (sbi(EXT_HSM, 2, 1, 0, 0, 0, 0, 0).value != 1)
 		;
 }
 
@@ -222,13 +168,14 @@ void smoke_main(ulong hartid)
 	long d;
 	int i;
 
+	sbi_console_dbcn = 1;	/* the platform is SBI v3.0 */
 	if (hartid != 0) {
 		hart1();
 		return;
 	}
-	r = sbi(EXT_BASE, 3, RVP_SBI_EXT_PMU, 0, 0, 0, 0);
+	r = sbi(EXT_BASE, 3, RVP_SBI_EXT_PMU, 0, 0, 0, 0, 0);
 	ok(!r.error && r.value == 1, "the PMU extension is there", r.value);
-	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_NUM_COUNTERS, 0, 0, 0, 0, 0);
+	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_NUM_COUNTERS, 0, 0, 0, 0, 0, 0);
 	n = r.value;
 	ok(!r.error && n > 16 && n < 64,
 	   "num_counters: hardware and 16 firmware counters", n);
@@ -242,13 +189,13 @@ void smoke_main(ulong hartid)
 		set_timer_far();
 	ok(pmu_fw_read(c) == 10, "SET_TIMER counts 10 sbi_set_timer calls",
 	   pmu_fw_read(c));
-	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_STOP, c, 1, 0, 0, 0);
+	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_STOP, c, 1, 0, 0, 0, 0);
 	for (i = 0; i < 5; i++)
 		set_timer_far();
 	ok(!r.error && pmu_fw_read(c) == 10, "stopped, it counts no more",
 	   pmu_fw_read(c));
 	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_STOP, c, 1,
-		RVP_SBI_PMU_STOP_FLAG_RESET, 0, 0);
+		RVP_SBI_PMU_STOP_FLAG_RESET, 0, 0, 0);
 	ok(!r.error && pmu_fw_read(c) == ERR_INVALID_PARAM,
 	   "stop(RESET) releases it: fw_read is INVALID_PARAM", pmu_fw_read(c));
 
@@ -261,20 +208,20 @@ void smoke_main(ulong hartid)
 	else
 		put_str("# no CTR (sctrdepth traps): CTR checks skipped\n");
 
-	r = sbi(EXT_HSM, 0, 1, (ulong)_start, 0, 0, 0);
+	r = sbi(EXT_HSM, 0, 1, (ulong)_start, 0, 0, 0, 0);
 	ok(!r.error, "HSM starts hart 1", r.error);
 	wait_hart1_stopped();
 	ok(h1_timer == 2, "hart 1 counts its own 2 SET_TIMERs, not hart 0's",
 	   h1_timer);
 
-	r = sbi(EXT_HSM, 0, 1, (ulong)_start, 0, 0, 0);
+	r = sbi(EXT_HSM, 0, 1, (ulong)_start, 0, 0, 0, 0);
 	ok(!r.error, "HSM starts hart 1 again", r.error);
 	while (!h1_ready)
 		;
 	r = pmu_match_fw(RVP_SBI_PMU_FW_IPI_SENT);
 	c = r.value;
 	for (i = 0; i < 3; i++) {
-		sbi(EXT_IPI, 0, 2, 0, 0, 0, 0);		/* to hart 1 */
+		sbi(EXT_IPI, 0, 2, 0, 0, 0, 0, 0);		/* to hart 1 */
 		while (h1_got < i + 1)
 			;
 	}
@@ -295,5 +242,5 @@ void smoke_main(ulong hartid)
 	put_str("1..");
 	put_num(tap_n);
 	put_char('\n');
-	sbi(EXT_SRST, 0, 0, 0, 0, 0, 0);		/* shutdown */
+	sbi(EXT_SRST, 0, 0, 0, 0, 0, 0, 0);		/* shutdown */
 }
