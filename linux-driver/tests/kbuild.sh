@@ -45,8 +45,10 @@ kbuild_driver() {
 	(cd linux-driver && find . -type f ! -name build.mk ! -name '*.md' \
 		! -path './tests/*' -exec cp --parents {} "$kb_src" \;)
 	# The M= build reads auto.conf from $kb_out; the driver becomes a
-	# module and its KUnit suite (built-in only) stays out.
-	make -C "$LINUX_SRC" O="$kb_out" ARCH=riscv CROSS_COMPILE="$cross" \
+	# module and its KUnit suite (built-in only) stays out.  MAKEFLAGS is
+	# cleared: under 'make -s check' kbuild would inherit -s and print no
+	# CHECK/CC lines, which the callers read.
+	MAKEFLAGS= make -C "$LINUX_SRC" O="$kb_out" ARCH=riscv CROSS_COMPILE="$cross" \
 		M="$kb_src" CONFIG_RVPERF_PMU=m CONFIG_RVPERF_CTR_KUNIT_TEST= \
 		KBUILD_MODPOST_WARN=1 -j"${JOBS:-2}" "$@" modules >"$kb_log" 2>&1
 }
