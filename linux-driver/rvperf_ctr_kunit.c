@@ -133,10 +133,19 @@ static void rvctr_test_types(struct kunit *test)
 	u8 type, new_type;
 
 	for (t = 0; t < 16; t++) {
-		rvctr_type_to_perf(t, &type, &new_type);
+		rvctr_type_to_perf(t, false, &type, &new_type);
 		KUNIT_EXPECT_EQ_MSG(test, type, want[t][0], "TYPE %u", t);
 		KUNIT_EXPECT_EQ_MSG(test, new_type, want[t][1], "TYPE %u", t);
 	}
+	/*
+	 * An exception raised by ecall is a syscall; the flag means nothing
+	 * for any other TYPE.
+	 */
+	rvctr_type_to_perf(RVP_CTRDATA_TYPE_EXCEPTION, true, &type, &new_type);
+	KUNIT_EXPECT_EQ(test, type, (u8)PERF_BR_SYSCALL);
+	KUNIT_EXPECT_EQ(test, new_type, 0);
+	rvctr_type_to_perf(RVP_CTRDATA_TYPE_DIRECT_CALL, true, &type, &new_type);
+	KUNIT_EXPECT_EQ(test, type, (u8)PERF_BR_CALL);
 }
 
 static u64 cc(unsigned int cce, unsigned int ccm)
@@ -261,6 +270,37 @@ static void rvctr_test_per_event_types(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fany, &ntb, &e));
 }
 
+/* ecall is a call for ANY_CALL events; faults reach ANY events only. */
+static void rvctr_test_syscall(struct kunit *test)
+{
+	const u64 save = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+			 PERF_SAMPLE_BRANCH_TYPE_SAVE;
+	struct rvctr_filter fcall, fany, fret;
+	struct perf_branch_entry e;
+	struct rvctr_record ecall, fault;
+
+	fault = rec(UADDR, KADDR, RVP_CTRDATA_TYPE_EXCEPTION, false);
+	ecall = fault;
+	ecall.syscall = true;
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fcall, save | PERF_SAMPLE_BRANCH_ANY_CALL,
+						KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fany, save | PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fret, save | PERF_SAMPLE_BRANCH_ANY_RETURN,
+						KSTART), 0);
+
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fcall, &ecall, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_SYSCALL);
+	KUNIT_EXPECT_EQ(test, e.to, (u64)KADDR);
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fcall, &fault, &e));
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fany, &fault, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_EXTEND_ABI);
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_1);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fany, &ecall, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_SYSCALL);
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fret, &ecall, &e));
+	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fret, &fault, &e));
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -271,6 +311,7 @@ static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_cycles),
 	KUNIT_CASE(rvctr_test_sanitise),
 	KUNIT_CASE(rvctr_test_per_event_types),
+	KUNIT_CASE(rvctr_test_syscall),
 	{}
 };
 

@@ -100,6 +100,7 @@ int rvctr_filter_init(struct rvctr_filter *f, u64 bst,
 	if (!f->priv)
 		return -EOPNOTSUPP;
 	f->branch_sample_type = bst;
+	f->faults = !!(bst & PERF_SAMPLE_BRANCH_ANY);
 	f->kernel_start = kernel_start;
 	return 0;
 }
@@ -148,18 +149,26 @@ EXPORT_SYMBOL_GPL(rvctr_ctl_bits);
 /**
  * rvctr_type_to_perf() - CTR TYPE to PERF_BR_* (and new_type)
  * @ctr_type: ctrdata.TYPE
+ * @syscall: for an exception, whether ecall raised it
  * @type: PERF_BR_*
  * @new_type: PERF_BR_NEW_* when @type is PERF_BR_EXTEND_ABI, else 0
  *
- * Synchronous exceptions (ecall, faults: CTR does not say which) are
+ * CTR records no exception cause, so the reader looks at the source
+ * instruction: ecall is PERF_BR_SYSCALL.  Other synchronous exceptions
+ * (faults, ebreak: data or instruction is not known) are
  * PERF_BR_NEW_ARCH_1, not-taken branches PERF_BR_NEW_ARCH_2 and co-routine
  * swaps PERF_BR_NEW_ARCH_3: perf has no generic name for them.
  */
-void rvctr_type_to_perf(unsigned int ctr_type, u8 *type, u8 *new_type)
+void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
+			u8 *new_type)
 {
 	*new_type = 0;
 	switch (ctr_type) {
 	case RVP_CTRDATA_TYPE_EXCEPTION:
+		if (syscall) {
+			*type = PERF_BR_SYSCALL;
+			break;
+		}
 		*type = PERF_BR_EXTEND_ABI;
 		*new_type = PERF_BR_NEW_ARCH_1;
 		break;
@@ -277,7 +286,9 @@ static bool rvctr_is_kernel(const struct rvctr_filter *f, u64 addr)
  * @rec: the record (ctrsource.V set)
  * @e: filled in when the record is kept
  *
- * The record is dropped when the event did not ask for its type.  An
+ * The record is dropped when the event did not ask for its type; an
+ * exception other than ecall is a call only to ANY events (perf's
+ * ANY_CALL means calls, syscalls and interrupts, not faults).  An
  * address at a privilege the event excluded is never reported: when both
  * ends are excluded the record is dropped, when one is (a trap into the
  * kernel, a return to user) that address reads 0.  Flags, cycles, type
@@ -306,6 +317,9 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 			return false;
 	} else if (!(f->types & BIT(ctr_type))) {
 		return false;
+	} else if (ctr_type == RVP_CTRDATA_TYPE_EXCEPTION && !rec->syscall &&
+		   !f->faults) {
+		return false;
 	}
 	if (!from_ok && !to_ok)
 		return false;
@@ -320,7 +334,7 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
 		e->cycles = rvctr_decode_cycles(rec->data);
 	if (bst & PERF_SAMPLE_BRANCH_TYPE_SAVE) {
-		rvctr_type_to_perf(ctr_type, &type, &new_type);
+		rvctr_type_to_perf(ctr_type, rec->syscall, &type, &new_type);
 		e->type = type;
 		e->new_type = new_type;
 	}

@@ -29,21 +29,27 @@ struct rvctr_filter {
 	u32 types;		/* BIT(CTR TYPE) of the transfers wanted */
 	u32 priv;		/* RVCTR_PRIV_* */
 	u64 branch_sample_type;	/* the event's flags (TYPE_SAVE, ...) */
+	bool faults;		/* exceptions other than ecall (ANY only) */
 	unsigned long kernel_start; /* lowest kernel address */
 };
 
-/* One raw CTR entry as read through sireg, sireg2, sireg3. */
+/*
+ * One raw CTR entry as read through sireg, sireg2, sireg3, and whether an
+ * exception record's source instruction is ecall (the reader looks).
+ */
 struct rvctr_record {
 	u64 source;
 	u64 target;
 	u64 data;
+	bool syscall;		/* an exception raised by ecall */
 };
 
 int rvctr_filter_init(struct rvctr_filter *f, u64 branch_sample_type,
 		      unsigned long kernel_start);
 u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
 		   bool call_stack);
-void rvctr_type_to_perf(unsigned int ctr_type, u8 *type, u8 *new_type);
+void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
+			u8 *new_type);
 u16 rvctr_decode_cycles(u64 data);
 unsigned int rvctr_depth_decode(enum rvctr_layout layout, u64 csr);
 unsigned int rvctr_depth_report(unsigned int depth, bool cap);

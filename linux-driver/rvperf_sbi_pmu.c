@@ -9,8 +9,8 @@
  * sampling and privilege-mode filtering.
  *
  * Branch stacks come from the Control Transfer Records extension (Smctr /
- * Ssctr); that support is the next step and until then every branch-stack
- * event is refused with -EOPNOTSUPP.
+ * Ssctr), read in the overflow interrupt (rvperf_ctr.c); without CTR every
+ * branch-stack event is refused with -EOPNOTSUPP.
  */
 
 #define pr_fmt(fmt) "rvperf-pmu: " fmt
@@ -32,6 +32,8 @@
 #include <asm/csr.h>
 #include <asm/irq.h>
 #include <asm/sbi.h>
+
+#include "rvperf_ctr.h"
 
 /* SBI v3.0 raw event type 3 (event_data up to 56 bits); not in every kernel */
 #ifndef SBI_PMU_EVENT_TYPE_RAW_V2
@@ -495,6 +497,14 @@ static int rvpmu_add(struct perf_event *event, int flags)
 		return -EAGAIN;
 	}
 
+	if (has_branch_stack(event)) {
+		int ret = rvctr_event_add(event);
+
+		if (ret) {
+			rvpmu_sbi_stop(idx, 1, SBI_PMU_STOP_FLAG_RESET);
+			return ret;
+		}
+	}
 	__set_bit(idx, cpuc->used);
 	cpuc->events[idx] = event;
 	hwc->idx = idx;
@@ -514,6 +524,8 @@ static void rvpmu_del(struct perf_event *event, int flags)
 	rvpmu_stop(event, PERF_EF_UPDATE);
 	/* Give the counter back to the firmware. */
 	rvpmu_sbi_stop(hwc->idx, 1, SBI_PMU_STOP_FLAG_RESET);
+	if (has_branch_stack(event))
+		rvctr_event_del(event);
 	cpuc->events[hwc->idx] = NULL;
 	__clear_bit(hwc->idx, cpuc->used);
 	hwc->idx = -1;
@@ -658,12 +670,13 @@ static int rvpmu_event_init(struct perf_event *event)
 	if (idx < 0)
 		return idx;
 
-	/*
-	 * Branch stacks need Control Transfer Records; CTR support is the
-	 * next step of this driver, so refuse them plainly until then.
-	 */
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
+	/* Branch stacks need Control Transfer Records (and sampling). */
+	if (has_branch_stack(event)) {
+		int ret = rvctr_event_init(event);
+
+		if (ret)
+			return ret;
+	}
 
 	/* Only hardware counters can interrupt. */
 	if (is_sampling_event(event) &&
@@ -707,6 +720,7 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	struct pt_regs *regs;
 	unsigned long ovf;
 	unsigned int idx;
+	bool brs;
 
 	ovf = csr_read(CSR_SCOUNTOVF);
 	csr_clear(CSR_SIP, SIP_LCOFIP);
@@ -716,6 +730,8 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	/* Freeze every hardware counter so a group is sampled as one. */
 	bitmap_and(running, cpuc->used, pmu->hw_mask, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_stop_mask(running, pmu->num_counters, 0);
+	/* CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once. */
+	brs = rvctr_irq_begin();
 
 	regs = get_irq_regs();
 	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS) {
@@ -749,6 +765,8 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 			 */
 			if (rvpmu_excluded_mode(event, regs))
 				continue;
+			if (has_branch_stack(event))
+				rvctr_irq_sample(event, &data);
 			if (perf_event_overflow(event, &data, regs))
 				rvpmu_stop(event, 0);
 		} else {
@@ -757,6 +775,8 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 					rvpmu_set_period(event));
 		}
 	}
+	if (brs)
+		rvctr_irq_end();
 	return IRQ_HANDLED;
 }
 
@@ -798,6 +818,7 @@ static int rvpmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 		csr_clear(CSR_SIP, SIP_LCOFIP);
 		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
 	}
+	rvctr_cpu_online();
 	return 0;
 }
 
@@ -805,6 +826,7 @@ static int rvpmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct rvpmu *pmu = hlist_entry_safe(node, struct rvpmu, node);
 
+	rvctr_cpu_offline();
 	if (pmu->irq)
 		disable_percpu_irq(pmu->irq);
 	return 0;
@@ -871,32 +893,25 @@ static inline void rvpmu_pm_unregister(struct rvpmu *pmu) { }
 
 /* ------------------------------------------------------------- sysfs */
 
-PMU_FORMAT_ATTR(event, "config:0-47");
-PMU_FORMAT_ATTR(event_v2, "config:0-55");
+/* "event" is bits 0-47, or 0-55 with SBI v3.0: one file, two contents. */
+static ssize_t event_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "config:0-%d\n", rvpmu->raw_v2 ? 55 : 47);
+}
+static DEVICE_ATTR_RO(event);
+
 PMU_FORMAT_ATTR(firmware, "config:62-63");
 
 static struct attribute *rvpmu_format_attrs[] = {
-	&format_attr_event.attr,
-	&format_attr_event_v2.attr,
+	&dev_attr_event.attr,
 	&format_attr_firmware.attr,
 	NULL,
 };
 
-/* "event" is bits 0-47, or 0-55 with SBI v3.0: one file, two contents. */
-static umode_t rvpmu_format_visible(struct kobject *kobj,
-				    struct attribute *attr, int n)
-{
-	if (attr == &format_attr_event.attr)
-		return rvpmu->raw_v2 ? 0 : attr->mode;
-	if (attr == &format_attr_event_v2.attr)
-		return rvpmu->raw_v2 ? attr->mode : 0;
-	return attr->mode;
-}
-
 static const struct attribute_group rvpmu_format_group = {
 	.name = "format",
 	.attrs = rvpmu_format_attrs,
-	.is_visible = rvpmu_format_visible,
 };
 
 static ssize_t sbi_version_show(struct device *dev,
@@ -926,15 +941,24 @@ static DEVICE_ATTR_RO(sampling);
 static ssize_t branch_stack_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "0\n");
+	return sysfs_emit(buf, "%d\n", rvctr_depth() > 0);
 }
 static DEVICE_ATTR_RO(branch_stack);
+
+/* Entries each hart's CTR keeps (0: no branch stacks). */
+static ssize_t ctr_depth_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", rvctr_depth());
+}
+static DEVICE_ATTR_RO(ctr_depth);
 
 static struct attribute *rvpmu_rvperf_attrs[] = {
 	&dev_attr_sbi_version.attr,
 	&dev_attr_counters.attr,
 	&dev_attr_sampling.attr,
 	&dev_attr_branch_stack.attr,
+	&dev_attr_ctr_depth.attr,
 	NULL,
 };
 
@@ -1066,6 +1090,12 @@ static int __init rvpmu_init(void)
 	if (!pmu->sscofpmf)
 		pmu->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT |
 					 PERF_PMU_CAP_NO_EXCLUDE;
+	/* Branch stacks are sampled: CTR is of no use without the interrupt. */
+	if (pmu->sscofpmf) {
+		ret = rvctr_probe(&pmu->pmu);
+		if (ret && ret != -ENODEV)
+			pr_info("no branch stacks (%d)\n", ret);
+	}
 
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/rvperf:online",
 				      rvpmu_cpu_online, rvpmu_cpu_offline);
@@ -1096,6 +1126,7 @@ err_instance:
 err_cpuhp:
 	cpuhp_remove_multi_state(pmu->cpuhp_state);
 err_irq:
+	rvctr_remove(&pmu->pmu);
 	if (pmu->irq) {
 		free_percpu_irq(pmu->irq, pmu->cpus);
 		irq_dispose_mapping(pmu->irq);
@@ -1116,6 +1147,7 @@ static void __exit rvpmu_exit(void)
 	rvpmu_pm_unregister(pmu);
 	cpuhp_state_remove_instance(pmu->cpuhp_state, &pmu->node);
 	cpuhp_remove_multi_state(pmu->cpuhp_state);
+	rvctr_remove(&pmu->pmu);
 	if (pmu->irq) {
 		free_percpu_irq(pmu->irq, pmu->cpus);
 		irq_dispose_mapping(pmu->irq);

@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rvperf CTR branch stacks: the hardware side.
+ *
+ * Control Transfer Records (Smctr/Ssctr) keep the last 16 to 256 control
+ * transfers of the hart in a circular buffer read through the indirect CSR
+ * interface (siselect 0x200 + N, sireg/sireg2/sireg3; logical entry 0 is
+ * the newest).  The hardware is programmed with the union of the active
+ * branch events of the cpu; rvperf_ctr_logic.c filters the records again
+ * for each event.
+ *
+ * Recording freezes when a counter overflow interrupt is pended
+ * (LCOFIFRZ), so the overflow handler reads the records once, with
+ * interrupts off, gives each overflowed branch event its own filtered
+ * copy and unfreezes once at the end.  Records are cleared when a task is
+ * scheduled in, so no task sees another's transfers; call-stack events
+ * (RAS emulation) instead save the stack with the task and restore it.
+ */
+
+#define pr_fmt(fmt) "rvperf-ctr: " fmt
+
+#include <linux/bitops.h>
+#include <linux/irqflags.h>
+#include <linux/moduleparam.h>
+#include <linux/of.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/stringify.h>
+#include <linux/uaccess.h>
+
+#include <asm/asm-extable.h>
+#include <asm/csr.h>
+
+#include "rvperf_ctr.h"
+#include "rvperf_ctr_logic.h"
+#include "rvperf_ctr_regs.h"
+
+/* Smcsrind's second and third indirect registers; not in every kernel. */
+#define RVCTR_CSR_SIREG2	0x152
+#define RVCTR_CSR_SIREG3	0x153
+
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+#define RVCTR_LAYOUT		RVCTR_LAYOUT_DRAFT
+#define RVCTR_LAYOUT_NAME	"v0.1.4 draft"
+#define RVCTR_CSR_CTL		RVP_CTR_DRAFT_CSR_SCTRCONTROL
+#define RVCTR_CSR_STATUS	RVP_CTR_DRAFT_CSR_SCTRSTATUS
+#define RVCTR_STATUS_FROZEN	RVP_CTR_DRAFT_MCTRSTATUS_FROZEN
+#else
+#define RVCTR_LAYOUT		RVCTR_LAYOUT_V1
+#define RVCTR_LAYOUT_NAME	"v1.0"
+#define RVCTR_CSR_CTL		RVP_CTR_V1_CSR_SCTRCTL
+#define RVCTR_CSR_STATUS	RVP_CTR_V1_CSR_SCTRSTATUS
+#define RVCTR_CSR_DEPTH		RVP_CTR_V1_CSR_SCTRDEPTH
+#define RVCTR_STATUS_FROZEN	RVP_CTR_V1_SCTRSTATUS_FROZEN
+#endif
+
+#define RVCTR_MAX_DEPTH		256
+#define RVCTR_MAX_EVENTS	64
+#define RVCTR_STATUS_WRPTR	GENMASK(7, 0)
+#define RVCTR_INSN_ECALL	0x00000073
+
+static unsigned int ctr_depth;
+module_param(ctr_depth, uint, 0444);
+MODULE_PARM_DESC(ctr_depth,
+		 "CTR entries to keep: 16, 32, 64, 128 or 256 (0: the most the hart has)");
+
+static bool ctr_depth_cap = IS_ENABLED(CONFIG_RVPERF_CTR_DEPTH_CAP);
+module_param(ctr_depth_cap, bool, 0444);
+MODULE_PARM_DESC(ctr_depth_cap,
+		 "Report at most 127 entries per sample (older perf tools drop deeper stacks)");
+
+/* What one cpu records for and has read in the current interrupt. */
+struct rvctr_cpu {
+	struct perf_event *events[RVCTR_MAX_EVENTS];
+	unsigned int users;	/* active branch events */
+	unsigned int cs_users;	/* of which call-stack (RAS emulation) */
+	bool read;		/* raw[] holds this interrupt's records */
+	unsigned int nr_raw;	/* how many are valid */
+	u64 hw_idx;		/* hardware index of the newest record */
+	struct rvctr_record raw[RVCTR_MAX_DEPTH];
+	/* one sample's entries, rebuilt for each overflowed event */
+	struct perf_branch_stack stack;
+	struct perf_branch_entry entries[RVCTR_MAX_DEPTH];
+};
+
+/* A call-stack user's records while its task is switched out. */
+struct rvctr_task_ctx {
+	bool valid;
+	unsigned int depth;
+	struct rvctr_record rec[RVCTR_MAX_DEPTH];
+};
+
+static struct {
+	bool present;
+	unsigned int depth;		/* entries kept on every hart */
+	unsigned int report;		/* entries a sample may carry */
+	unsigned long depth_bits;	/* the draft's DEPTH, kept in CTL */
+	struct rvctr_cpu __percpu *cpus;
+	struct kmem_cache *task_cache;
+} rvctr;
+
+/* ------------------------------------------------------- CSR access */
+
+/*
+ * Reads or writes a CSR that may not exist (no Ssctr, or firmware left
+ * mstateen0.CTR / CSRIND clear): the illegal-instruction trap is fixed up
+ * and the access reports -EOPNOTSUPP.
+ */
+#define rvctr_csr_read_safe(csr, val)					\
+({									\
+	unsigned long __v = 0;						\
+	int __err = -EOPNOTSUPP;					\
+	asm volatile("1:	csrr	%0, " __stringify(csr) "\n"	\
+		     "	li	%1, 0\n"				\
+		     "2:\n"						\
+		     _ASM_EXTABLE(1b, 2b)				\
+		     : "+r" (__v), "+r" (__err) : : "memory");		\
+	*(val) = __v;							\
+	__err;								\
+})
+
+#define rvctr_csr_write_safe(csr, val)					\
+({									\
+	unsigned long __v = (val);					\
+	int __err = -EOPNOTSUPP;					\
+	asm volatile("1:	csrw	" __stringify(csr) ", %1\n"	\
+		     "	li	%0, 0\n"				\
+		     "2:\n"						\
+		     _ASM_EXTABLE(1b, 2b)				\
+		     : "+r" (__err) : "r" (__v) : "memory");		\
+	__err;								\
+})
+
+static void rvctr_freeze(void)
+{
+	csr_set(RVCTR_CSR_STATUS, RVCTR_STATUS_FROZEN);
+}
+
+static void rvctr_unfreeze(void)
+{
+	csr_clear(RVCTR_CSR_STATUS, RVCTR_STATUS_FROZEN);
+}
+
+static void rvctr_write_ctl(u64 ctl)
+{
+	csr_write(RVCTR_CSR_CTL, (unsigned long)ctl | rvctr.depth_bits);
+}
+
+/* Empties the buffer; the write pointer and FROZEN start again from 0. */
+static void rvctr_clear(void)
+{
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	csr_set(RVCTR_CSR_CTL, RVP_CTR_DRAFT_MCTRCONTROL_CLR);
+#else
+	/* SCTRCLR: no assembler we build with knows its mnemonic. */
+	asm volatile(".4byte " __stringify(RVP_CTR_V1_SCTRCLR_INSN) : : : "memory");
+#endif
+	csr_write(RVCTR_CSR_STATUS, 0);
+}
+
+/* Logical entry @i (0: the newest); siselect is the caller's to restore. */
+static void rvctr_read_entry(unsigned int i, struct rvctr_record *rec)
+{
+	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST + i);
+	rec->source = csr_read(CSR_SIREG);
+	rec->target = csr_read(RVCTR_CSR_SIREG2);
+	rec->data = csr_read(RVCTR_CSR_SIREG3);
+	rec->syscall = false;
+}
+
+static void rvctr_write_entry(unsigned int i, const struct rvctr_record *rec)
+{
+	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST + i);
+	csr_write(CSR_SIREG, rec->source);
+	csr_write(RVCTR_CSR_SIREG2, rec->target);
+	csr_write(RVCTR_CSR_SIREG3, rec->data);
+}
+
+/*
+ * Sets the hart's depth to the largest supported one not above @want (0:
+ * no limit) and returns it, in entries; 0 when no encoding sticks.
+ */
+static unsigned int rvctr_set_depth(unsigned int want)
+{
+	int enc;
+
+	for (enc = 4; enc >= 0; enc--) {
+		unsigned int depth = 16U << enc;
+
+		if (want && depth > want)
+			continue;
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+		{
+			/* a thermometer code: enc ones */
+			unsigned long bits = ((1UL << enc) - 1) <<
+					     RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+
+			csr_write(RVCTR_CSR_CTL, bits);
+			bits = csr_read(RVCTR_CSR_CTL) &
+			       RVP_CTR_DRAFT_MCTRCONTROL_DEPTH;
+			if (rvctr_depth_decode(RVCTR_LAYOUT, bits) == depth) {
+				rvctr.depth_bits = bits;
+				return depth;
+			}
+		}
+#else
+		csr_write(RVCTR_CSR_DEPTH, enc);
+		if (rvctr_depth_decode(RVCTR_LAYOUT,
+				       csr_read(RVCTR_CSR_DEPTH)) == depth)
+			return depth;
+#endif
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- detection */
+
+/* Whether an ISA string ("rv64imac_ssctr_...") names @ext. */
+static bool rvctr_isa_has(const char *isa, const char *ext)
+{
+	size_t len = strlen(ext);
+	const char *p = strchr(isa, '_');
+
+	while (p) {
+		p++;
+		if (!strncasecmp(p, ext, len) && (p[len] == '_' || !p[len]))
+			return true;
+		p = strchr(p, '_');
+	}
+	return false;
+}
+
+static bool rvctr_node_has(struct device_node *np, const char *ext)
+{
+	const char *isa;
+
+	if (of_property_match_string(np, "riscv,isa-extensions", ext) >= 0)
+		return true;
+	return !of_property_read_string(np, "riscv,isa", &isa) &&
+	       rvctr_isa_has(isa, ext);
+}
+
+/*
+ * Every hart the devicetree describes must name Ssctr (or Smctr, which
+ * includes it) and Sscsrind (or Smcsrind) for sireg2/3.  Without a
+ * devicetree (ACPI) only the CSR probe decides.
+ */
+static bool rvctr_dt_present(void)
+{
+	struct device_node *np;
+	bool any = false;
+
+	if (!of_have_populated_dt())
+		return true;
+	for_each_of_cpu_node(np) {
+		if (!of_device_is_available(np))
+			continue;
+		if ((!rvctr_node_has(np, "ssctr") && !rvctr_node_has(np, "smctr")) ||
+		    (!rvctr_node_has(np, "sscsrind") &&
+		     !rvctr_node_has(np, "smcsrind"))) {
+			of_node_put(np);
+			return false;
+		}
+		any = true;
+	}
+	return any;
+}
+
+/* The CSRs answer on this hart: the control, siselect and sireg3. */
+static int rvctr_csr_probe(void)
+{
+	unsigned long val, old;
+	int ret;
+
+	ret = rvctr_csr_read_safe(RVCTR_CSR_CTL, &val);
+	if (ret)
+		return ret;
+	ret = rvctr_csr_read_safe(CSR_SISELECT, &old);
+	if (ret)
+		return ret;
+	ret = rvctr_csr_write_safe(CSR_SISELECT, RVP_CTR_ISELECT_FIRST);
+	if (!ret)
+		ret = rvctr_csr_read_safe(RVCTR_CSR_SIREG3, &val);
+	csr_write(CSR_SISELECT, old);
+	return ret;
+}
+
+/**
+ * rvctr_probe() - find CTR and set up branch stacks for @pmu
+ * @pmu: the PMU whose sched_task and task_ctx_cache are filled in
+ *
+ * Return: 0 with CTR usable, else a negative errno (branch stacks then
+ * stay refused).
+ */
+int rvctr_probe(struct pmu *pmu)
+{
+	int ret;
+
+	if (!rvctr_dt_present())
+		return -ENODEV;
+
+	preempt_disable();
+	ret = rvctr_csr_probe();
+	if (!ret) {
+		csr_write(RVCTR_CSR_CTL, 0);
+		rvctr.depth = rvctr_set_depth(ctr_depth);
+		if (!rvctr.depth)
+			ret = -EIO;
+	}
+	preempt_enable();
+	if (ret) {
+		pr_warn("the devicetree names CTR but its CSRs do not answer (%d): firmware may not enable it in mstateen0\n",
+			ret);
+		return ret;
+	}
+	rvctr.report = rvctr_depth_report(rvctr.depth, ctr_depth_cap);
+
+	rvctr.cpus = alloc_percpu(struct rvctr_cpu);
+	if (!rvctr.cpus)
+		return -ENOMEM;
+	rvctr.task_cache = kmem_cache_create("rvperf_ctr_task",
+					     sizeof(struct rvctr_task_ctx),
+					     0, 0, NULL);
+	if (!rvctr.task_cache) {
+		free_percpu(rvctr.cpus);
+		rvctr.cpus = NULL;
+		return -ENOMEM;
+	}
+	pmu->sched_task = rvctr_sched_task;
+	pmu->task_ctx_cache = rvctr.task_cache;
+	rvctr.present = true;
+	pr_info("CTR (%s layout): %u entries, %u per sample\n",
+		RVCTR_LAYOUT_NAME, rvctr.depth, rvctr.report);
+	return 0;
+}
+
+void rvctr_remove(struct pmu *pmu)
+{
+	if (!rvctr.present)
+		return;
+	rvctr.present = false;
+	pmu->sched_task = NULL;
+	pmu->task_ctx_cache = NULL;
+	kmem_cache_destroy(rvctr.task_cache);
+	free_percpu(rvctr.cpus);
+}
+
+/**
+ * rvctr_depth() - entries the harts keep
+ *
+ * Return: the depth, 0 without CTR.
+ */
+unsigned int rvctr_depth(void)
+{
+	return rvctr.present ? rvctr.depth : 0;
+}
+
+/* A hart comes up: nothing recorded, the chosen depth, empty. */
+void rvctr_cpu_online(void)
+{
+	unsigned int depth;
+
+	if (!rvctr.present)
+		return;
+	csr_write(RVCTR_CSR_CTL, 0);
+	depth = rvctr_set_depth(rvctr.depth);
+	if (depth != rvctr.depth)
+		pr_warn_once("cpu%d keeps %u entries, not %u\n",
+			     smp_processor_id(), depth, rvctr.depth);
+	rvctr_clear();
+}
+
+void rvctr_cpu_offline(void)
+{
+	if (rvctr.present)
+		rvctr_write_ctl(0);
+}
+
+/* -------------------------------------------------------------- events */
+
+static unsigned long rvctr_kernel_start(void)
+{
+	/* Anything above user space counts as kernel: never leak it. */
+	return TASK_SIZE;
+}
+
+static bool rvctr_is_call_stack(struct perf_event *event)
+{
+	return event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
+}
+
+/**
+ * rvctr_event_init() - accept or refuse a branch-stack event
+ * @event: an event with has_branch_stack()
+ *
+ * Return: 0, or -EOPNOTSUPP without CTR, for counting events and for
+ * branch filters CTR cannot honour.
+ */
+int rvctr_event_init(struct perf_event *event)
+{
+	struct rvctr_filter f;
+	int ret;
+
+	if (!rvctr.present || !is_sampling_event(event))
+		return -EOPNOTSUPP;
+	ret = rvctr_filter_init(&f, event->attr.branch_sample_type,
+				rvctr_kernel_start());
+	if (ret)
+		return ret;
+	/* A task's call stack goes with the task: perf allocates its room. */
+	if (rvctr_is_call_stack(event) &&
+	    (event->attach_state & PERF_ATTACH_TASK))
+		event->attach_state |= PERF_ATTACH_TASK_DATA;
+	return 0;
+}
+
+/* Programs the union of the cpu's branch events (0 when none). */
+static void rvctr_program(struct rvctr_cpu *c)
+{
+	struct rvctr_filter f;
+	u32 types = 0, priv = 0;
+	unsigned int i;
+
+	if (!c->users) {
+		rvctr_write_ctl(0);
+		return;
+	}
+	for (i = 0; i < RVCTR_MAX_EVENTS; i++) {
+		if (!c->events[i] ||
+		    rvctr_filter_init(&f, c->events[i]->attr.branch_sample_type,
+				      rvctr_kernel_start()))
+			continue;
+		types |= f.types;
+		priv |= f.priv;
+	}
+	rvctr_write_ctl(rvctr_ctl_bits(RVCTR_LAYOUT, types, priv,
+				       c->cs_users == c->users));
+}
+
+/**
+ * rvctr_event_add() - a branch event starts using this cpu's CTR
+ * @event: the event, already on a counter
+ *
+ * RAS emulation changes what the buffer means, so call-stack events and
+ * other branch events do not share a cpu; perf multiplexes them.
+ *
+ * Return: 0, or -EBUSY.
+ */
+int rvctr_event_add(struct perf_event *event)
+{
+	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
+	bool cs = rvctr_is_call_stack(event);
+	unsigned int i;
+
+	if (c->users && (cs ? c->cs_users != c->users : c->cs_users))
+		return -EBUSY;
+	for (i = 0; i < RVCTR_MAX_EVENTS && c->events[i]; i++)
+		;
+	if (i == RVCTR_MAX_EVENTS)
+		return -EBUSY;
+	c->events[i] = event;
+	c->cs_users += cs;
+	perf_sched_cb_inc(event->pmu);
+	/*
+	 * A new first event starts empty.  An event that has run before is
+	 * being switched in with its task: sched_task() clears or restores.
+	 */
+	if (!c->users++ && !event->total_time_running)
+		rvctr_clear();
+	rvctr_program(c);
+	return 0;
+}
+
+void rvctr_event_del(struct perf_event *event)
+{
+	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
+	unsigned int i;
+
+	for (i = 0; i < RVCTR_MAX_EVENTS; i++)
+		if (c->events[i] == event)
+			break;
+	if (WARN_ON_ONCE(i == RVCTR_MAX_EVENTS))
+		return;
+	c->events[i] = NULL;
+	c->users--;
+	c->cs_users -= rvctr_is_call_stack(event);
+	perf_sched_cb_dec(event->pmu);
+	rvctr_program(c);
+}
+
+/* ------------------------------------------------- context switches */
+
+static void rvctr_task_save(struct rvctr_task_ctx *t)
+{
+	unsigned long flags, sel;
+	unsigned int i;
+
+	local_irq_save(flags);
+	rvctr_freeze();
+	sel = csr_read(CSR_SISELECT);
+	for (i = 0; i < rvctr.depth; i++)
+		rvctr_read_entry(i, &t->rec[i]);
+	csr_write(CSR_SISELECT, sel);
+	t->depth = rvctr.depth;
+	t->valid = true;
+	local_irq_restore(flags);
+}
+
+/* Logical entries are relative to the write pointer: any pointer will do. */
+static void rvctr_task_restore(struct rvctr_task_ctx *t)
+{
+	unsigned long flags, sel;
+	unsigned int i;
+
+	if (!t->valid || t->depth != rvctr.depth) {
+		rvctr_clear();
+		return;
+	}
+	local_irq_save(flags);
+	rvctr_freeze();
+	sel = csr_read(CSR_SISELECT);
+	for (i = 0; i < t->depth; i++)
+		rvctr_write_entry(i, &t->rec[i]);
+	csr_write(CSR_SISELECT, sel);
+	rvctr_unfreeze();
+	local_irq_restore(flags);
+}
+
+/*
+ * The pmu's context-switch callback.  A task with a call-stack event takes
+ * its stack along (saved on switch out, restored on switch in); for every
+ * other switch in the records are wiped: they belong to another address
+ * space, if not another user.
+ */
+static void rvctr_switch(struct perf_event_pmu_context *pmu_ctx,
+			 bool sched_in)
+{
+	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
+	struct rvctr_task_ctx *t;
+
+	if (!rvctr.present || !c->users)
+		return;
+	t = pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+	if (t && c->cs_users) {
+		if (sched_in)
+			rvctr_task_restore(t);
+		else
+			rvctr_task_save(t);
+		return;
+	}
+	if (sched_in)
+		rvctr_clear();
+}
+
+#ifdef RVPERF_SCHED_TASK_HAS_TASK
+void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
+		      struct task_struct *task, bool sched_in)
+{
+	rvctr_switch(pmu_ctx, sched_in);
+}
+#else
+void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx, bool sched_in)
+{
+	rvctr_switch(pmu_ctx, sched_in);
+}
+#endif
+
+/* ------------------------------------------------ overflow interrupt */
+
+/* Whether the exception recorded at @from was raised by an ecall. */
+static bool rvctr_is_ecall(unsigned long from)
+{
+	u32 insn;
+	long ret;
+
+	if (from >= rvctr_kernel_start())
+		ret = copy_from_kernel_nofault(&insn, (const void *)from,
+					       sizeof(insn));
+	else
+		ret = copy_from_user_nofault(&insn, (const void __user *)from,
+					     sizeof(insn));
+	return !ret && insn == RVCTR_INSN_ECALL;
+}
+
+/*
+ * Reads the frozen records from the newest entry to the first invalid one,
+ * with interrupts off (the handler's), siselect put back for whoever else
+ * uses it.
+ */
+static void rvctr_read_records(struct rvctr_cpu *c)
+{
+	unsigned long sel, status;
+	unsigned int i;
+
+	status = csr_read(RVCTR_CSR_STATUS);
+	c->hw_idx = (u64)((status & RVCTR_STATUS_WRPTR) - 1) &
+		    (rvctr.depth - 1);
+	sel = csr_read(CSR_SISELECT);
+	for (i = 0; i < rvctr.depth; i++) {
+		struct rvctr_record *rec = &c->raw[i];
+
+		rvctr_read_entry(i, rec);
+		if (!(rec->source & RVP_CTRSOURCE_V))
+			break;
+		if ((rec->data & RVP_CTRDATA_TYPE) == RVP_CTRDATA_TYPE_EXCEPTION)
+			rec->syscall = rvctr_is_ecall(rec->source &
+						      ~RVP_CTRSOURCE_V);
+	}
+	csr_write(CSR_SISELECT, sel);
+	c->nr_raw = i;
+	c->read = true;
+}
+
+/**
+ * rvctr_irq_begin() - the overflow handler starts
+ *
+ * Return: true when this cpu has branch events (call rvctr_irq_end()).
+ */
+bool rvctr_irq_begin(void)
+{
+	struct rvctr_cpu *c;
+
+	if (!rvctr.present)
+		return false;
+	c = this_cpu_ptr(rvctr.cpus);
+	if (!c->users)
+		return false;
+	/* LCOFIFRZ froze it already; make sure the handler is not added. */
+	rvctr_freeze();
+	c->read = false;
+	return true;
+}
+
+/**
+ * rvctr_irq_sample() - attach @event's own branch stack to its sample
+ * @event: an overflowed branch event
+ * @data: its sample
+ *
+ * The records are read once per interrupt, by the first event that needs
+ * them, and filtered for each.
+ */
+void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
+{
+	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
+	struct rvctr_filter f;
+	unsigned int i, n = 0;
+
+	if (rvctr_filter_init(&f, event->attr.branch_sample_type,
+			      rvctr_kernel_start()))
+		return;
+	if (!c->read)
+		rvctr_read_records(c);
+	for (i = 0; i < c->nr_raw && n < rvctr.report; i++)
+		if (rvctr_record_to_entry(&f, &c->raw[i], &c->entries[n]))
+			n++;
+	c->stack.nr = n;
+	c->stack.hw_idx = c->hw_idx;
+	perf_sample_save_brstack(data, event, &c->stack, NULL);
+}
+
+/* Every overflowed event is handled: record again, once. */
+void rvctr_irq_end(void)
+{
+	rvctr_unfreeze();
+}
