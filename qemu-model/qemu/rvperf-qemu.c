@@ -6,12 +6,21 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/timer.h"
+#include "exec/icount.h"
+#include "hw/core/cpu.h"
+#include "accel/tcg/cpu-ldst.h"
 #include "cpu.h"
 #include "rvperf-qemu.h"
 #include "rvp_ctr.h"
+#include "rvp_pred.h"
 
 struct RVPerfState {
     struct rvp_ctr ctr;
+    struct rvp_pred pred;
+    /* mcycle's clock at the last accounting point (rvperf_account) */
+    int64_t last_tick;
+    bool tick_valid;
 };
 
 static enum rvp_mode rvperf_mode(target_ulong priv, bool virt)
@@ -45,6 +54,48 @@ static void rvperf_sync(CPURISCVState *env, struct rvp_ctr *ctr,
     if (ctr->mode != mode) {
         rvp_ctr_set_mode(ctr, mode);
     }
+}
+
+/*
+ * The clock mcycle counts: instructions under -icount (deterministic),
+ * host ticks otherwise.  False when it cannot be read here (icount in the
+ * middle of a TB).
+ */
+static bool rvperf_now(int64_t *now)
+{
+    if (!icount_enabled()) {
+        *now = cpu_get_host_ticks();
+        return true;
+    }
+    if (current_cpu && current_cpu->running && !current_cpu->neg.can_do_io) {
+        return false;
+    }
+    *now = icount_get_raw();
+    return true;
+}
+
+/*
+ * Give the model the cycles since the last accounting point, in its
+ * current mode and state, before anything changes either.
+ */
+static void rvperf_account(RVPerfState *s)
+{
+    int64_t now;
+
+    if (!rvperf_now(&now)) {
+        if (s->ctr.counting) {
+            rvp_ctr_cycles_lost(&s->ctr);
+        }
+        s->tick_valid = false;
+        return;
+    }
+    if (s->tick_valid && now > s->last_tick) {
+        rvp_ctr_cycles(&s->ctr, now - s->last_tick);
+    } else if (!s->tick_valid && s->ctr.counting) {
+        rvp_ctr_cycles_lost(&s->ctr);
+    }
+    s->last_tick = now;
+    s->tick_valid = true;
 }
 
 static RISCVException rvperf_excp(enum rvp_access a)
@@ -82,8 +133,7 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
     cfg.h_ext = riscv_has_ext(&cpu->env, RVH);
     cfg.sscofpmf = cpu->cfg.ext_sscofpmf;
     cfg.xlen = 64;
-    /* No cycle-exact timing yet: records get CCV=0 (see README). */
-    cfg.misp = false;
+    cfg.misp = true;
     why = rvp_ctr_config_check(&cfg);
     if (why) {
         error_setg(errp, "ctr-layout: %s", why);
@@ -95,7 +145,19 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
         error_setg(errp, "ctr-layout: model rejected the configuration");
         return;
     }
+    rvp_pred_init(&s->pred);
     cpu->env.rvperf = s;
+}
+
+uint64_t rvperf_tb_cs_base(CPURISCVState *env)
+{
+    RVPerfState *s = env->rvperf;
+    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+
+    if (!s->ctr.frozen && rvp_ctr_mode_enabled(&s->ctr, mode)) {
+        return 0;
+    }
+    return RVPERF_TB_CTR_OFF;
 }
 
 static bool rvperf_ireg(int csrno, target_ulong *iselect,
@@ -157,6 +219,11 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
     if (a == RVP_ACCESS_OK && write_mask) {
         uint64_t val = (old & ~(uint64_t)write_mask) |
                        (new_value & write_mask);
+
+        if (!ireg) {
+            /* may change what is counted: the cycles so far first */
+            rvperf_account(s);
+        }
         a = ireg ? rvp_ctr_ireg_write(&s->ctr, csrno, iselect, val)
                  : rvp_ctr_csr_write(&s->ctr, csrno, val);
     }
@@ -175,8 +242,26 @@ bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp)
         return false;
     }
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
+    rvperf_account(s);
     *excp = rvperf_excp(rvp_ctr_sctrclr(&s->ctr));
     return true;
+}
+
+/*
+ * The length of the transfer instruction at SRC, which the predictor's
+ * return-address stack needs for calls and co-routine swaps (0: unknown).
+ */
+static unsigned int rvperf_insn_len(CPURISCVState *env, int type,
+                                    target_ulong src)
+{
+    switch (type) {
+    case CTRDATA_TYPE_DIRECT_CALL:
+    case CTRDATA_TYPE_INDIRECT_CALL:
+    case CTRDATA_TYPE_CO_ROUTINE_SWAP:
+        return (cpu_lduw_code(env, src) & 3) == 3 ? 4 : 2;
+    default:
+        return 0;
+    }
 }
 
 bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
@@ -191,8 +276,7 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
         return false;
     }
     rvperf_sync(env, &s->ctr, src_priv, src_virt);
-    /* No cycle counts reach the model yet: CCV must not claim them. */
-    rvp_ctr_cycles_lost(&s->ctr);
+    rvperf_account(s);
     switch (type) {
     case CTRDATA_TYPE_EXCEPTION:
     case CTRDATA_TYPE_INTERRUPT:
@@ -206,7 +290,9 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
         rvp_ctr_trap_return(&s->ctr, target, src, dst);
         break;
     default:
-        rvp_ctr_transfer(&s->ctr, type, src, dst, false);
+        rvp_ctr_transfer(&s->ctr, type, src, dst,
+                         rvp_pred_update(&s->pred, type, src, dst,
+                                         rvperf_insn_len(env, type, src)));
         break;
     }
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);

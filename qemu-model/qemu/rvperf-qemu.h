@@ -29,6 +29,13 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
                           target_long dst, int type,
                           target_ulong src_priv, bool src_virt);
 
+/*
+ * Bits for the TB cs_base in the current mode (env->rvperf set):
+ * RVPERF_TB_CTR_OFF when the model records nothing there, so translated
+ * code needs no per-transfer call.
+ */
+uint64_t rvperf_tb_cs_base(CPURISCVState *env);
+
 /* SCTRCLR: true when the model handled it, *excp as above. */
 bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp);
 

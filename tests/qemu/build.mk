@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tests/qemu: ctr-sim scenarios replayed as bare-metal guest code on a QEMU
-# patched with qemu-model/qemu.  An e2e tier: needs QEMU=..., SKIPs without.
-E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh'
+# patched with qemu-model/qemu, and the model's own guest checks.  E2e
+# tiers: need QEMU=..., SKIP without.
+E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh' \
+	'e2e-qemu-gating=env QEMU=$(QEMU) tests/qemu/gating.sh'

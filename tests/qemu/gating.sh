@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# "No cost when off" (issue 7) on a QEMU patched with qemu-model/qemu:
+# gating.c runs two loops with CTR recording disabled (mctrctl = 0, then
+# only U|S enabled while in M), then with it enabled.  QEMU's -d in_asm,op
+# log shows the guest code and TCG ops of every TB it translated: each
+# loop's TBs translated while off must hold no ctr_add_entry call, the
+# retranslation after enabling must.  The guest checks the recorded entries itself.
+# QEMU=/path/to/qemu-system-riscv64; SKIPs without it (or without
+# ctr-layout, unless UPSTREAM_CTR=1, which runs the same checks on
+# upstream's CTR: they fail there, which is the point).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
+nm=${CROSS_NM:-riscv64-linux-gnu-nm}
+if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
+	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
+	exit 0
+fi
+cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
+if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
+	if [ "${UPSTREAM_CTR:-}" != 1 ]; then
+		echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
+		exit 0
+	fi
+	cpu=rv64,smctr=true,ssctr=true
+fi
+command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..8"
+if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
+	"$top/tests/qemu/guest.c" "$top/tests/qemu/gating.c" 2>"$tmp/cc"; then
+	echo "Bail out! guest did not build"
+	sed 's/^/# /' "$tmp/cc"
+	exit 1
+fi
+timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
+	-cpu "$cpu" -kernel "$tmp/g.elf" -d in_asm,op -D "$tmp/op.log" \
+	</dev/null 2>"$tmp/err" |
+	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
+n=$(grep -c '^ok \|^not ok ' "$tmp/got")
+i=0
+while read -r line; do
+	case $line in
+	"ok "*|"not ok "*)
+		i=$((i + 1))
+		echo "$line" | sed "s/^\(not ok\|ok\) /\1 $i /" ;;
+	esac
+done <"$tmp/got"
+while [ "$i" -lt 4 ]; do
+	i=$((i + 1))
+	echo "not ok $i guest check missing"
+done
+[ "$n" = 4 ] || sed 's/^/# /' "$tmp/got" "$tmp/err" | head -20
+# TBs per loop in translation order: whether each holds the call.
+"$nm" "$tmp/g.elf" >"$tmp/syms"
+python3 - "$tmp/op.log" "$tmp/syms" <<'PY'
+import sys
+log, syms = sys.argv[1:3]
+addr = {}
+for l in open(syms):
+    f = l.split()
+    if len(f) == 3:
+        addr[f[2]] = int(f[0], 16)
+blocks = []   # [first pc (from in_asm), has call]
+cur = None
+for l in open(log):
+    if l.startswith('IN:'):
+        cur = [None, False]
+        blocks.append(cur)
+    elif cur is not None:
+        if cur[0] is None and l.startswith('0x'):
+            cur[0] = int(l.split(':')[0], 16)
+        if 'call ctr_add_entry' in l:
+            cur[1] = True
+t = 5
+for name in ('work_a', 'work_b'):
+    lo, hi = addr[name], addr[name + '_end']
+    seq = [c for pc, c in blocks if pc is not None and lo <= pc < hi]
+    # The first translations happen while off, then all again when on.
+    half = len(seq) // 2
+    off, on = seq[:half], seq[half:]
+    ok = len(seq) >= 6 and len(seq) % 2 == 0 and not any(off)
+    print('%s %d %s: %d TBs translated while off, %d with a '
+          'ctr_add_entry call' % ('ok' if ok else 'not ok', t, name,
+                                  len(off), sum(off)))
+    t += 1
+    ok = len(on) >= 3 and all(on)
+    print('%s %d %s: %d TBs translated after enabling, %d with the '
+          'call' % ('ok' if ok else 'not ok', t, name, len(on), sum(on)))
+    t += 1
+PY
