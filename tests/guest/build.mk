@@ -18,6 +18,11 @@ GUEST_TESTS += $(driver-test-names:%=$(O)/guest/bin/%)
 $(eval $(call guest-program,$(O)/guest/bin/ctr-brstack,\
 	tests/guest/ctr-brstack.c tests/guest/e2e-known.S))
 GUEST_TESTS += $(O)/guest/bin/ctr-brstack
+# The same through the real perf tool: perf record -j / --call-graph lbr,
+# perf script.
+$(eval $(call guest-program,$(O)/guest/bin/ctr-perf-tool,\
+	tests/guest/ctr-perf-tool.c tests/guest/e2e-known.S))
+GUEST_TESTS += $(O)/guest/bin/ctr-perf-tool
 
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.

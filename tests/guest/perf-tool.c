@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perf_util.h"
 #include "tap.h"
 
 #define PERF		"/bin/perf"
@@ -19,34 +20,10 @@
 
 static char output[1 << 16];
 
-/* Runs argv with stdout and stderr captured into output; returns the exit
- * status, or -1 when it did not exit normally. */
+/* Runs argv with its output captured into output; see perf_run(). */
 static int run(char *const argv[])
 {
-	size_t used = 0;
-	int pipefd[2], status;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		close(pipefd[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], output + used,
-			 sizeof(output) - 1 - used)) > 0)
-		used += (size_t)n;
-	output[used] = '\0';
-	close(pipefd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return perf_run(argv, output, sizeof(output));
 }
 
 static void show_output(void)

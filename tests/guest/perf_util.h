@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static inline int perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -92,6 +93,54 @@ static inline int perf_hart_has_ctr(void)
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * Runs argv (argv[0] a path) with its stdout written to the file stdout_to
+ * (when not NULL) and everything else it prints captured into out (len
+ * bytes, NUL-terminated, the rest read and dropped); returns the exit
+ * status, or -1 when it did not exit normally.
+ */
+static inline int perf_run_to(char *const argv[], const char *stdout_to,
+			      char *out, size_t len)
+{
+	char sink[4096];
+	size_t used = 0;
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = stdout_to ? fopen(stdout_to, "w") : NULL;
+
+		if (stdout_to && !f)
+			_exit(126);
+		dup2(f ? fileno(f) : pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		close(pipefd[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (used < len - 1 &&
+	       (n = read(pipefd[0], out + used, len - 1 - used)) > 0)
+		used += (size_t)n;
+	out[used] = '\0';
+	while (read(pipefd[0], sink, sizeof(sink)) > 0)
+		;
+	close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* perf_run_to() with stdout captured too. */
+static inline int perf_run(char *const argv[], char *out, size_t len)
+{
+	return perf_run_to(argv, NULL, out, len);
 }
 
 #endif /* RVPERF_GUEST_PERF_UTIL_H */
