@@ -72,11 +72,14 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 };
 
+/* Blocks a vCPU ran that the model has not seen yet (user mode). */
+#define RING 512
+
 struct vcpu {
-	/* What every block touches first, in one cache line: a copy of the
-	 * previous block's description (a copy, so reading it is one load
-	 * from here, not a pointer chase; all zero before the first). */
-	struct tb_desc prev;
+	/* The previous block (a description that no block precedes before
+	 * the first), and how many of ring[] are waiting. */
+	const struct tb_desc *prev;
+	unsigned int queued;
 	uint64_t tid;
 	/* Instructions (= cycles) given to the counter model, those not yet
 	 * given, and how many more it takes to overflow the sampled counter:
@@ -90,9 +93,27 @@ struct vcpu {
 	 * go or a block at a time gives the same saturating count. */
 	uint64_t ctr_mark;
 	uint64_t transfers, dropped, samples;
+	/* User mode: the execution callback only queues the block here; the
+	 * model runs over the queue, in order, when it fills, before every
+	 * system call and at exit (drain()).  Nothing the model does depends
+	 * on when it runs, only on the order of the blocks, so the trace is
+	 * the same byte for byte as running it block by block. */
+	const struct tb_desc *ring[RING];
+	/* Records CTR will hold, not yet given to it (drain_defer()): the
+	 * newest are pend[(n - 1) & mask], [(n - 2) & mask], ...; the ring
+	 * keeps twice the depth, more than the depth + 1 that matter. */
+	uint64_t pend_n;
+	unsigned int pend_mask;
+	struct pending {
+		uint64_t source, target, stamp;	/* stamp: retired(v) then */
+		uint64_t type;
+	} pend[2 * RVP_CTR_MAX_DEPTH];
 	struct rvp_hart hart;
 	struct rvp_trace_entry entries[RVP_CTR_MAX_DEPTH];
 } __attribute__((aligned(64)));
+
+/* What precedes a vCPU's first block: no instructions, no transfer. */
+static const struct tb_desc no_block;
 
 #define MAX_VCPUS 1024
 
@@ -112,6 +133,7 @@ static struct {
 	uint64_t period;
 	bool misp;		/* run the predictor model: ctrtarget.MISP */
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
+	bool defer;		/* and may wait (drain_defer()) */
 	FILE *out;
 	struct rvp_trace_header header;
 	pthread_mutex_t lock;
@@ -188,6 +210,7 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 }
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
+static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -206,8 +229,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = n;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system
-							     : tb_exec_user,
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
+						 d->end == END_ECALL ? tb_exec_user_ecall :
+						 tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
 							     : QEMU_PLUGIN_CB_NO_REGS,
 					     d);
@@ -268,6 +292,35 @@ static uint64_t next_budget(const struct vcpu *v)
 	    plugin.event != RVP_PMU_EVENT_CYCLES)
 		return UINT64_MAX;
 	return -v->hart.pmu.counter[3];
+}
+
+/*
+ * Gives CTR the records drain_defer() kept back.  Between two looks at
+ * CTR (a sample, a trap, anything but a plain transfer) only the last
+ * DEPTH records can still be in it, so only the last DEPTH + 1 are given:
+ * the oldest of these fills the entry that the newest overwrites again,
+ * and leaves what every record leaves, a cycle count of 0 and CCV valid,
+ * so the next one's cycles are counted from it, as they were from the
+ * records that are skipped.  CTR then holds the same logical entries
+ * with the same ctrdata as if it had seen every record (only the
+ * physical WRPTR differs, and nothing here reads it).  Without RAS
+ * emulation only: that pops entries.
+ */
+static void give_pending(struct vcpu *v)
+{
+	uint64_t n = v->pend_n, k = rvp_ctr_depth(&v->hart.ctr) + 1, j;
+
+	if (!n)
+		return;
+	for (j = n > k ? n - k : 0; j < n; j++) {
+		const struct pending *e = &v->pend[j & v->pend_mask];
+
+		rvp_ctr_cycles(&v->hart.ctr, e->stamp - v->ctr_mark);
+		v->ctr_mark = e->stamp;
+		rvp_ctr_transfer_slow(&v->hart.ctr, (unsigned int)e->type,
+				      e->source, e->target, false);
+	}
+	v->pend_n = 0;
 }
 
 /* Gives the counter model the instructions and cycles run so far. */
@@ -373,8 +426,9 @@ static inline struct vcpu *vcpu_get(unsigned int index)
 
 /* The previous block ran: its cycles elapse (one per instruction), its
  * instructions retire, then its last instruction transfers to D. */
-static inline void block_ran(struct vcpu *v, const struct tb_desc *p,
-			     const struct tb_desc *d)
+static inline __attribute__((always_inline)) void
+block_ran(struct vcpu *v, const struct tb_desc *p, const struct tb_desc *d,
+	  bool fast_transfer)
 {
 	bool due = false;	/* the sampled counter overflowed */
 
@@ -385,7 +439,7 @@ static inline void block_ran(struct vcpu *v, const struct tb_desc *p,
 	}
 	if (p->end == END_NONE)
 		goto done;
-	if (plugin.fast_transfer && p->end <= END_INDIRECT) {
+	if (fast_transfer && p->end <= END_INDIRECT) {
 		/* resolve()'s common case, inline: a transfer only CTR sees
 		 * (the sampled event is instructions or cycles, so only the
 		 * flush above can overflow it). */
@@ -423,16 +477,146 @@ done:
 		take_sample(v, d->start);
 }
 
-/* User mode: one mode, so nothing but the block. */
+/* The model runs over the queued blocks, in order. */
+static __attribute__((noinline)) void drain_fast(struct vcpu *v)
+{
+	const struct tb_desc *p = v->prev;
+	unsigned int i, n = v->queued;
+
+	for (i = 0; i < n; i++) {
+		block_ran(v, p, v->ring[i], true);
+		p = v->ring[i];
+	}
+	v->prev = p;
+	v->queued = 0;
+}
+
+static __attribute__((noinline)) void drain_any(struct vcpu *v)
+{
+	const struct tb_desc *p = v->prev;
+	unsigned int i, n = v->queued;
+
+	for (i = 0; i < n; i++) {
+		block_ran(v, p, v->ring[i], false);
+		p = v->ring[i];
+	}
+	v->prev = p;
+	v->queued = 0;
+}
+
+static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
+						   const struct tb_desc *p,
+						   const struct tb_desc *d)
+{
+	give_pending(v);
+	block_ran(v, p, d, true);
+}
+
+/*
+ * drain_fast() with the common case in registers and records kept back
+ * (give_pending()): for -j any at the default period all but the last few
+ * hundred of every sample's thousands of records are overwritten before
+ * anything reads CTR.  Anything but an in-budget plain transfer goes
+ * through block_ran() after the kept records.
+ */
+static __attribute__((noinline)) void drain_defer(struct vcpu *v)
+{
+	const struct tb_desc *p = v->prev, *d;
+	unsigned int i, n = v->queued;
+	uint64_t unflushed = v->unflushed, budget = v->budget;
+	uint64_t flushed = v->flushed, transfers = v->transfers;
+	uint64_t pend_n = v->pend_n;
+	unsigned int mask = v->pend_mask;
+	uint32_t accept = v->hart.ctr.accept;
+
+	for (i = 0; i < n; i++, p = d) {
+		uint64_t u = unflushed + p->n_insns, dst;
+		unsigned int type = p->type;
+		struct pending *e;
+
+		d = v->ring[i];
+		dst = d->start;
+		if (__builtin_expect(u >= budget, 0))
+			goto slow;
+		if (p->end == END_NONE) {
+			unflushed = u;
+			continue;
+		}
+		if (p->end == END_BRANCH) {
+			/* Without a branch on the outcome (block_ran()). */
+			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
+			       (dst == p->target);
+			if (__builtin_expect(dst != p->target &&
+					     dst != p->fallthrough, 0))
+				goto slow;
+		} else if (p->end == END_DIRECT) {
+			if (__builtin_expect(dst != p->target, 0))
+				goto slow;
+		} else if (__builtin_expect(p->end != END_INDIRECT, 0)) {
+			goto slow;
+		}
+		unflushed = u;
+		transfers++;
+		if (!((accept >> type) & 1))
+			continue;
+		e = &v->pend[pend_n++ & mask];
+		e->source = p->last_pc;
+		e->target = dst;
+		e->stamp = flushed + u;
+		e->type = type;
+		continue;
+slow:
+		v->unflushed = unflushed;
+		v->transfers = transfers;
+		v->pend_n = pend_n;
+		block_ran_slow(v, p, d);
+		unflushed = v->unflushed;
+		budget = v->budget;
+		flushed = v->flushed;
+		transfers = v->transfers;
+		pend_n = v->pend_n;
+		accept = v->hart.ctr.accept;
+	}
+	v->unflushed = unflushed;
+	v->transfers = transfers;
+	v->pend_n = pend_n;
+	v->prev = p;
+	v->queued = 0;
+}
+
+static void drain(struct vcpu *v)
+{
+	if (plugin.defer)
+		drain_defer(v);
+	else if (plugin.fast_transfer)
+		drain_fast(v);
+	else
+		drain_any(v);
+}
+
+/* User mode: one mode, so nothing but the block, queued. */
 static void tb_exec_user(unsigned int vcpu_index, void *udata)
 {
-	const struct tb_desc *d = udata;
 	struct vcpu *v = vcpu_get(vcpu_index);
 
 	if (!v)
 		return;
-	block_ran(v, &v->prev, d);
-	v->prev = *d;
+	v->ring[v->queued++] = udata;
+	if (__builtin_expect(v->queued == RING, 0))
+		drain(v);
+}
+
+/* A block that ends in ecall: the model catches up before the system
+ * call runs, so what the program does there (fork, exit) finds it
+ * current. */
+static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = vcpu_get(vcpu_index);
+
+	if (!v)
+		return;
+	v->ring[v->queued++] = udata;
+	drain(v);
 }
 
 /* System mode: the mode may have changed between the blocks. */
@@ -440,17 +624,16 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 {
 	const struct tb_desc *d = udata;
 	struct vcpu *v = vcpu_get(vcpu_index);
-	struct tb_desc prev;
-	const struct tb_desc *p = &prev;
+	const struct tb_desc *p;
 	enum rvp_mode m;
 
 	if (!v)
 		return;
-	prev = v->prev;
-	v->prev = *d;
+	p = v->prev;
+	v->prev = d;
 	m = mode_at(d->start);
 	if (m == rvp_hart_mode(&v->hart)) {
-		block_ran(v, p, d);
+		block_ran(v, p, d, plugin.fast_transfer);
 		return;
 	}
 	v->unflushed += p->n_insns;
@@ -524,6 +707,8 @@ static struct vcpu *vcpu_new(unsigned int index)
 		free(v);
 		return NULL;
 	}
+	v->prev = &no_block;
+	v->pend_mask = 2 * rvp_ctr_depth(&v->hart.ctr) - 1;
 	v->budget = next_budget(v);
 	v->tid = syscall(SYS_gettid);
 	pthread_mutex_lock(&plugin.lock);
@@ -552,6 +737,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 		if (!v)
 			continue;
+		drain(v);	/* other vCPUs are stopped by now */
+		give_pending(v);
 		t.transfers += v->transfers;
 		t.dropped += v->dropped;
 		t.samples += v->samples;
@@ -728,6 +915,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		(plugin.event == RVP_PMU_EVENT_NONE ||
 		 plugin.event == RVP_PMU_EVENT_INSTRUCTIONS ||
 		 plugin.event == RVP_PMU_EVENT_CYCLES);
+	/* RAS emulation pops records: those cannot wait. */
+	plugin.defer = !plugin.system && plugin.fast_transfer &&
+		!(plugin.ctl & (plugin.layout == RVP_CTR_LAYOUT_DRAFT ?
+				RVP_CTR_DRAFT_MCTRCONTROL_RASEMU :
+				RVP_CTR_V1_MCTRCTL_RASEMU));
 	plugin.active = plugin.event != RVP_PMU_EVENT_NONE ||
 			(plugin.ctl & modes);
 
