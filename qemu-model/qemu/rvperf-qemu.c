@@ -10,6 +10,7 @@
 #include "exec/icount.h"
 #include "hw/core/cpu.h"
 #include "accel/tcg/cpu-ldst.h"
+#include "migration/vmstate.h"
 #include "cpu.h"
 #include "rvperf-qemu.h"
 #include "rvp_ctr.h"
@@ -21,6 +22,14 @@ struct RVPerfState {
     /* mcycle's clock at the last accounting point (rvperf_account) */
     int64_t last_tick;
     bool tick_valid;
+    /* The model's state in plain types for migration (vmstate_rvperf). */
+    struct {
+        uint64_t mctl, vsctl, cycle_counter;
+        uint32_t depth_log, wrptr, mode;
+        bool wrap, frozen, mstateen_ctr, hstateen_ctr, ccv_valid;
+        uint64_t source[RVP_CTR_MAX_DEPTH], target[RVP_CTR_MAX_DEPTH];
+        uint64_t data[RVP_CTR_MAX_DEPTH];
+    } mig;
 };
 
 static enum rvp_mode rvperf_mode(target_ulong priv, bool virt)
@@ -298,3 +307,117 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     return true;
 }
+
+/*
+ * Migration: the model's registers, entries (physical order, with WRPTR)
+ * and the predictor.  The cycles since the last record are not carried:
+ * the first record after loading has CCV=0 when counting.
+ */
+static int rvperf_pre_save(void *opaque)
+{
+    RVPerfState *s = opaque;
+    struct rvp_ctr *c = &s->ctr;
+
+    s->mig.mctl = c->mctl;
+    s->mig.vsctl = c->vsctl;
+    s->mig.cycle_counter = c->cycle_counter;
+    s->mig.depth_log = c->depth_log;
+    s->mig.wrptr = c->wrptr;
+    s->mig.mode = c->mode;
+    s->mig.wrap = c->wrap;
+    s->mig.frozen = c->frozen;
+    s->mig.mstateen_ctr = c->mstateen_ctr;
+    s->mig.hstateen_ctr = c->hstateen_ctr;
+    s->mig.ccv_valid = c->ccv_valid;
+    for (int i = 0; i < RVP_CTR_MAX_DEPTH; i++) {
+        s->mig.source[i] = c->entry[i].source;
+        s->mig.target[i] = c->entry[i].target;
+        s->mig.data[i] = c->entry[i].data;
+    }
+    return 0;
+}
+
+static int rvperf_post_load(void *opaque, int version_id)
+{
+    RVPerfState *s = opaque;
+    struct rvp_ctr *c = &s->ctr;
+
+    if (s->mig.depth_log < c->depth_log_min ||
+        s->mig.depth_log > c->depth_log_max ||
+        s->mig.wrptr >= (16u << s->mig.depth_log) ||
+        !rvp_mode_valid(s->mig.mode) ||
+        s->pred.ras_top >= RVP_PRED_RAS_ENTRIES ||
+        s->pred.ras_count > RVP_PRED_RAS_ENTRIES) {
+        return -EINVAL;
+    }
+    c->mctl = s->mig.mctl & c->mctl_wmask;
+    c->vsctl = s->mig.vsctl & c->vsctl_wmask;
+    c->cycle_counter = s->mig.cycle_counter;
+    c->depth_log = s->mig.depth_log;
+    c->wrptr = s->mig.wrptr;
+    c->wrap = s->mig.wrap;
+    c->frozen = s->mig.frozen;
+    c->ccv_valid = s->mig.ccv_valid;
+    for (int i = 0; i < RVP_CTR_MAX_DEPTH; i++) {
+        c->entry[i].source = s->mig.source[i];
+        c->entry[i].target = s->mig.target[i];
+        c->entry[i].data = s->mig.data[i];
+    }
+    rvp_ctr_set_stateen(c, s->mig.mstateen_ctr, s->mig.hstateen_ctr);
+    rvp_ctr_set_mode(c, (enum rvp_mode)s->mig.mode);
+    if (c->counting) {
+        rvp_ctr_cycles_lost(c);
+    }
+    s->tick_valid = false;
+    return 0;
+}
+
+static const VMStateDescription vmstate_rvperf_state = {
+    .name = "cpu/rvperf/state",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = rvperf_pre_save,
+    .post_load = rvperf_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(mig.mctl, RVPerfState),
+        VMSTATE_UINT64(mig.vsctl, RVPerfState),
+        VMSTATE_UINT64(mig.cycle_counter, RVPerfState),
+        VMSTATE_UINT32(mig.depth_log, RVPerfState),
+        VMSTATE_UINT32(mig.wrptr, RVPerfState),
+        VMSTATE_UINT32(mig.mode, RVPerfState),
+        VMSTATE_BOOL(mig.wrap, RVPerfState),
+        VMSTATE_BOOL(mig.frozen, RVPerfState),
+        VMSTATE_BOOL(mig.mstateen_ctr, RVPerfState),
+        VMSTATE_BOOL(mig.hstateen_ctr, RVPerfState),
+        VMSTATE_BOOL(mig.ccv_valid, RVPerfState),
+        VMSTATE_UINT64_ARRAY(mig.source, RVPerfState, RVP_CTR_MAX_DEPTH),
+        VMSTATE_UINT64_ARRAY(mig.target, RVPerfState, RVP_CTR_MAX_DEPTH),
+        VMSTATE_UINT64_ARRAY(mig.data, RVPerfState, RVP_CTR_MAX_DEPTH),
+        VMSTATE_UINT8_ARRAY(pred.bimodal, RVPerfState,
+                            RVP_PRED_BIMODAL_ENTRIES),
+        VMSTATE_UINT64_ARRAY(pred.btb, RVPerfState, RVP_PRED_BTB_ENTRIES),
+        VMSTATE_UINT64_ARRAY(pred.ras, RVPerfState, RVP_PRED_RAS_ENTRIES),
+        VMSTATE_UINT32(pred.ras_top, RVPerfState),
+        VMSTATE_UINT32(pred.ras_count, RVPerfState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool rvperf_needed(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+
+    return cpu->env.rvperf != NULL;
+}
+
+const VMStateDescription vmstate_rvperf = {
+    .name = "cpu/rvperf",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = rvperf_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_POINTER(env.rvperf, RISCVCPU, vmstate_rvperf_state,
+                               RVPerfState),
+        VMSTATE_END_OF_LIST()
+    }
+};

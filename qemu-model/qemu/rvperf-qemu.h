@@ -36,6 +36,9 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
  */
 uint64_t rvperf_tb_cs_base(CPURISCVState *env);
 
+/* Migration subsection of vmstate_riscv_cpu (machine.c). */
+extern const VMStateDescription vmstate_rvperf;
+
 /* SCTRCLR: true when the model handled it, *excp as above. */
 bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp);
 

@@ -6,3 +6,4 @@ E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh' \
 	'e2e-qemu-gating=env QEMU=$(QEMU) tests/qemu/gating.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-cycles=env QEMU=$(QEMU) O=$(O) tests/qemu/cycles.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-events=env QEMU=$(QEMU) O=$(O) tests/qemu/events.sh'
+E2E_QEMU_TIERS += 'e2e-qemu-migrate=env QEMU=$(QEMU) tests/qemu/migrate.sh'

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * tests/qemu/migrate.c - the model's state across a migration (issue 7):
+ * records calls, returns and loop branches with sctrdepth = 64 (32
+ * records, so the buffer is not full and WRPTR matters), then leaves
+ * mctrctl = U|S|NTBREN|LCOFIFRZ (no recording in M), prints the control
+ * registers and every entry ("state" lines), prints WAIT and polls the
+ * UART for a byte.  migrate.sh migrates the waiting guest to a file,
+ * restores it in a second QEMU and sends the byte: the guest prints the
+ * same lines again, which must be equal (and non-empty).
+ */
+#include "guest.h"
+
+#define UART_RBR ((volatile unsigned char *)0x10000000UL)
+#define UART_LSR ((volatile unsigned char *)0x10000005UL)
+
+__asm__(".option push\n.option norvc\n.text\n"
+	".globl mig_work\n"
+	"mig_work:\n"
+	"	mv t2, ra\n"
+	"	li t0, 8\n"
+	"1:	jal ra, mig_leaf\n"
+	"	addi t0, t0, -1\n"
+	"	bnez t0, 1b\n"
+	"	mv ra, t2\n"
+	"	ret\n"
+	"mig_leaf:\n"
+	"	ret\n"
+	".option pop\n");
+
+static unsigned long ent(unsigned long i, int reg)
+{
+	unsigned long v = 0;
+
+	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200 + i));
+	if (reg == 1)
+		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
+	else if (reg == 2)
+		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
+	else
+		__asm__ volatile("csrr %0, 0x153" : "=r"(v));
+	return v;
+}
+
+static void state(void)
+{
+	unsigned long v;
+
+	__asm__ volatile("csrr %0, 0x34e" : "=r"(v));
+	put_line("state mctrctl", v);
+	__asm__ volatile("csrr %0, 0x15f" : "=r"(v));
+	put_line("state sctrdepth", v);
+	__asm__ volatile("csrr %0, 0x14f" : "=r"(v));
+	put_line("state sctrstatus", v);
+	for (unsigned long i = 0; i < 64; i++) {
+		if (!(ent(i, 1) & 1))
+			continue;
+		put_line("state source", ent(i, 1));
+		put_line("state target", ent(i, 2));
+		put_line("state data", ent(i, 3));
+	}
+}
+
+void mig_work(void);
+
+void ops(void)
+{
+	__asm__ volatile("csrw 0x15f, %0" : : "r"(2UL));	/* 64 entries */
+	__asm__ volatile("csrw 0x34e, %0" : : "r"(0x1000000004UL));
+	__asm__ volatile("call mig_work" : : : "ra", "t0", "t2", "memory");
+	__asm__ volatile("csrw 0x34e, %0" : : "r"(0x1000001003UL));
+	state();
+	put_str("WAIT\n");
+	while (!(*UART_LSR & 1))
+		;
+	(void)*UART_RBR;
+	put_str("RESUMED\n");
+	state();
+}
