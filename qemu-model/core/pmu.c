@@ -351,13 +351,22 @@ enum rvp_access rvp_pmu_csr_write(struct rvp_pmu *pmu, enum rvp_mode mode,
 				merge(pmu->counter[index], val, high, rv32);
 		break;
 	case K_EVENT:
-		if ((pmu->implemented >> index) & 1)
+		if ((pmu->implemented >> index) & 1) {
+			uint64_t old = pmu->event[index];
+
 			pmu->event[index] = legal_event(
-				pmu, merge(pmu->event[index], val, high, rv32));
+				pmu, merge(old, val, high, rv32));
+			/* What counts changes with the event and the
+			 * inhibit bits, not with OF (an overflow handler
+			 * clears it at every sample). */
+			if ((old ^ pmu->event[index]) & ~RVP_MHPMEVENT_OF)
+				recompute(pmu);
+		}
 		break;
 	case K_INHIBIT:
 		/* Bit 1 (time) does not exist. */
 		pmu->mcountinhibit = (uint32_t)val & enable_mask(pmu);
+		recompute(pmu);
 		break;
 	case K_MCOUNTEREN:
 		pmu->mcounteren = (uint32_t)val & enable_mask(pmu);
@@ -371,6 +380,5 @@ enum rvp_access rvp_pmu_csr_write(struct rvp_pmu *pmu, enum rvp_mode mode,
 	default:	/* read-only: level_check refused the write */
 		break;
 	}
-	recompute(pmu);
 	return RVP_ACCESS_OK;
 }
