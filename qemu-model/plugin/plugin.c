@@ -6,7 +6,7 @@
  *
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
- *       [,event=instructions][,period=N][,misp=on] PROG ARGS
+ *       [,event=instructions][,period=N][,misp=on][,batch=off] PROG ARGS
  *
  * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
  * a control transfer, so each TB is classified once, when it is translated,
@@ -19,6 +19,13 @@
  * target; anything else means something intervened (a signal, a fault) and
  * the transfer is dropped and counted, never guessed.  Indirect transfers
  * take whatever address came next.
+ *
+ * Batches.  In user mode the callback only queues the block; the model runs
+ * over the queue in order when it fills, before every system call and at
+ * exit, and keeps back the CTR records that would be overwritten before
+ * anything reads CTR (drain_defer(), give_pending()).  The trace is the
+ * same byte for byte as with batch=off, which runs the model at every
+ * block (tests/plugin/record-test.sh compares them).
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
@@ -67,9 +74,14 @@ struct tb_desc {
 	uint64_t last_pc;
 	uint64_t fallthrough;
 	uint64_t target;
+	/* drain_defer()'s check: the block went on to ok_a or ok_b, or
+	 * anywhere when any_dst; 1 (no block starts there) for neither. */
+	uint64_t ok_a, ok_b;
 	uint32_t n_insns;
 	uint8_t end;
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
+	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
+	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
 };
 
 /* Blocks a vCPU ran that the model has not seen yet (user mode). */
@@ -134,6 +146,7 @@ static struct {
 	bool misp;		/* run the predictor model: ctrtarget.MISP */
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
+	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	FILE *out;
 	struct rvp_trace_header header;
 	pthread_mutex_t lock;
@@ -207,6 +220,16 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 	} else {
 		d->end = END_INDIRECT;
 	}
+	d->ok_a = d->ok_b = 1;
+	if (d->end == END_BRANCH) {
+		d->ok_a = d->target;
+		d->ok_b = d->fallthrough;
+	} else if (d->end == END_DIRECT) {
+		d->ok_a = d->ok_b = d->target;
+	}
+	d->any_dst = d->end == END_NONE || d->end == END_INDIRECT;
+	d->transfer = d->end == END_BRANCH || d->end == END_DIRECT ||
+		      d->end == END_INDIRECT;
 }
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
@@ -230,8 +253,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	d->n_insns = n;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
-						 d->end == END_ECALL ? tb_exec_user_ecall :
-						 tb_exec_user,
+						 d->end == END_ECALL || !plugin.batch ?
+						 tb_exec_user_ecall : tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
 							     : QEMU_PLUGIN_CB_NO_REGS,
 					     d);
@@ -504,6 +527,53 @@ static __attribute__((noinline)) void drain_any(struct vcpu *v)
 	v->queued = 0;
 }
 
+/* The block before ring[J] (the batch starts after V->prev). */
+static inline const struct tb_desc *before(const struct vcpu *v,
+					   const struct tb_desc *first_prev,
+					   unsigned int j)
+{
+	return j ? v->ring[j - 1] : first_prev;
+}
+
+/*
+ * The records of the transfers into ring[FROM..TO), which drain_defer()
+ * checked but did not record, go to pend[]: only the last DEPTH + 1 of
+ * them can matter (give_pending()), so they are found walking back from
+ * the newest.  RETIRED is retired(v) after ring[TO - 1]'s predecessor
+ * retired, the time of the newest record.
+ */
+static __attribute__((noinline)) void
+pend_range(struct vcpu *v, const struct tb_desc *first_prev,
+	   unsigned int from, unsigned int to, uint64_t retired)
+{
+	struct pending got[RVP_CTR_MAX_DEPTH + 1];
+	unsigned int k = 0, want = rvp_ctr_depth(&v->hart.ctr) + 1;
+	uint32_t accept = v->hart.ctr.accept;
+	unsigned int j;
+
+	for (j = to; j-- > from && k < want;) {
+		const struct tb_desc *p = before(v, first_prev, j);
+		uint64_t dst = v->ring[j]->start;
+		unsigned int type = p->type;
+
+		if (p->transfer) {
+			if (p->end == END_BRANCH)
+				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
+				       (dst == p->target);
+			if ((accept >> type) & 1) {
+				got[k].source = p->last_pc;
+				got[k].target = dst;
+				got[k].stamp = retired;
+				got[k].type = type;
+				k++;
+			}
+		}
+		retired -= p->n_insns;
+	}
+	while (k--)
+		v->pend[v->pend_n++ & v->pend_mask] = got[k];
+}
+
 static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
 						   const struct tb_desc *p,
 						   const struct tb_desc *d)
@@ -513,73 +583,48 @@ static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
 }
 
 /*
- * drain_fast() with the common case in registers and records kept back
- * (give_pending()): for -j any at the default period all but the last few
- * hundred of every sample's thousands of records are overwritten before
- * anything reads CTR.  Anything but an in-budget plain transfer goes
- * through block_ran() after the kept records.
+ * drain_fast() for the common case, with the records kept back
+ * (give_pending()): for -j any at the default period all but a few of
+ * every sample's thousands of records are overwritten before anything
+ * reads CTR.  The loop only counts instructions and checks that every
+ * transfer went where it could (a branch to its target or the next
+ * instruction, a jump to its target); the records of a run of such blocks
+ * are made afterwards, the newest first, only as many as can matter
+ * (pend_range()).  Anything else (the sampled counter due, an ecall, a
+ * transfer gone elsewhere) goes through block_ran() after them.
  */
 static __attribute__((noinline)) void drain_defer(struct vcpu *v)
 {
-	const struct tb_desc *p = v->prev, *d;
-	unsigned int i, n = v->queued;
+	const struct tb_desc *first_prev = v->prev, *p = first_prev, *d;
+	unsigned int i, from = 0, n = v->queued;
 	uint64_t unflushed = v->unflushed, budget = v->budget;
-	uint64_t flushed = v->flushed, transfers = v->transfers;
-	uint64_t pend_n = v->pend_n;
-	unsigned int mask = v->pend_mask;
-	uint32_t accept = v->hart.ctr.accept;
+	uint64_t transfers = v->transfers;
 
 	for (i = 0; i < n; i++, p = d) {
 		uint64_t u = unflushed + p->n_insns, dst;
-		unsigned int type = p->type;
-		struct pending *e;
 
 		d = v->ring[i];
 		dst = d->start;
-		if (__builtin_expect(u >= budget, 0))
-			goto slow;
-		if (p->end == END_NONE) {
-			unflushed = u;
+		if (__builtin_expect(u >= budget ||
+				     !(p->any_dst | (dst == p->ok_a) |
+				       (dst == p->ok_b)), 0)) {
+			v->unflushed = unflushed;
+			v->transfers = transfers;
+			pend_range(v, first_prev, from, i,
+				   v->flushed + unflushed);
+			block_ran_slow(v, p, d);
+			from = i + 1;
+			unflushed = v->unflushed;
+			budget = v->budget;
+			transfers = v->transfers;
 			continue;
-		}
-		if (p->end == END_BRANCH) {
-			/* Without a branch on the outcome (block_ran()). */
-			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
-			       (dst == p->target);
-			if (__builtin_expect(dst != p->target &&
-					     dst != p->fallthrough, 0))
-				goto slow;
-		} else if (p->end == END_DIRECT) {
-			if (__builtin_expect(dst != p->target, 0))
-				goto slow;
-		} else if (__builtin_expect(p->end != END_INDIRECT, 0)) {
-			goto slow;
 		}
 		unflushed = u;
-		transfers++;
-		if (!((accept >> type) & 1))
-			continue;
-		e = &v->pend[pend_n++ & mask];
-		e->source = p->last_pc;
-		e->target = dst;
-		e->stamp = flushed + u;
-		e->type = type;
-		continue;
-slow:
-		v->unflushed = unflushed;
-		v->transfers = transfers;
-		v->pend_n = pend_n;
-		block_ran_slow(v, p, d);
-		unflushed = v->unflushed;
-		budget = v->budget;
-		flushed = v->flushed;
-		transfers = v->transfers;
-		pend_n = v->pend_n;
-		accept = v->hart.ctr.accept;
+		transfers += p->transfer;
 	}
 	v->unflushed = unflushed;
 	v->transfers = transfers;
-	v->pend_n = pend_n;
+	pend_range(v, first_prev, from, n, v->flushed + unflushed);
 	v->prev = p;
 	v->queued = 0;
 }
@@ -846,6 +891,13 @@ static int parse_args(int argc, char **argv, const char **out_path)
 				fail("misp '%s' is not on or off", val);
 				return -1;
 			}
+		} else if (!strcmp(a, "batch")) {
+			if (!strcmp(val, "off")) {
+				plugin.batch = false;
+			} else if (strcmp(val, "on")) {
+				fail("batch '%s' is not on or off", val);
+				return -1;
+			}
 		} else if (!strcmp(a, "period")) {
 			if (parse_u64(val, &plugin.period) || !plugin.period ||
 			    plugin.period >> 47) {
@@ -888,6 +940,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	plugin.depth = 16;
 	plugin.event = RVP_PMU_EVENT_INSTRUCTIONS;
 	plugin.period = 10007;
+	plugin.batch = true;
 	if (plugin.api_level >= 3)
 		plugin.insn_data_v3 =
 			(qemu_plugin_insn_data_v3_t)(void *)qemu_plugin_insn_data;
@@ -916,7 +969,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		 plugin.event == RVP_PMU_EVENT_INSTRUCTIONS ||
 		 plugin.event == RVP_PMU_EVENT_CYCLES);
 	/* RAS emulation pops records: those cannot wait. */
-	plugin.defer = !plugin.system && plugin.fast_transfer &&
+	plugin.defer = !plugin.system && plugin.batch && plugin.fast_transfer &&
 		!(plugin.ctl & (plugin.layout == RVP_CTR_LAYOUT_DRAFT ?
 				RVP_CTR_DRAFT_MCTRCONTROL_RASEMU :
 				RVP_CTR_V1_MCTRCTL_RASEMU));
