@@ -5,7 +5,8 @@
 #
 # Usage: build-perf.sh   (environment, set by scripts/guest/build.mk:
 #   LINUX_SRC the unpacked kernel source, PERF_OUT the build directory,
-#   CROSS_COMPILE, JOBS)
+#   GUEST_USERLAND where build-userland.sh puts zlib and libelf,
+#   RVPERF_CACHE, CROSS_COMPILE, JOBS)
 #
 # perf's build re-runs its feature probes on every call, so a binary built
 # with the same options for the same source is reused as it is.
@@ -17,21 +18,31 @@ die() { echo "build-perf: $*" >&2; exit 1; }
 
 [ -e "$src/.rvperf-unpacked" ] || die "kernel source not unpacked in $src (build the guest kernel first)"
 
-# A minimal, static perf: no library features a static riscv64 sysroot
-# lacks.  Only the 'perf' target: the default one also links dlfilters/*.so,
-# which cannot be static.
-opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS=-static
-	NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 NO_LIBPERL=1
-	NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1
-	NO_DEMANGLE=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_ZLIB=1 NO_LZMA=1 NO_ZSTD=1
+# zlib and libelf, cross-built static into the cache (build-userland.sh
+# knows whether they are current), so that perf resolves ELF symbols
+# (perf report, perf script -F brstacksym, perf test's Symbols).
+GUEST_USERLAND=${GUEST_USERLAND:?} "$(dirname "$0")/build-userland.sh" libs
+sysroot=$GUEST_USERLAND/sysroot
+libs=$(cat "$GUEST_USERLAND/.stamp-zlib" "$GUEST_USERLAND/.stamp-elfutils")
+
+# A minimal, static perf: libelf and zlib, no other library features (no
+# libdw: symbols, not DWARF).  Only the 'perf' target: the default one also
+# links dlfilters/*.so, which cannot be static.
+opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS="-static -L$sysroot/lib"
+	EXTRA_CFLAGS="-I$sysroot/include"
+	NO_DWARF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 NO_LIBPERL=1
+	NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_LIBUNWIND=1
+	NO_LIBDW_DWARF_UNWIND=1 NO_JVMTI=1
+	NO_DEMANGLE=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LZMA=1 NO_ZSTD=1
 	NO_SDT=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_BABELTRACE=1
 	NO_LIBDEBUGINFOD=1)
 stamp=$out/.rvperf-options
-if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]}" ]; then
+if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]} $libs" ]; then
 	exit 0
 fi
+# Other options: a clean build, so no object built with the old ones stays.
+rm -rf "$out"
 mkdir -p "$out"
-rm -f "$stamp"
 echo "build-perf: building perf in $out" >&2
 log=$out/build.log
 if ! make -C "$src/tools/perf" O="$out" -j"$jobs" "${opts[@]}" perf >"$log" 2>&1; then
@@ -40,4 +51,6 @@ if ! make -C "$src/tools/perf" O="$out" -j"$jobs" "${opts[@]}" perf >"$log" 2>&1
 fi
 file "$out/perf" 2>/dev/null | grep -q 'statically linked' || \
 	! command -v file >/dev/null || die "$out/perf is not statically linked"
-echo "${opts[*]}" >"$stamp"
+grep -qx 'feature-libelf=1' "$out/FEATURE-DUMP" ||
+	die "perf was built without libelf (see $out/FEATURE-DUMP and $log)"
+echo "${opts[*]} $libs" >"$stamp"

@@ -13,6 +13,10 @@ GUEST_KERNEL = $(KBUILD_OUT)/arch/riscv/boot/Image
 GUEST_PERF = $(PERF_OUT)/perf
 GEN_INIT_CPIO = $(KBUILD_OUT)/usr/gen_init_cpio
 GUEST_DIR := $(O)/guest
+# Static riscv64 zlib + libelf (for perf), bash and busybox, from Debian
+# bookworm sources (scripts/guest/build-userland.sh).
+GUEST_USERLAND = $(RVPERF_CACHE)/guest-userland
+GUEST_BASH = $(GUEST_USERLAND)/bin/bash
 GUEST_INIT := $(GUEST_DIR)/bin/init
 
 # The guest tier runs Debian's QEMU with Debian's OpenSBI; check-e2e swaps in
@@ -24,7 +28,8 @@ GUEST_ICOUNT ?= 0
 GUEST_TIMEOUT ?= 600
 GUEST_EXTRA ?=
 
-export LINUX_SRC KBUILD_OUT PERF_OUT GUEST_QEMU GUEST_ICOUNT GUEST_TIMEOUT
+export LINUX_SRC KBUILD_OUT PERF_OUT GUEST_USERLAND GUEST_QEMU GUEST_ICOUNT \
+	GUEST_TIMEOUT
 
 $(eval $(call guest-program,$(GUEST_INIT),tests/guest/init.c))
 
@@ -34,6 +39,9 @@ $(GUEST_KERNEL): FORCE
 $(GEN_INIT_CPIO): $(GUEST_KERNEL) ;
 $(GUEST_PERF): $(GUEST_KERNEL) FORCE
 	$(Q)scripts/guest/build-perf.sh
+# After perf, which builds the same script's libraries: never both at once.
+$(GUEST_BASH): $(GUEST_PERF) FORCE
+	$(Q)scripts/guest/build-userland.sh all
 
 .PHONY: FORCE guest-kernel guest-perf guest-image guest-run
 FORCE:
@@ -130,14 +138,57 @@ endif
 endif
 endif
 
+# ---- the e2e image: the check image's programs and plan, then the e2e-only
+# lines (GUEST_E2E_LINES, with their programs in GUEST_E2E_PROGS), with bash,
+# busybox's small tools and Linux's own perf shell tests
+# (/usr/share/perf-tests/shell/, as in tools/perf/tests/shell/) added.
+# perf-shell-test runs one such script with bash and reports its exit status
+# as TAP.  Without CTR (the CI guest) test_brstack.sh can only skip, and bash
+# and busybox cost a build, so the check image leaves them out.
+$(eval $(call guest-program,$(GUEST_DIR)/bin/perf-shell-test,\
+	tests/guest/perf-shell-test.c))
+GUEST_E2E_PROGS += $(GUEST_DIR)/bin/perf-shell-test
+# A mktemp that takes the five X's perf's tests use (busybox's does not).
+$(eval $(call guest-program,$(GUEST_DIR)/bin/mktemp,\
+	tests/guest/userland/mktemp.c))
+GUEST_E2E_PROGS += $(GUEST_DIR)/bin/mktemp
+GUEST_E2E_LINES += \
+	'timeout=1500 /bin/perf-shell-test /usr/share/perf-tests/shell/test_brstack.sh'
+GUEST_E2E_PLAN := $(GUEST_DIR)/e2e/plan
+GUEST_E2E_INITRD := $(GUEST_DIR)/e2e/initramfs.cpio.gz
+GUEST_E2E_TIMEOUT ?= 1800
+GUEST_PERF_SHELL_TESTS ?= test_brstack.sh
+guest-e2e-lines = $(guest-check-lines) $(GUEST_E2E_LINES)
+guest-perf-shell = $(LINUX_SRC)/tools/perf/tests/shell
+guest-e2e-files = $(guest-check-files) $(call guest-files,$(GUEST_E2E_PROGS)) \
+	/bin/bash=$(GUEST_BASH) /bin/busybox=$(GUEST_USERLAND)/bin/busybox \
+	$(foreach a,$(shell cat $(GUEST_USERLAND)/bin/applets.txt),/bin/$(a)-\>busybox) \
+	$(foreach f,$(GUEST_PERF_SHELL_TESTS) $(patsubst $(guest-perf-shell)/%,%,\
+		$(wildcard $(guest-perf-shell)/lib/*.sh)),\
+		/usr/share/perf-tests/shell/$(f)=$(guest-perf-shell)/$(f))
+
+$(GUEST_E2E_PLAN): FORCE
+	$(call guest-plan,$@,$(guest-e2e-lines))
+
+$(GUEST_E2E_INITRD): $(GUEST_E2E_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
+		$(GUEST_PERF) $(GUEST_BASH) $(GUEST_TESTS) $(GUEST_PROGS) \
+		$(GUEST_E2E_PROGS) $(GUEST_EXTRA) scripts/guest/mkinitramfs.sh
+	$(if $(Q),@echo "  CPIO    $@")
+	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
+		$(GUEST_E2E_PLAN) $(guest-e2e-files)
+
+.PHONY: guest-e2e-image
+guest-e2e-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD)
+
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=
 else
 E2E_TIERS = 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
-	--initrd $(GUEST_CHECK_INITRD) --plan $(GUEST_CHECK_PLAN) \
+	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
 	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
 	--bios $(or $(OPENSBI_FW),$(GUEST_OPENSBI_FW)) \
+	--timeout $(GUEST_E2E_TIMEOUT) \
 	$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
-E2E_IMAGE := guest-image
+E2E_IMAGE := guest-e2e-image
 endif
