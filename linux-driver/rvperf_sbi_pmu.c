@@ -24,6 +24,7 @@
 #include <linux/irqdomain.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -155,6 +156,19 @@ static void rvpmu_sbi_stop_mask(const unsigned long *mask, unsigned int n,
 
 		if (word)
 			rvpmu_sbi_stop(base, word, flags);
+	}
+}
+
+/* Starts every counter in @mask on this hart from where it stands. */
+static void rvpmu_sbi_start_mask(const unsigned long *mask, unsigned int n)
+{
+	unsigned int base;
+
+	for (base = 0; base < n; base += BITS_PER_LONG) {
+		unsigned long word = mask[BIT_WORD(base)];
+
+		if (word)
+			rvpmu_sbi_start(base, word, 0, 0);
 	}
 }
 
@@ -711,72 +725,113 @@ static bool rvpmu_excluded_mode(struct perf_event *event,
 	return event->attr.exclude_kernel;
 }
 
+/*
+ * perf's throttle accounting for an interrupt that gives no sample, and
+ * its measure of how long sampling takes (which lowers the sample rate
+ * perf allows when a handler is slow: a branch stack of 256 entries makes
+ * one so).  Neither is exported, so the out-of-tree module goes without;
+ * built in, a period shorter than this handler and the interrupt exit
+ * cannot keep a hart in them.
+ */
+static bool rvpmu_account_dropped(struct perf_event *event)
+{
+#if IS_BUILTIN(CONFIG_RVPERF_PMU)
+	return perf_event_account_interrupt(event);
+#else
+	return false;
+#endif
+}
+
+static void rvpmu_sample_took(u64 start_ns)
+{
+#if IS_BUILTIN(CONFIG_RVPERF_PMU)
+	perf_sample_event_took(local_clock() - start_ns);
+#endif
+}
+
+/* One overflowed event: its next period, and its sample. */
+static void rvpmu_overflowed(struct perf_event *event, struct pt_regs *regs)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct perf_sample_data data;
+
+	rvpmu_set_period(event);
+	if (!is_sampling_event(event))
+		return;
+	perf_sample_data_init(&data, 0, hwc->last_period);
+	/*
+	 * Hardware that ignores the mode filters (QEMU up to 10.2 counts
+	 * every mode) can overflow in an excluded one: such a sample would
+	 * show an address the event asked not to see, so it is dropped, but
+	 * still counted for throttling.
+	 */
+	if (rvpmu_excluded_mode(event, regs)) {
+		if (rvpmu_account_dropped(event))
+			rvpmu_stop(event, 0);
+		return;
+	}
+	if (has_branch_stack(event))
+		rvctr_irq_sample(event, &data);
+	if (perf_event_overflow(event, &data, regs))
+		rvpmu_stop(event, 0);
+}
+
 static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 {
 	struct rvpmu_cpu *cpuc = this_cpu_ptr(rvpmu->cpus);
 	struct rvpmu *pmu = rvpmu;
 	DECLARE_BITMAP(running, RVPMU_MAX_COUNTERS);
-	struct perf_sample_data data;
+	DECLARE_BITMAP(resume, RVPMU_MAX_COUNTERS);
+	struct perf_event *event;
 	struct pt_regs *regs;
 	unsigned long ovf;
 	unsigned int idx;
+	u64 start_ns;
 	bool brs;
 
+	start_ns = local_clock();
 	ovf = csr_read(CSR_SCOUNTOVF);
 	csr_clear(CSR_SIP, SIP_LCOFIP);
 	if (!ovf)
 		return IRQ_NONE;
 
-	/* Freeze every hardware counter so a group is sampled as one. */
+	/*
+	 * Stop every hardware counter until the end: a group is sampled as
+	 * one, and no period includes this handler (a period shorter than
+	 * the handler would otherwise keep the hart in it).
+	 */
 	bitmap_and(running, cpuc->used, pmu->hw_mask, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_stop_mask(running, pmu->num_counters, 0);
+	bitmap_zero(resume, RVPMU_MAX_COUNTERS);
 	/* CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once. */
 	brs = rvctr_irq_begin();
 
 	regs = get_irq_regs();
 	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS) {
-		struct perf_event *event = cpuc->events[idx];
-		struct hw_perf_event *hwc;
-		unsigned int bit;
+		unsigned int bit = pmu->counters[idx].csr - CSR_CYCLE;
 
-		if (!event)
+		event = cpuc->events[idx];
+		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		hwc = &event->hw;
-		if (hwc->state & PERF_HES_STOPPED)
-			continue;
-		bit = pmu->counters[idx].csr - CSR_CYCLE;
 		rvpmu_event_update(event);
-		if (bit >= BITS_PER_LONG || !(ovf & BIT(bit))) {
-			/* Resume from where it is. */
-			rvpmu_sbi_start(idx, 1, 0, 0);
-			continue;
-		}
-		if (is_sampling_event(event)) {
-			perf_sample_data_init(&data, 0, hwc->last_period);
-			/* Restart first: throttling stops the event again. */
-			rvpmu_sbi_start(idx, 1,
-					SBI_PMU_START_FLAG_SET_INIT_VALUE,
-					rvpmu_set_period(event));
-			/*
-			 * Hardware that ignores the mode filters (QEMU 7.2
-			 * counts every mode) can overflow in an excluded one:
-			 * such a sample would show an address the event asked
-			 * not to see, so it is dropped.
-			 */
-			if (rvpmu_excluded_mode(event, regs))
-				continue;
-			if (has_branch_stack(event))
-				rvctr_irq_sample(event, &data);
-			if (perf_event_overflow(event, &data, regs))
-				rvpmu_stop(event, 0);
-		} else {
-			rvpmu_sbi_start(idx, 1,
-					SBI_PMU_START_FLAG_SET_INIT_VALUE,
-					rvpmu_set_period(event));
-		}
+		if (bit < BITS_PER_LONG && (ovf & BIT(bit)))
+			rvpmu_overflowed(event, regs);
+		else
+			__set_bit(idx, resume);	/* from where it is */
 	}
 	if (brs)
 		rvctr_irq_end();
+
+	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS) {
+		event = cpuc->events[idx];
+		if (!event || (event->hw.state & PERF_HES_STOPPED) ||
+		    test_bit(idx, resume))
+			continue;
+		rvpmu_sbi_start(idx, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE,
+				local64_read(&event->hw.prev_count));
+	}
+	rvpmu_sbi_start_mask(resume, pmu->num_counters);
+	rvpmu_sample_took(start_ns);
 	return IRQ_HANDLED;
 }
 
