@@ -37,7 +37,22 @@ opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS="-static -L$sysroot/lib"
 	NO_SDT=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_BABELTRACE=1
 	NO_LIBDEBUGINFOD=1)
 stamp=$out/.rvperf-options
+
+# perf 6.12 skips ARM's mapping symbols but not RISC-V's ($x, $d, and
+# binutils' $xrv64i2p1_...), and one at a function's address hides the
+# function: branches into brstack_bar would show as $xrv64i2p1_...  They
+# serve only disassemblers, so the binary goes without them.  Also on the
+# cached binary, which may predate this step.
+strip_mapping_symbols() {
+	if "${cross}readelf" -sW "$out/perf" |
+		awk '$8 ~ /^[$][xd]/ { found = 1 } END { exit !found }'; then
+		"${cross}objcopy" --wildcard --strip-symbol='$x*' \
+			--strip-symbol='$d*' "$out/perf"
+	fi
+}
+
 if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]} $libs" ]; then
+	strip_mapping_symbols
 	exit 0
 fi
 # Other options: a clean build, so no object built with the old ones stays.
@@ -53,4 +68,5 @@ file "$out/perf" 2>/dev/null | grep -q 'statically linked' || \
 	! command -v file >/dev/null || die "$out/perf is not statically linked"
 grep -qx 'feature-libelf=1' "$out/FEATURE-DUMP" ||
 	die "perf was built without libelf (see $out/FEATURE-DUMP and $log)"
+strip_mapping_symbols
 echo "${opts[*]} $libs" >"$stamp"
