@@ -19,9 +19,18 @@ if [ -e "$dst" ]; then
 	echo "$dst exists: already applied? (remove it to re-apply)" >&2
 	exit 1
 fi
-# Check every patch before touching the tree.
+# Check the whole series before touching the tree: apply it in order to a
+# scratch copy of the files it patches (later patches build on earlier
+# ones, so a dry run of each against the pristine tree is not enough).
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for f in $(sed -n 's|^+++ b/||p' "$here"/patches/*.patch | sort -u); do
+	[ -f "$qemu/$f" ] || { echo "$qemu: no $f" >&2; exit 1; }
+	mkdir -p "$scratch/$(dirname "$f")"
+	cp "$qemu/$f" "$scratch/$f"
+done
 for p in "$here"/patches/*.patch; do
-	patch -d "$qemu" -p1 --dry-run --forward -s < "$p" >/dev/null ||
+	patch -d "$scratch" -p1 --forward -s < "$p" >/dev/null ||
 		{ echo "$p does not apply to $qemu" >&2; exit 1; }
 done
 mkdir -p "$dst/rvperf"

@@ -6,22 +6,28 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
-#include "qemu/timer.h"
 #include "exec/icount.h"
 #include "hw/core/cpu.h"
-#include "accel/tcg/cpu-ldst.h"
 #include "migration/vmstate.h"
+#include "system/device_tree.h"
 #include "cpu.h"
 #include "rvperf-qemu.h"
 #include "rvp_ctr.h"
 #include "rvp_pred.h"
+#include "rvp_pmu.h"
+#include "rvp_pmu_map.h"
+#include "rvperf/csr.h"
 
 struct RVPerfState {
     struct rvp_ctr ctr;
     struct rvp_pred pred;
+    /* The counter model behind mhpmcounter3..31 / mhpmevent3..31. */
+    struct rvp_pmu pmu;
     /* mcycle's clock at the last accounting point (rvperf_account) */
     int64_t last_tick;
     bool tick_valid;
+    bool icount;            /* -icount: cycles are counted */
+    CPURISCVState *env;     /* for post_load */
     /* The model's state in plain types for migration (vmstate_rvperf). */
     struct {
         uint64_t mctl, vsctl, cycle_counter;
@@ -29,6 +35,7 @@ struct RVPerfState {
         bool wrap, frozen, mstateen_ctr, hstateen_ctr, ccv_valid;
         uint64_t source[RVP_CTR_MAX_DEPTH], target[RVP_CTR_MAX_DEPTH];
         uint64_t data[RVP_CTR_MAX_DEPTH];
+        uint64_t hpm_counter[29], hpm_event[29];   /* 3..31 */
     } mig;
 };
 
@@ -66,15 +73,16 @@ static void rvperf_sync(CPURISCVState *env, struct rvp_ctr *ctr,
 }
 
 /*
- * The clock mcycle counts: instructions under -icount (deterministic),
- * host ticks otherwise.  False when it cannot be read here (icount in the
- * middle of a TB).
+ * The guest's cycles: instructions retired under -icount (deterministic,
+ * what mcycle counts then).  Without -icount QEMU has no guest cycle count
+ * (mcycle shows host ticks, i.e. emulation time), so records say CCV=0;
+ * that also spares a host clock read per record.  False when there is no
+ * count here (no -icount, or icount in the middle of a TB).
  */
-static bool rvperf_now(int64_t *now)
+static bool rvperf_now(RVPerfState *s, int64_t *now)
 {
-    if (!icount_enabled()) {
-        *now = cpu_get_host_ticks();
-        return true;
+    if (!s->icount) {
+        return false;
     }
     if (current_cpu && current_cpu->running && !current_cpu->neg.can_do_io) {
         return false;
@@ -91,7 +99,7 @@ static void rvperf_account(RVPerfState *s)
 {
     int64_t now;
 
-    if (!rvperf_now(&now)) {
+    if (!rvperf_now(s, &now)) {
         if (s->ctr.counting) {
             rvp_ctr_cycles_lost(&s->ctr);
         }
@@ -155,18 +163,50 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
         return;
     }
     rvp_pred_init(&s->pred);
+    {
+        struct rvp_pmu_config pc = {
+            .hpm_counters = 29,
+            .sscofpmf = cpu->cfg.ext_sscofpmf,
+            .h_ext = cfg.h_ext,
+            .xlen = 64,
+        };
+
+        rvp_pmu_init(&s->pmu, &pc, NULL, NULL);
+    }
+    s->icount = icount_enabled();
+    s->env = &cpu->env;
     cpu->env.rvperf = s;
 }
 
-uint64_t rvperf_tb_cs_base(CPURISCVState *env)
+/*
+ * The modes the model records in (env->rvperf_rec_modes, which
+ * riscv_get_tb_cpu_state() turns into RVPERF_TB_CTR_OFF); after anything
+ * that may change the control registers or FROZEN.
+ */
+static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
 {
-    RVPerfState *s = env->rvperf;
-    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+    static const enum rvp_mode modes[] = {
+        RVP_MODE_U, RVP_MODE_S, RVP_MODE_M, RVP_MODE_VU, RVP_MODE_VS,
+    };
+    static const enum rvp_pmu_event xfer_events[] = {
+        RVP_PMU_EVENT_BRANCHES, RVP_PMU_EVENT_TAKEN_BRANCHES,
+        RVP_PMU_EVENT_MISPREDICTS, RVP_PMU_EVENT_CALLS,
+        RVP_PMU_EVENT_RETURNS, RVP_PMU_EVENT_OTHER_JUMPS,
+    };
+    uint8_t rec = 0;
 
-    if (!s->ctr.frozen && rvp_ctr_mode_enabled(&s->ctr, mode)) {
-        return 0;
+    for (int i = 0; i < ARRAY_SIZE(modes); i++) {
+        if (!s->ctr.frozen && rvp_ctr_mode_enabled(&s->ctr, modes[i])) {
+            rec |= 1u << modes[i];
+        }
+        /* A counter counting transfers needs the calls too. */
+        for (int e = 0; e < ARRAY_SIZE(xfer_events); e++) {
+            if (s->pmu.counts[modes[i]][xfer_events[e]]) {
+                rec |= 1u << modes[i];
+            }
+        }
     }
-    return RVPERF_TB_CTR_OFF;
+    env->rvperf_rec_modes = rec;
 }
 
 static bool rvperf_ireg(int csrno, target_ulong *iselect,
@@ -202,6 +242,41 @@ static bool rvperf_ireg(int csrno, target_ulong *iselect,
     }
 }
 
+/*
+ * mhpmcounter3..31, mhpmevent3..31, hpmcounter3..31 (RV64): the counter
+ * model.  QEMU keeps mcycle, minstret, mcountinhibit and the counter
+ * enables; the model sees the enables as QEMU has them.
+ */
+static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
+                           target_ulong *ret_value, target_ulong new_value,
+                           target_ulong write_mask, RISCVException *excp)
+{
+    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+    enum rvp_access a;
+    uint64_t old = 0;
+
+    if (!((csrno >= RVP_CSR_MHPMCOUNTER3 && csrno <= RVP_CSR_MHPMCOUNTER31) ||
+          (csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31) ||
+          (csrno >= RVP_CSR_HPMCOUNTER3 && csrno <= RVP_CSR_HPMCOUNTER31))) {
+        return false;
+    }
+    s->pmu.mcounteren = env->mcounteren;
+    s->pmu.scounteren = env->scounteren;
+    s->pmu.hcounteren = env->hcounteren;
+    a = rvp_pmu_csr_read(&s->pmu, mode, csrno, &old);
+    if (a == RVP_ACCESS_OK && write_mask) {
+        a = rvp_pmu_csr_write(&s->pmu, mode, csrno,
+                              (old & ~(uint64_t)write_mask) |
+                              (new_value & write_mask));
+        rvperf_update_rec(env, s);
+    }
+    if (a == RVP_ACCESS_OK && ret_value) {
+        *ret_value = old;
+    }
+    *excp = rvperf_excp(a);
+    return true;
+}
+
 bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
                   target_ulong new_value, target_ulong write_mask,
                   RISCVException *excp)
@@ -214,6 +289,10 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
 
     if (!s) {
         return false;
+    }
+    if (rvperf_pmu_csr(env, s, csrno, ret_value, new_value, write_mask,
+                       excp)) {
+        return true;
     }
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     ireg = rvperf_ireg(csrno, &iselect, env);
@@ -235,6 +314,7 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
         }
         a = ireg ? rvp_ctr_ireg_write(&s->ctr, csrno, iselect, val)
                  : rvp_ctr_csr_write(&s->ctr, csrno, val);
+        rvperf_update_rec(env, s);
     }
     if (a == RVP_ACCESS_OK && ret_value) {
         *ret_value = old;
@@ -258,7 +338,11 @@ bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp)
 
 /*
  * The length of the transfer instruction at SRC, which the predictor's
- * return-address stack needs for calls and co-routine swaps (0: unknown).
+ * return-address stack needs for calls and co-routine swaps (0: unknown
+ * or not needed).  jalr and c.jalr have written their link register (x1
+ * or x5) when the record is made, so a link of SRC + 2 means a compressed
+ * one; jal has not yet, and is 4 bytes on RV64 (c.jal is RV32 only).
+ * This avoids a code fetch per call.
  */
 static unsigned int rvperf_insn_len(CPURISCVState *env, int type,
                                     target_ulong src)
@@ -267,9 +351,37 @@ static unsigned int rvperf_insn_len(CPURISCVState *env, int type,
     case CTRDATA_TYPE_DIRECT_CALL:
     case CTRDATA_TYPE_INDIRECT_CALL:
     case CTRDATA_TYPE_CO_ROUTINE_SWAP:
-        return (cpu_lduw_code(env, src) & 3) == 3 ? 4 : 2;
+        return env->gpr[1] == src + 2 || env->gpr[5] == src + 2 ? 2 : 4;
     default:
         return 0;
+    }
+}
+
+/* The counter model's transfer events (as rvp_hart_transfer counts them). */
+static void rvperf_pmu_transfer(struct rvp_pmu *pmu, enum rvp_mode mode,
+                                int type, bool misp)
+{
+    switch (type) {
+    case CTRDATA_TYPE_NONTAKEN_BRANCH:
+    case CTRDATA_TYPE_TAKEN_BRANCH:
+        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_BRANCHES, 1);
+        if (type == CTRDATA_TYPE_TAKEN_BRANCH) {
+            rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_TAKEN_BRANCHES, 1);
+        }
+        if (misp) {
+            rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_MISPREDICTS, 1);
+        }
+        break;
+    case CTRDATA_TYPE_INDIRECT_CALL:
+    case CTRDATA_TYPE_DIRECT_CALL:
+        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_CALLS, 1);
+        break;
+    case CTRDATA_TYPE_RETURN:
+        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_RETURNS, 1);
+        break;
+    default:
+        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_OTHER_JUMPS, 1);
+        break;
     }
 }
 
@@ -284,8 +396,43 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
     if (!s) {
         return false;
     }
+    switch (type) {
+    case CTRDATA_TYPE_EXCEPTION:
+    case CTRDATA_TYPE_INTERRUPT:
+    case CTRDATA_TYPE_EXCEP_INT_RET:
+        break;
+    default: {
+        /*
+         * In-mode transfer, the hot path: the model's mode follows every
+         * trap and xRET, so only a mode QEMU changed otherwise needs a
+         * sync; the state enables do not gate recording.
+         */
+        enum rvp_mode mode = rvperf_mode(src_priv, src_virt);
+
+        if (unlikely(s->ctr.mode != mode)) {
+            rvperf_sync(env, &s->ctr, src_priv, src_virt);
+        }
+        bool misp;
+
+        if (s->icount) {
+            rvperf_account(s);
+        } else if (s->ctr.counting) {
+            rvp_ctr_cycles_lost(&s->ctr);
+        }
+        misp = rvp_pred_update(&s->pred, type, src, dst,
+                               rvperf_insn_len(env, type, src));
+        rvperf_pmu_transfer(&s->pmu, mode, type, misp);
+        rvp_ctr_transfer(&s->ctr, type, src, dst, misp);
+        return true;
+    }
+    }
     rvperf_sync(env, &s->ctr, src_priv, src_virt);
     rvperf_account(s);
+    if (type != CTRDATA_TYPE_EXCEP_INT_RET) {
+        rvp_pmu_count(&s->pmu, s->ctr.mode,
+                      type == CTRDATA_TYPE_INTERRUPT ?
+                      RVP_PMU_EVENT_INTERRUPTS : RVP_PMU_EVENT_EXCEPTIONS, 1);
+    }
     switch (type) {
     case CTRDATA_TYPE_EXCEPTION:
     case CTRDATA_TYPE_INTERRUPT:
@@ -299,12 +446,10 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
         rvp_ctr_trap_return(&s->ctr, target, src, dst);
         break;
     default:
-        rvp_ctr_transfer(&s->ctr, type, src, dst,
-                         rvp_pred_update(&s->pred, type, src, dst,
-                                         rvperf_insn_len(env, type, src)));
-        break;
+        g_assert_not_reached();
     }
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
+    rvperf_update_rec(env, s);  /* a trap may have frozen CTR */
     return true;
 }
 
@@ -333,6 +478,13 @@ static int rvperf_pre_save(void *opaque)
         s->mig.source[i] = c->entry[i].source;
         s->mig.target[i] = c->entry[i].target;
         s->mig.data[i] = c->entry[i].data;
+    }
+    for (int i = 0; i < 29; i++) {
+        s->mig.hpm_counter[i] = s->mig.hpm_event[i] = 0;
+        rvp_pmu_csr_read(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
+                         &s->mig.hpm_counter[i]);
+        rvp_pmu_csr_read(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3 + i,
+                         &s->mig.hpm_event[i]);
     }
     return 0;
 }
@@ -363,12 +515,20 @@ static int rvperf_post_load(void *opaque, int version_id)
         c->entry[i].target = s->mig.target[i];
         c->entry[i].data = s->mig.data[i];
     }
+    /* Through the counter model's own CSR writes, which keep its tables. */
+    for (int i = 0; i < 29; i++) {
+        rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3 + i,
+                          s->mig.hpm_event[i]);
+        rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
+                          s->mig.hpm_counter[i]);
+    }
     rvp_ctr_set_stateen(c, s->mig.mstateen_ctr, s->mig.hstateen_ctr);
     rvp_ctr_set_mode(c, (enum rvp_mode)s->mig.mode);
     if (c->counting) {
         rvp_ctr_cycles_lost(c);
     }
     s->tick_valid = false;
+    rvperf_update_rec(s->env, s);
     return 0;
 }
 
@@ -399,6 +559,8 @@ static const VMStateDescription vmstate_rvperf_state = {
         VMSTATE_UINT64_ARRAY(pred.ras, RVPerfState, RVP_PRED_RAS_ENTRIES),
         VMSTATE_UINT32(pred.ras_top, RVPerfState),
         VMSTATE_UINT32(pred.ras_count, RVPerfState),
+        VMSTATE_UINT64_ARRAY(mig.hpm_counter, RVPerfState, 29),
+        VMSTATE_UINT64_ARRAY(mig.hpm_event, RVPerfState, 29),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -421,3 +583,39 @@ const VMStateDescription vmstate_rvperf = {
         VMSTATE_END_OF_LIST()
     }
 };
+
+/*
+ * The virt machine's riscv,pmu node for a hart with the model: the map of
+ * rvp_pmu_map.h (SBI general and branch-unit cache events to the model's
+ * selectors, raw events below 16 on any hpm counter).  False without the
+ * model (QEMU's own map then).
+ */
+bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node)
+{
+    static const uint32_t ev2sel[] = RVP_PMU_MAP_EVENT_TO_MHPMEVENT;
+    static const uint32_t ev2ctr[] = RVP_PMU_MAP_EVENT_TO_MHPMCOUNTERS;
+    static const uint32_t raw2ctr[] = RVP_PMU_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
+    static const struct {
+        const char *name;
+        const uint32_t *cells;
+        size_t n;
+    } props[] = {
+        { "riscv,event-to-mhpmevent", ev2sel, ARRAY_SIZE(ev2sel) },
+        { "riscv,event-to-mhpmcounters", ev2ctr, ARRAY_SIZE(ev2ctr) },
+        { "riscv,raw-event-to-mhpmcounters", raw2ctr, ARRAY_SIZE(raw2ctr) },
+    };
+
+    if (!cpu->env.rvperf) {
+        return false;
+    }
+    for (int p = 0; p < ARRAY_SIZE(props); p++) {
+        g_autofree uint32_t *be = g_new(uint32_t, props[p].n);
+
+        for (size_t i = 0; i < props[p].n; i++) {
+            be[i] = cpu_to_be32(props[p].cells[i]);
+        }
+        qemu_fdt_setprop(fdt, node, props[p].name, be,
+                         props[p].n * sizeof(uint32_t));
+    }
+    return true;
+}

@@ -29,15 +29,11 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
                           target_long dst, int type,
                           target_ulong src_priv, bool src_virt);
 
-/*
- * Bits for the TB cs_base in the current mode (env->rvperf set):
- * RVPERF_TB_CTR_OFF when the model records nothing there, so translated
- * code needs no per-transfer call.
- */
-uint64_t rvperf_tb_cs_base(CPURISCVState *env);
-
 /* Migration subsection of vmstate_riscv_cpu (machine.c). */
 extern const VMStateDescription vmstate_rvperf;
+
+/* The riscv,pmu properties for the counter model; false without it. */
+bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node);
 
 /* SCTRCLR: true when the model handled it, *excp as above. */
 bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp);

@@ -7,3 +7,8 @@ E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh' \
 E2E_QEMU_TIERS += 'e2e-qemu-cycles=env QEMU=$(QEMU) O=$(O) tests/qemu/cycles.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-events=env QEMU=$(QEMU) O=$(O) tests/qemu/events.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-migrate=env QEMU=$(QEMU) tests/qemu/migrate.sh'
+# bench-qemu: CTR off / disabled / recording, ours against upstream 10.2's
+# CTR (make bench QEMU=<patched> QEMU_UPSTREAM=<unmodified>; SKIPPED
+# without them).
+BENCHES += tests/bench/bench-qemu.sh
+E2E_QEMU_TIERS += 'e2e-qemu-pmu=env QEMU=$(QEMU) tests/qemu/pmu.sh'

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The counter model's events on a QEMU patched with qemu-model/qemu (issue
+# 7): pmu.c counts a known number of branches, calls and returns through
+# mhpmevent3..7 with CTR off; the virt machine's devicetree (dumpdtb) must
+# carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h.
+# QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
+hostcc=${HOST_CC:-cc}
+if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
+	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
+	exit 0
+fi
+if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
+	echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
+	exit 0
+fi
+command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+echo "1..8"
+cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
+if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
+	"$top/tests/qemu/guest.c" "$top/tests/qemu/pmu.c" 2>"$tmp/cc"; then
+	echo "Bail out! guest did not build"
+	sed 's/^/# /' "$tmp/cc"
+	exit 1
+fi
+timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
+	-cpu "$cpu" -kernel "$tmp/g.elf" </dev/null 2>"$tmp/err" |
+	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
+i=0
+while read -r line; do
+	case $line in
+	"ok "*|"not ok "*)
+		i=$((i + 1))
+		echo "$line" | sed "s/^\(not ok\|ok\) /\1 $i /" ;;
+	esac
+done <"$tmp/got"
+while [ "$i" -lt 5 ]; do
+	i=$((i + 1))
+	echo "not ok $i guest check missing"
+	sed 's/^/# /' "$tmp/err" | head -5
+done
+# The devicetree: QEMU writes it with dumpdtb; a small FDT reader prints
+# the three riscv,pmu properties of /pmu as cells.
+"$QEMU" -M virt,dumpdtb="$tmp/virt.dtb" -cpu "$cpu" -display none \
+	>/dev/null 2>"$tmp/dtb.err"
+python3 - "$tmp/virt.dtb" >"$tmp/dt" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off_struct, off_strings = struct.unpack('>II', d[8:16])
+p, path = off_struct, []
+while True:
+    tok, = struct.unpack('>I', d[p:p + 4]); p += 4
+    if tok == 1:
+        e = d.index(b'\0', p); path.append(d[p:e].decode())
+        p = (e + 4) & ~3
+    elif tok == 2:
+        path.pop()
+    elif tok == 3:
+        ln, no = struct.unpack('>II', d[p:p + 8]); p += 8
+        name = d[off_strings + no:d.index(b'\0', off_strings + no)].decode()
+        if '/'.join(path) == '/pmu' and name.startswith('riscv,'):
+            cells = struct.unpack('>%dI' % (ln // 4), d[p:p + ln])
+            print(name, ' '.join('0x%x' % c for c in cells))
+        p = (p + ln + 3) & ~3
+    elif tok == 9:
+        break
+PY
+"$hostcc" -I"$top/include" -I"$top/qemu-model/core" -o "$tmp/map" \
+	"$top/tests/qemu/pmu-map-print.c" && "$tmp/map" >"$tmp/want"
+for prop in riscv,event-to-mhpmevent riscv,event-to-mhpmcounters \
+	riscv,raw-event-to-mhpmcounters; do
+	i=$((i + 1))
+	w=$(grep "^$prop " "$tmp/want")
+	g=$(grep "^$prop " "$tmp/dt")
+	if [ -n "$w" ] && [ "$w" = "$g" ]; then
+		echo "ok $i /pmu $prop is rvp_pmu_map.h's"
+	else
+		echo "not ok $i /pmu $prop is rvp_pmu_map.h's"
+		echo "# want: $w"
+		echo "# got:  $g"
+	fi
+done
