@@ -62,9 +62,9 @@
 #define RVCTR_INSN_ECALL	0x00000073
 
 static unsigned int ctr_depth;
-module_param(ctr_depth, uint, 0444);
+module_param(ctr_depth, uint, 0644);
 MODULE_PARM_DESC(ctr_depth,
-		 "CTR entries to keep: 16, 32, 64, 128 or 256 (0: the most the hart has)");
+		 "CTR entries to keep: 16, 32, 64, 128 or 256 (0: the most the hart has); a cpu takes a new value when it next has no branch events");
 
 static bool ctr_depth_cap = IS_ENABLED(CONFIG_RVPERF_CTR_DEPTH_CAP);
 module_param(ctr_depth_cap, bool, 0444);
@@ -74,6 +74,9 @@ MODULE_PARM_DESC(ctr_depth_cap,
 /* What one cpu records for and has read in the current interrupt. */
 struct rvctr_cpu {
 	struct perf_event *events[RVCTR_MAX_EVENTS];
+	unsigned int depth;	/* entries this hart keeps */
+	unsigned int want;	/* the ctr_depth that gave it */
+	unsigned long depth_bits; /* the draft's DEPTH, kept in CTL */
 	unsigned int users;	/* active branch events */
 	unsigned int cs_users;	/* of which call-stack (RAS emulation) */
 	bool read;		/* raw[] holds this interrupt's records */
@@ -94,9 +97,7 @@ struct rvctr_task_ctx {
 
 static struct {
 	bool present;
-	unsigned int depth;		/* entries kept on every hart */
-	unsigned int report;		/* entries a sample may carry */
-	unsigned long depth_bits;	/* the draft's DEPTH, kept in CTL */
+	unsigned int depth;		/* entries the boot hart kept at probe */
 	struct rvctr_cpu __percpu *cpus;
 	struct kmem_cache *task_cache;
 } rvctr;
@@ -143,9 +144,9 @@ static void rvctr_unfreeze(void)
 	csr_clear(RVCTR_CSR_STATUS, RVCTR_STATUS_FROZEN);
 }
 
-static void rvctr_write_ctl(u64 ctl)
+static void rvctr_write_ctl(struct rvctr_cpu *c, u64 ctl)
 {
-	csr_write(RVCTR_CSR_CTL, (unsigned long)ctl | rvctr.depth_bits);
+	csr_write(RVCTR_CSR_CTL, (unsigned long)ctl | c->depth_bits);
 }
 
 /* Empties the buffer; the write pointer and FROZEN start again from 0. */
@@ -180,12 +181,14 @@ static void rvctr_write_entry(unsigned int i, const struct rvctr_record *rec)
 
 /*
  * Sets the hart's depth to the largest supported one not above @want (0:
- * no limit) and returns it, in entries; 0 when no encoding sticks.
+ * no limit) and returns it, in entries; 0 when no encoding sticks.  The
+ * draft keeps DEPTH in the control register: *@bits is what to keep there.
  */
-static unsigned int rvctr_set_depth(unsigned int want)
+static unsigned int rvctr_set_depth(unsigned int want, unsigned long *bits_out)
 {
 	int enc;
 
+	*bits_out = 0;
 	for (enc = 4; enc >= 0; enc--) {
 		unsigned int depth = 16U << enc;
 
@@ -201,7 +204,7 @@ static unsigned int rvctr_set_depth(unsigned int want)
 			bits = csr_read(RVCTR_CSR_CTL) &
 			       RVP_CTR_DRAFT_MCTRCONTROL_DEPTH;
 			if (rvctr_depth_decode(RVCTR_LAYOUT, bits) == depth) {
-				rvctr.depth_bits = bits;
+				*bits_out = bits;
 				return depth;
 			}
 		}
@@ -304,8 +307,10 @@ int rvctr_probe(struct pmu *pmu)
 	preempt_disable();
 	ret = rvctr_csr_probe();
 	if (!ret) {
+		unsigned long bits;
+
 		csr_write(RVCTR_CSR_CTL, 0);
-		rvctr.depth = rvctr_set_depth(ctr_depth);
+		rvctr.depth = rvctr_set_depth(ctr_depth, &bits);
 		if (!rvctr.depth)
 			ret = -EIO;
 	}
@@ -315,8 +320,6 @@ int rvctr_probe(struct pmu *pmu)
 			ret);
 		return ret;
 	}
-	rvctr.report = rvctr_depth_report(rvctr.depth, ctr_depth_cap);
-
 	rvctr.cpus = alloc_percpu(struct rvctr_cpu);
 	if (!rvctr.cpus)
 		return -ENOMEM;
@@ -332,7 +335,8 @@ int rvctr_probe(struct pmu *pmu)
 	pmu->task_ctx_cache = rvctr.task_cache;
 	rvctr.present = true;
 	pr_info("CTR (%s layout): %u entries, %u per sample\n",
-		RVCTR_LAYOUT_NAME, rvctr.depth, rvctr.report);
+		RVCTR_LAYOUT_NAME, rvctr.depth,
+		rvctr_depth_report(rvctr.depth, ctr_depth_cap));
 	return 0;
 }
 
@@ -350,32 +354,46 @@ void rvctr_remove(struct pmu *pmu)
 /**
  * rvctr_depth() - entries the harts keep
  *
- * Return: the depth, 0 without CTR.
+ * Return: the depth of the cpu this runs on, 0 without CTR.
  */
 unsigned int rvctr_depth(void)
 {
-	return rvctr.present ? rvctr.depth : 0;
+	unsigned int depth;
+
+	if (!rvctr.present)
+		return 0;
+	depth = get_cpu_ptr(rvctr.cpus)->depth;
+	put_cpu_ptr(rvctr.cpus);
+	return depth;
+}
+
+/* Applies ctr_depth to this hart, which records nothing at the moment. */
+static void rvctr_apply_depth(struct rvctr_cpu *c)
+{
+	c->want = READ_ONCE(ctr_depth);
+	csr_write(RVCTR_CSR_CTL, 0);
+	c->depth = rvctr_set_depth(c->want, &c->depth_bits);
+	rvctr_clear();
 }
 
 /* A hart comes up: nothing recorded, the chosen depth, empty. */
 void rvctr_cpu_online(void)
 {
-	unsigned int depth;
+	struct rvctr_cpu *c;
 
 	if (!rvctr.present)
 		return;
-	csr_write(RVCTR_CSR_CTL, 0);
-	depth = rvctr_set_depth(rvctr.depth);
-	if (depth != rvctr.depth)
+	c = this_cpu_ptr(rvctr.cpus);
+	rvctr_apply_depth(c);
+	if (c->depth != rvctr.depth && !c->want)
 		pr_warn_once("cpu%d keeps %u entries, not %u\n",
-			     smp_processor_id(), depth, rvctr.depth);
-	rvctr_clear();
+			     smp_processor_id(), c->depth, rvctr.depth);
 }
 
 void rvctr_cpu_offline(void)
 {
 	if (rvctr.present)
-		rvctr_write_ctl(0);
+		rvctr_write_ctl(this_cpu_ptr(rvctr.cpus), 0);
 }
 
 /* -------------------------------------------------------------- events */
@@ -424,7 +442,7 @@ static void rvctr_program(struct rvctr_cpu *c)
 	unsigned int i;
 
 	if (!c->users) {
-		rvctr_write_ctl(0);
+		rvctr_write_ctl(c, 0);
 		return;
 	}
 	for (i = 0; i < RVCTR_MAX_EVENTS; i++) {
@@ -435,8 +453,8 @@ static void rvctr_program(struct rvctr_cpu *c)
 		types |= f.types;
 		priv |= f.priv;
 	}
-	rvctr_write_ctl(rvctr_ctl_bits(RVCTR_LAYOUT, types, priv,
-				       c->cs_users == c->users));
+	rvctr_write_ctl(c, rvctr_ctl_bits(RVCTR_LAYOUT, types, priv,
+					  c->cs_users == c->users));
 }
 
 /**
@@ -460,6 +478,9 @@ int rvctr_event_add(struct perf_event *event)
 		;
 	if (i == RVCTR_MAX_EVENTS)
 		return -EBUSY;
+	/* A new ctr_depth takes effect while nothing records. */
+	if (!c->users && READ_ONCE(ctr_depth) != c->want)
+		rvctr_apply_depth(c);
 	c->events[i] = event;
 	c->cs_users += cs;
 	perf_sched_cb_inc(event->pmu);
@@ -492,7 +513,7 @@ void rvctr_event_del(struct perf_event *event)
 
 /* ------------------------------------------------- context switches */
 
-static void rvctr_task_save(struct rvctr_task_ctx *t)
+static void rvctr_task_save(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
 {
 	unsigned long flags, sel;
 	unsigned int i;
@@ -500,21 +521,21 @@ static void rvctr_task_save(struct rvctr_task_ctx *t)
 	local_irq_save(flags);
 	rvctr_freeze();
 	sel = csr_read(CSR_SISELECT);
-	for (i = 0; i < rvctr.depth; i++)
+	for (i = 0; i < c->depth; i++)
 		rvctr_read_entry(i, &t->rec[i]);
 	csr_write(CSR_SISELECT, sel);
-	t->depth = rvctr.depth;
+	t->depth = c->depth;
 	t->valid = true;
 	local_irq_restore(flags);
 }
 
 /* Logical entries are relative to the write pointer: any pointer will do. */
-static void rvctr_task_restore(struct rvctr_task_ctx *t)
+static void rvctr_task_restore(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
 {
 	unsigned long flags, sel;
 	unsigned int i;
 
-	if (!t->valid || t->depth != rvctr.depth) {
+	if (!t->valid || t->depth != c->depth) {
 		rvctr_clear();
 		return;
 	}
@@ -545,9 +566,9 @@ static void rvctr_switch(struct perf_event_pmu_context *pmu_ctx,
 	t = pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
 	if (t && c->cs_users) {
 		if (sched_in)
-			rvctr_task_restore(t);
+			rvctr_task_restore(c, t);
 		else
-			rvctr_task_save(t);
+			rvctr_task_save(c, t);
 		return;
 	}
 	if (sched_in)
@@ -596,9 +617,9 @@ static void rvctr_read_records(struct rvctr_cpu *c)
 
 	status = csr_read(RVCTR_CSR_STATUS);
 	c->hw_idx = (u64)((status & RVCTR_STATUS_WRPTR) - 1) &
-		    (rvctr.depth - 1);
+		    (c->depth - 1);
 	sel = csr_read(CSR_SISELECT);
-	for (i = 0; i < rvctr.depth; i++) {
+	for (i = 0; i < c->depth; i++) {
 		struct rvctr_record *rec = &c->raw[i];
 
 		rvctr_read_entry(i, rec);
@@ -645,14 +666,15 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 {
 	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
 	struct rvctr_filter f;
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, report;
 
 	if (rvctr_filter_init(&f, event->attr.branch_sample_type,
 			      rvctr_kernel_start()))
 		return;
 	if (!c->read)
 		rvctr_read_records(c);
-	for (i = 0; i < c->nr_raw && n < rvctr.report; i++)
+	report = rvctr_depth_report(c->depth, ctr_depth_cap);
+	for (i = 0; i < c->nr_raw && n < report; i++)
 		if (rvctr_record_to_entry(&f, &c->raw[i], &c->entries[n]))
 			n++;
 	c->stack.nr = n;

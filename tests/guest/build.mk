@@ -23,6 +23,10 @@ GUEST_TESTS += $(O)/guest/bin/ctr-brstack
 $(eval $(call guest-program,$(O)/guest/bin/ctr-perf-tool,\
 	tests/guest/ctr-perf-tool.c tests/guest/e2e-known.S))
 GUEST_TESTS += $(O)/guest/bin/ctr-perf-tool
+# The overflow interrupt's cost with a branch stack of 16/64/256 entries
+# (guest instructions under -icount; a benchmark of the e2e target).
+$(eval $(call guest-program,$(O)/guest/bin/ctr-irq-cost,tests/guest/ctr-irq-cost.c))
+GUEST_TESTS += $(O)/guest/bin/ctr-irq-cost
 
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
