@@ -147,6 +147,7 @@ static struct {
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
+	uint32_t ev_types;	/* transfer types the sampled event counts */
 	FILE *out;
 	struct rvp_trace_header header;
 	pthread_mutex_t lock;
@@ -579,7 +580,10 @@ static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
 						   const struct tb_desc *d)
 {
 	give_pending(v);
-	block_ran(v, p, d, true);
+	if (plugin.fast_transfer)
+		block_ran(v, p, d, true);
+	else
+		block_ran(v, p, d, false);
 }
 
 /*
@@ -593,45 +597,84 @@ static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
  * (pend_range()).  Anything else (the sampled counter due, an ecall, a
  * transfer gone elsewhere) goes through block_ran() after them.
  */
-static __attribute__((noinline)) void drain_defer(struct vcpu *v)
+static inline __attribute__((always_inline)) void
+drain_defer_body(struct vcpu *v, uint32_t ev_types)
 {
 	const struct tb_desc *first_prev = v->prev, *p = first_prev, *d;
 	unsigned int i, from = 0, n = v->queued;
 	uint64_t unflushed = v->unflushed, budget = v->budget;
 	uint64_t transfers = v->transfers;
+	/* A sampled event counted by transfer type (ev_types: the types it
+	 * counts): how many the loop saw, how many more overflow it. */
+	uint64_t ev = 0, ev_left = ev_types ? -v->hart.pmu.counter[3] : 0;
 
 	for (i = 0; i < n; i++, p = d) {
 		uint64_t u = unflushed + p->n_insns, dst;
+		unsigned int hit = 0;
 
 		d = v->ring[i];
 		dst = d->start;
+		if (ev_types) {
+			unsigned int type = p->end == END_BRANCH ?
+				RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
+				(dst == p->target) : p->type;
+
+			hit = (ev_types >> type) & 1;
+		}
 		if (__builtin_expect(u >= budget ||
+				     (ev_types && ev + hit >= ev_left) ||
 				     !(p->any_dst | (dst == p->ok_a) |
 				       (dst == p->ok_b)), 0)) {
 			v->unflushed = unflushed;
 			v->transfers = transfers;
 			pend_range(v, first_prev, from, i,
 				   v->flushed + unflushed);
+			if (ev_types && ev)
+				rvp_pmu_count(&v->hart.pmu,
+					      rvp_hart_mode(&v->hart),
+					      plugin.event, ev);
 			block_ran_slow(v, p, d);
 			from = i + 1;
 			unflushed = v->unflushed;
 			budget = v->budget;
 			transfers = v->transfers;
+			ev = 0;
+			if (ev_types)
+				ev_left = -v->hart.pmu.counter[3];
 			continue;
 		}
 		unflushed = u;
 		transfers += p->transfer;
+		ev += hit;
 	}
 	v->unflushed = unflushed;
 	v->transfers = transfers;
 	pend_range(v, first_prev, from, n, v->flushed + unflushed);
+	if (ev_types && ev)
+		rvp_pmu_count(&v->hart.pmu, rvp_hart_mode(&v->hart),
+			      plugin.event, ev);
 	v->prev = p;
 	v->queued = 0;
 }
 
+static __attribute__((noinline)) void drain_defer(struct vcpu *v)
+{
+	drain_defer_body(v, 0);
+}
+
+/* The same for a sampled event the model counts per transfer (branches,
+ * calls, ...): only the sampled counter counts, so the events go to it in
+ * one go, and the transfer that overflows it goes through the model. */
+static __attribute__((noinline)) void drain_defer_ev(struct vcpu *v)
+{
+	drain_defer_body(v, plugin.ev_types);
+}
+
 static void drain(struct vcpu *v)
 {
-	if (plugin.defer)
+	if (plugin.defer && plugin.ev_types)
+		drain_defer_ev(v);
+	else if (plugin.defer)
 		drain_defer(v);
 	else if (plugin.fast_transfer)
 		drain_fast(v);
@@ -968,8 +1011,39 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		(plugin.event == RVP_PMU_EVENT_NONE ||
 		 plugin.event == RVP_PMU_EVENT_INSTRUCTIONS ||
 		 plugin.event == RVP_PMU_EVENT_CYCLES);
-	/* RAS emulation pops records: those cannot wait. */
-	plugin.defer = !plugin.system && plugin.batch && plugin.fast_transfer &&
+	/* The sampled event, if the model counts it per transfer type
+	 * (rvp_hart_transfer_len()); the predictor's is not kept back. */
+	switch (plugin.event) {
+	case RVP_PMU_EVENT_BRANCHES:
+		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH |
+				  1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH;
+		break;
+	case RVP_PMU_EVENT_TAKEN_BRANCHES:
+		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH;
+		break;
+	case RVP_PMU_EVENT_CALLS:
+		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_INDIRECT_CALL |
+				  1u << RVP_CTRDATA_TYPE_DIRECT_CALL;
+		break;
+	case RVP_PMU_EVENT_RETURNS:
+		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_FUNCTION_RETURN;
+		break;
+	case RVP_PMU_EVENT_OTHER_JUMPS:
+		/* Every transfer type but those above (and no transfer). */
+		plugin.ev_types = 0xFFF0u &
+			~(1u << RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH |
+			  1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH |
+			  1u << RVP_CTRDATA_TYPE_INDIRECT_CALL |
+			  1u << RVP_CTRDATA_TYPE_DIRECT_CALL |
+			  1u << RVP_CTRDATA_TYPE_FUNCTION_RETURN);
+		break;
+	default:	/* instructions, cycles: the budget; traps: slow path */
+		plugin.ev_types = 0;
+		break;
+	}
+	/* RAS emulation pops records: those cannot wait; nor can the
+	 * predictor's view of every transfer (MISP). */
+	plugin.defer = !plugin.system && plugin.batch && !plugin.misp &&
 		!(plugin.ctl & (plugin.layout == RVP_CTR_LAYOUT_DRAFT ?
 				RVP_CTR_DRAFT_MCTRCONTROL_RASEMU :
 				RVP_CTR_V1_MCTRCTL_RASEMU));

@@ -178,6 +178,8 @@ if command -v setarch >/dev/null && setarch -R true 2>/dev/null; then
 		branchy filter=call,,u,event=cycles,period=501,depth=32,layout=draft
 		branchy filter=call_stack,,u,event=instructions,period=301
 		branchy filter=any_ret,,u,event=returns,period=7
+		branchy ctl=0x1,event=branches,period=2,depth=256
+		branchy ctl=0x1,event=taken-branches,period=13,depth=64,layout=draft
 		known ctl=0x7ffffffffffffffd,event=instructions,period=1,depth=64
 	EOF
 else
