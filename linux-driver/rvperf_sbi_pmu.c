@@ -182,16 +182,21 @@ static int rvpmu_sbi_stop(unsigned long base, unsigned long mask,
 
 /*
  * Stops the counters of @mask from @base, saving their values (and the
- * overflow bitmap) in this hart's snapshot page.  Unlike rvpmu_sbi_stop(),
- * any error counts: a counter already stopped is not written to the page.
+ * overflow bitmap) in this hart's snapshot page.  Returns the SBI error:
+ * unlike rvpmu_sbi_stop(), any counts (a counter already stopped is not
+ * written to the page).
  */
-static int rvpmu_sbi_stop_snap(unsigned long base, unsigned long mask)
+static long rvpmu_sbi_stop_snap(unsigned long base, unsigned long mask)
 {
-	struct sbiret ret;
+	return sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_STOP, base, mask,
+			 SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT, 0, 0, 0).error;
+}
 
-	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_STOP, base, mask,
-			SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT, 0, 0, 0);
-	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+/* Starts the counters of @mask from @base from the page; the SBI error. */
+static long rvpmu_sbi_start_snap(unsigned long base, unsigned long mask)
+{
+	return sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_START, base, mask,
+			 SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0, 0, 0).error;
 }
 
 /* The lower and upper XLEN bits of a physical address, as the SBI takes. */
@@ -218,6 +223,21 @@ static int rvpmu_sbi_set_shmem(void *page)
 	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_SNAPSHOT_SET_SHMEM, lo, hi, 0,
 			0, 0, 0);
 	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+}
+
+/*
+ * A snapshot call failed after the SBI took the page: this hart goes back
+ * to the v0.3 calls for good (rvperf/snapshot then reads 0).  Stopping a
+ * counter that is already stopped (a throttled event in the overflow
+ * handler) is no failure of the page.
+ */
+static void rvpmu_snap_failed(struct rvpmu_cpu *cpuc, long err)
+{
+	if (err == SBI_ERR_ALREADY_STOPPED)
+		return;
+	pr_warn_once("snapshot call failed (%ld): counters read by CSR\n",
+		     err);
+	cpuc->snap_on = false;
 }
 
 /* Stops (and with @flags, resets) every counter in @mask on this hart. */
@@ -525,15 +545,21 @@ static void rvpmu_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	bool snapped = false;
 	u64 now = 0;
+	long err;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
 		/* With a snapshot page the stop call brings the value along. */
-		if (cpuc->snap_on && !rvpmu_sbi_stop_snap(hwc->idx, 1)) {
-			now = READ_ONCE(cpuc->snap->ctr_values[0]);
-			snapped = true;
-		} else {
-			rvpmu_sbi_stop(hwc->idx, 1, 0);
+		if (cpuc->snap_on) {
+			err = rvpmu_sbi_stop_snap(hwc->idx, 1);
+			if (!err) {
+				now = READ_ONCE(cpuc->snap->ctr_values[0]);
+				snapped = true;
+			} else {
+				rvpmu_snap_failed(cpuc, err);
+			}
 		}
+		if (!snapped)
+			rvpmu_sbi_stop(hwc->idx, 1, 0);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
@@ -843,11 +869,17 @@ static void rvpmu_ovf_stop(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
 	bitmap_zero(ovf_ctrs, RVPMU_MAX_COUNTERS);
 	for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
 		unsigned long word = running[BIT_WORD(base)];
+		long err = SBI_ERR_NOT_SUPPORTED;
 		u64 ovf;
 
 		if (!word)
 			continue;
-		if (!cpuc->snap_on || rvpmu_sbi_stop_snap(base, word)) {
+		if (cpuc->snap_on) {
+			err = rvpmu_sbi_stop_snap(base, word);
+			if (err)
+				rvpmu_snap_failed(cpuc, err);
+		}
+		if (err) {
 			rvpmu_sbi_stop(base, word, 0);
 			continue;
 		}
@@ -890,6 +922,7 @@ static void rvpmu_ovf_start_snap(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
 
 	for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
 		unsigned long word = snapped[BIT_WORD(base)], start = 0;
+		long err;
 
 		for_each_set_bit(i, &word, BITS_PER_LONG) {
 			struct perf_event *event = cpuc->events[base + i];
@@ -899,10 +932,12 @@ static void rvpmu_ovf_start_snap(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
 			cpuc->snap->ctr_values[i] = cpuc->snap_vals[base + i];
 			start |= BIT(i);
 		}
-		if (!start || !rvpmu_sbi_start(base, start,
-					       SBI_PMU_START_FLAG_INIT_SNAPSHOT,
-					       0))
+		if (!start)
 			continue;
+		err = rvpmu_sbi_start_snap(base, start);
+		if (!err)
+			continue;
+		rvpmu_snap_failed(cpuc, err);
 		for_each_set_bit(i, &start, BITS_PER_LONG)
 			rvpmu_sbi_start(base + i, 1,
 					SBI_PMU_START_FLAG_SET_INIT_VALUE,
