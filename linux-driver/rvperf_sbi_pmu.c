@@ -1142,35 +1142,25 @@ static inline void rvpmu_pm_unregister(struct rvpmu *pmu) { }
 
 /* ------------------------------------------------------------- sysfs */
 
-PMU_FORMAT_ATTR(event, "config:0-47");
-/* The same file name, "event", with the v3.0 width: one of the two shows. */
-PMU_FORMAT_ATTR_SHOW(event_v2, "config:0-55");
-static struct device_attribute format_attr_event_v2 =
-	__ATTR(event, 0444, event_v2_show, NULL);
+/* "event" is bits 0-47, or 0-55 with SBI v3.0: one file, two contents. */
+static ssize_t event_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "config:0-%d\n", rvpmu->raw_v2 ? 55 : 47);
+}
+static DEVICE_ATTR_RO(event);
+
 PMU_FORMAT_ATTR(firmware, "config:62-63");
 
 static struct attribute *rvpmu_format_attrs[] = {
-	&format_attr_event.attr,
-	&format_attr_event_v2.attr,
+	&dev_attr_event.attr,
 	&format_attr_firmware.attr,
 	NULL,
 };
 
-/* "event" is bits 0-47, or 0-55 with SBI v3.0: one file, two contents. */
-static umode_t rvpmu_format_visible(struct kobject *kobj,
-				    struct attribute *attr, int n)
-{
-	if (attr == &format_attr_event.attr)
-		return rvpmu->raw_v2 ? 0 : attr->mode;
-	if (attr == &format_attr_event_v2.attr)
-		return rvpmu->raw_v2 ? attr->mode : 0;
-	return attr->mode;
-}
-
 static const struct attribute_group rvpmu_format_group = {
 	.name = "format",
 	.attrs = rvpmu_format_attrs,
-	.is_visible = rvpmu_format_visible,
 };
 
 static ssize_t sbi_version_show(struct device *dev,
@@ -1197,13 +1187,6 @@ static ssize_t sampling_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(sampling);
 
-static ssize_t branch_stack_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "0\n");
-}
-static DEVICE_ATTR_RO(branch_stack);
-
 /* 1 when every online hart reads stopped counters from its snapshot page. */
 static ssize_t snapshot_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)
@@ -1224,13 +1207,20 @@ static ssize_t event_info_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(event_info);
 
+static ssize_t branch_stack_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+static DEVICE_ATTR_RO(branch_stack);
+
 static struct attribute *rvpmu_rvperf_attrs[] = {
 	&dev_attr_sbi_version.attr,
 	&dev_attr_counters.attr,
 	&dev_attr_sampling.attr,
-	&dev_attr_branch_stack.attr,
 	&dev_attr_snapshot.attr,
 	&dev_attr_event_info.attr,
+	&dev_attr_branch_stack.attr,
 	NULL,
 };
 
