@@ -286,11 +286,16 @@ static void check_sampling_group(int exact)
 	 * overflow from a timer that can fire a little early, so 10 % more.
 	 */
 	want_min = 2ULL * large / PERIOD;
-	tap_ok(rl.samples + 1 >= want_min &&
-	       rl.samples <= rl.leader / PERIOD * 11 / 10 + 2,
-	       "one sample per period: %u samples, %llu cycles, period %llu",
-	       rl.samples, (unsigned long long)rl.leader,
-	       (unsigned long long)PERIOD);
+	if (exact)
+		tap_ok(rl.samples + 1 >= want_min &&
+		       rl.samples <= rl.leader / PERIOD * 11 / 10 + 2,
+		       "one sample per period: %u samples, %llu cycles, period %llu",
+		       rl.samples, (unsigned long long)rl.leader,
+		       (unsigned long long)PERIOD);
+	else	/* QEMU's overflow timer follows host time, not the count */
+		tap_ok(rl.samples > 0,
+		       "the leader delivers samples (%u; no -icount: no rate check)",
+		       rl.samples);
 unmap:
 	munmap(ring, len);
 out:
