@@ -8,6 +8,12 @@
  * raises the local counter-overflow interrupt (LCOFI), which drives
  * sampling and privilege-mode filtering.
  *
+ * From SBI v2.0 on, each hart gives the firmware a snapshot page: stopped
+ * counters are then read from it, and the overflow handler stops and
+ * restarts every counter of a word in one call each.  From SBI v3.0 on, the
+ * events the platform has are found with one event_get_info call at probe.
+ * Both fall back silently to the v0.3 calls when the firmware refuses them.
+ *
  * Branch stacks come from the Control Transfer Records extension (Smctr /
  * Ssctr), read in the overflow interrupt (rvperf_ctr.c); without CTR every
  * branch-stack event is refused with -EOPNOTSUPP.
@@ -18,6 +24,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpu_pm.h>
+#include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -41,6 +48,23 @@
 #define SBI_PMU_EVENT_TYPE_RAW_V2	0x3
 #endif
 
+/*
+ * SBI v3.0 event_get_info (FID 8): an enumerator in newer kernels only, so
+ * under a name of our own.  One 16-byte entry per event; bit 0 of output
+ * says whether the platform has the event.
+ */
+#define RVPMU_SBI_PMU_EVENT_GET_INFO	8
+#define RVPMU_EVENT_INFO_SUPPORTED	BIT(0)
+
+struct rvpmu_event_info {
+	u32 event_idx;
+	u32 output;
+	u64 event_data;
+};
+
+/* counter_stop/start snapshot index: counter base + i is ctr_values[i] */
+#define RVPMU_SNAP_NONE		(-1UL)	/* lo = hi = all ones: disable */
+
 /* perf_event_attr.config layout for PERF_TYPE_RAW (the "cpu" PMU's ABI) */
 #define RVPMU_CFG_CLASS_SHIFT	62
 #define RVPMU_CFG_CLASS_RAW	0x0	/* hardware raw event */
@@ -56,6 +80,11 @@
 #define RVPMU_EVENT_IDX_TYPE(idx)	(((idx) >> 16) & 0xf)
 
 #define RVPMU_MAX_COUNTERS	64
+#define RVPMU_CACHE_EVENTS	(PERF_COUNT_HW_CACHE_MAX *		\
+				 PERF_COUNT_HW_CACHE_OP_MAX *		\
+				 PERF_COUNT_HW_CACHE_RESULT_MAX)
+/* events whose availability is found at probe: generic, then cache */
+#define RVPMU_PROBE_EVENTS	(PERF_COUNT_HW_MAX + RVPMU_CACHE_EVENTS)
 #define RVPMU_FW_WIDTH		63	/* firmware counters are 64-bit */
 
 struct rvpmu_counter {
@@ -69,6 +98,11 @@ struct rvpmu_cpu {
 	DECLARE_BITMAP(used, RVPMU_MAX_COUNTERS);
 	/* counters stopped for a low-power state, restarted on exit */
 	DECLARE_BITMAP(pm_stopped, RVPMU_MAX_COUNTERS);
+	/* SBI v2.0 snapshot page of this hart, and whether the SBI took it */
+	struct riscv_pmu_snapshot_data *snap;
+	bool snap_on;
+	/* overflow handler: values taken from, and given back to, the page */
+	u64 snap_vals[RVPMU_MAX_COUNTERS];
 };
 
 struct rvpmu {
@@ -80,6 +114,10 @@ struct rvpmu {
 	DECLARE_BITMAP(fw_mask, RVPMU_MAX_COUNTERS);
 	/* PERF_COUNT_HW_* the firmware can map, found at probe */
 	unsigned long hw_events_ok;
+	/* PERF_TYPE_HW_CACHE events the firmware can map (rvpmu_cache_bit) */
+	DECLARE_BITMAP(cache_events_ok, RVPMU_CACHE_EVENTS);
+	bool event_info;	/* found with one event_get_info call */
+	bool snapshot;		/* SBI >= v2.0: snapshot pages allocated */
 	bool raw_v2;
 	bool sscofpmf;
 	int irq;
@@ -143,6 +181,66 @@ static int rvpmu_sbi_stop(unsigned long base, unsigned long mask,
 	if (ret.error == SBI_ERR_ALREADY_STOPPED)
 		return 0;
 	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+}
+
+/*
+ * Stops the counters of @mask from @base, saving their values (and the
+ * overflow bitmap) in this hart's snapshot page.  Returns the SBI error:
+ * unlike rvpmu_sbi_stop(), any counts (a counter already stopped is not
+ * written to the page).
+ */
+static long rvpmu_sbi_stop_snap(unsigned long base, unsigned long mask)
+{
+	return sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_STOP, base, mask,
+			 SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT, 0, 0, 0).error;
+}
+
+/* Starts the counters of @mask from @base from the page; the SBI error. */
+static long rvpmu_sbi_start_snap(unsigned long base, unsigned long mask)
+{
+	return sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_START, base, mask,
+			 SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0, 0, 0).error;
+}
+
+/* The lower and upper XLEN bits of a physical address, as the SBI takes. */
+static unsigned long rvpmu_pa_lo(phys_addr_t pa)
+{
+	return (unsigned long)pa;
+}
+
+static unsigned long rvpmu_pa_hi(phys_addr_t pa)
+{
+	return IS_ENABLED(CONFIG_64BIT) ? 0 : upper_32_bits((u64)pa);
+}
+
+/* Gives this hart's snapshot page to the SBI (or, with NULL, takes it back). */
+static int rvpmu_sbi_set_shmem(void *page)
+{
+	unsigned long lo = RVPMU_SNAP_NONE, hi = RVPMU_SNAP_NONE;
+	struct sbiret ret;
+
+	if (page) {
+		lo = rvpmu_pa_lo(__pa(page));
+		hi = rvpmu_pa_hi(__pa(page));
+	}
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_SNAPSHOT_SET_SHMEM, lo, hi, 0,
+			0, 0, 0);
+	return ret.error ? sbi_err_map_linux_errno(ret.error) : 0;
+}
+
+/*
+ * A snapshot call failed after the SBI took the page: this hart goes back
+ * to the v0.3 calls for good (rvperf/snapshot then reads 0).  Stopping a
+ * counter that is already stopped (a throttled event in the overflow
+ * handler) is no failure of the page.
+ */
+static void rvpmu_snap_failed(struct rvpmu_cpu *cpuc, long err)
+{
+	if (err == SBI_ERR_ALREADY_STOPPED)
+		return;
+	pr_warn_once("snapshot call failed (%ld): counters read by CSR\n",
+		     err);
+	cpuc->snap_on = false;
 }
 
 /* Stops (and with @flags, resets) every counter in @mask on this hart. */
@@ -385,6 +483,19 @@ static void rvpmu_event_update(struct perf_event *event)
 	local64_sub(delta, &hwc->period_left);
 }
 
+/* The same, for a stopped counter whose value is already known. */
+static void rvpmu_event_update_to(struct perf_event *event, u64 now)
+{
+	struct rvpmu *pmu = to_rvpmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, delta;
+
+	prev = local64_xchg(&hwc->prev_count, now);
+	delta = (now - prev) & rvpmu_ctr_mask(pmu, hwc->idx);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+}
+
 /*
  * Works out the value the counter starts from so that it overflows after
  * the rest of the sample period (or half its range for counting events, so
@@ -446,14 +557,32 @@ static void rvpmu_start(struct perf_event *event, int flags)
 
 static void rvpmu_stop(struct perf_event *event, int flags)
 {
+	struct rvpmu_cpu *cpuc = this_cpu_ptr(to_rvpmu(event->pmu)->cpus);
 	struct hw_perf_event *hwc = &event->hw;
+	bool snapped = false;
+	u64 now = 0;
+	long err;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		rvpmu_sbi_stop(hwc->idx, 1, 0);
+		/* With a snapshot page the stop call brings the value along. */
+		if (cpuc->snap_on) {
+			err = rvpmu_sbi_stop_snap(hwc->idx, 1);
+			if (!err) {
+				now = READ_ONCE(cpuc->snap->ctr_values[0]);
+				snapped = true;
+			} else {
+				rvpmu_snap_failed(cpuc, err);
+			}
+		}
+		if (!snapped)
+			rvpmu_sbi_stop(hwc->idx, 1, 0);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
-		rvpmu_event_update(event);
+		if (snapped)
+			rvpmu_event_update_to(event, now);
+		else
+			rvpmu_event_update(event);
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 }
@@ -578,6 +707,29 @@ static int rvpmu_map_cache(u64 config)
 			       (op << SBI_PMU_EVENT_CACHE_OP_SHIFT) | result);
 }
 
+/* The bit of a valid PERF_TYPE_HW_CACHE config in cache_events_ok. */
+static unsigned int rvpmu_cache_bit(u64 config)
+{
+	unsigned int id = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+
+	return (id * PERF_COUNT_HW_CACHE_OP_MAX + op) *
+	       PERF_COUNT_HW_CACHE_RESULT_MAX + result;
+}
+
+/* The PERF_TYPE_HW_CACHE config of bit @n of cache_events_ok. */
+static u64 rvpmu_cache_config(unsigned int n)
+{
+	unsigned int result = n % PERF_COUNT_HW_CACHE_RESULT_MAX;
+	unsigned int op = n / PERF_COUNT_HW_CACHE_RESULT_MAX %
+			  PERF_COUNT_HW_CACHE_OP_MAX;
+	unsigned int id = n / (PERF_COUNT_HW_CACHE_RESULT_MAX *
+			       PERF_COUNT_HW_CACHE_OP_MAX);
+
+	return id | op << 8 | result << 16;
+}
+
 /*
  * PERF_TYPE_RAW config bits 63:62 choose the class: 0 a hardware raw event
  * (bits 47:0, or 55:0 from SBI v3.0 on), 2 an SBI firmware event (bits
@@ -674,6 +826,9 @@ static int rvpmu_event_init(struct perf_event *event)
 		break;
 	case PERF_TYPE_HW_CACHE:
 		idx = rvpmu_map_cache(attr->config);
+		if (idx >= 0 && !test_bit(rvpmu_cache_bit(attr->config),
+					  pmu->cache_events_ok))
+			idx = -ENOENT;
 		break;
 	default:
 		if (attr->type != event->pmu->type)
@@ -776,12 +931,90 @@ static void rvpmu_overflowed(struct perf_event *event, struct pt_regs *regs)
 		rvpmu_stop(event, 0);
 }
 
+/*
+ * Stops the counters of @running.  With a snapshot page, one call per word
+ * also brings their values (into cpuc->snap_vals, the counters in @snapped)
+ * and the firmware's overflow bits (@ovf_ctrs); otherwise they are read
+ * from their CSRs afterwards.
+ */
+static void rvpmu_ovf_stop(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
+			   const unsigned long *running, unsigned long *snapped,
+			   unsigned long *ovf_ctrs)
+{
+	unsigned int base, i;
+
+	bitmap_zero(snapped, RVPMU_MAX_COUNTERS);
+	bitmap_zero(ovf_ctrs, RVPMU_MAX_COUNTERS);
+	for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
+		unsigned long word = running[BIT_WORD(base)];
+		long err = SBI_ERR_NOT_SUPPORTED;
+		u64 ovf;
+
+		if (!word)
+			continue;
+		if (cpuc->snap_on) {
+			err = rvpmu_sbi_stop_snap(base, word);
+			if (err)
+				rvpmu_snap_failed(cpuc, err);
+		}
+		if (err) {
+			rvpmu_sbi_stop(base, word, 0);
+			continue;
+		}
+		ovf = READ_ONCE(cpuc->snap->ctr_overflow_mask);
+		for_each_set_bit(i, &word, BITS_PER_LONG) {
+			cpuc->snap_vals[base + i] =
+				READ_ONCE(cpuc->snap->ctr_values[i]);
+			if (ovf & BIT_ULL(i))
+				__set_bit(base + i, ovf_ctrs);
+		}
+		snapped[BIT_WORD(base)] = word;
+	}
+}
+
+/*
+ * Starts, with one call per word from the snapshot page, the counters whose
+ * values came from it and that still run for perf (not throttled
+ * meanwhile), each from its prev_count: the next period's start, or where
+ * it stopped.  The counters of a word the SBI refused are taken out of
+ * @snapped, for the caller to start them the v0.3 way.
+ */
+static void rvpmu_ovf_start_snap(struct rvpmu *pmu, struct rvpmu_cpu *cpuc,
+				 unsigned long *snapped)
+{
+	unsigned int base, i;
+
+	for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
+		unsigned long word = snapped[BIT_WORD(base)], start = 0;
+		long err;
+
+		for_each_set_bit(i, &word, BITS_PER_LONG) {
+			struct perf_event *event = cpuc->events[base + i];
+
+			if (!event || (event->hw.state & PERF_HES_STOPPED))
+				continue;
+			cpuc->snap->ctr_values[i] =
+				local64_read(&event->hw.prev_count);
+			start |= BIT(i);
+		}
+		if (!start)
+			continue;
+		err = rvpmu_sbi_start_snap(base, start);
+		if (!err)
+			continue;
+		rvpmu_snap_failed(cpuc, err);
+		snapped[BIT_WORD(base)] &= ~start;
+	}
+}
+
 static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 {
 	struct rvpmu_cpu *cpuc = this_cpu_ptr(rvpmu->cpus);
 	struct rvpmu *pmu = rvpmu;
 	DECLARE_BITMAP(running, RVPMU_MAX_COUNTERS);
 	DECLARE_BITMAP(resume, RVPMU_MAX_COUNTERS);
+	DECLARE_BITMAP(snapped, RVPMU_MAX_COUNTERS);
+	DECLARE_BITMAP(ovf_ctrs, RVPMU_MAX_COUNTERS);
 	struct perf_event *event;
 	struct pt_regs *regs;
 	unsigned long ovf;
@@ -796,12 +1029,17 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 		return IRQ_NONE;
 
 	/*
-	 * Stop every hardware counter until the end: a group is sampled as
-	 * one, and no period includes this handler (a period shorter than
-	 * the handler would otherwise keep the hart in it).
+	 * Stop every running hardware counter until the end: a group is
+	 * sampled as one, and no period includes this handler (a period
+	 * shorter than the handler would otherwise keep the hart in it).  A
+	 * stopped one would fail the whole call, so only running ones.
 	 */
 	bitmap_and(running, cpuc->used, pmu->hw_mask, RVPMU_MAX_COUNTERS);
-	rvpmu_sbi_stop_mask(running, pmu->num_counters, 0);
+	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS)
+		if (!cpuc->events[idx] ||
+		    (cpuc->events[idx]->hw.state & PERF_HES_STOPPED))
+			__clear_bit(idx, running);
+	rvpmu_ovf_stop(pmu, cpuc, running, snapped, ovf_ctrs);
 	bitmap_zero(resume, RVPMU_MAX_COUNTERS);
 	/* CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once. */
 	brs = rvctr_irq_begin();
@@ -813,8 +1051,12 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 		event = cpuc->events[idx];
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		rvpmu_event_update(event);
-		if (bit < BITS_PER_LONG && (ovf & BIT(bit)))
+		if (test_bit(idx, snapped))
+			rvpmu_event_update_to(event, cpuc->snap_vals[idx]);
+		else
+			rvpmu_event_update(event);
+		if ((bit < BITS_PER_LONG && (ovf & BIT(bit))) ||
+		    test_bit(idx, ovf_ctrs))
 			rvpmu_overflowed(event, regs);
 		else
 			__set_bit(idx, resume);	/* from where it is */
@@ -822,14 +1064,17 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	if (brs)
 		rvctr_irq_end();
 
+	/* From the snapshot page where it holds the values, else one by one. */
+	rvpmu_ovf_start_snap(pmu, cpuc, snapped);
 	for_each_set_bit(idx, running, RVPMU_MAX_COUNTERS) {
 		event = cpuc->events[idx];
 		if (!event || (event->hw.state & PERF_HES_STOPPED) ||
-		    test_bit(idx, resume))
+		    test_bit(idx, resume) || test_bit(idx, snapped))
 			continue;
 		rvpmu_sbi_start(idx, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE,
 				local64_read(&event->hw.prev_count));
 	}
+	bitmap_andnot(resume, resume, snapped, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_start_mask(resume, pmu->num_counters);
 	rvpmu_sample_took(start_ns);
 	return IRQ_HANDLED;
@@ -869,6 +1114,12 @@ static int rvpmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 	/* Whatever firmware or a previous kernel left running goes. */
 	bitmap_or(all, pmu->hw_mask, pmu->fw_mask, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_stop_mask(all, pmu->num_counters, SBI_PMU_STOP_FLAG_RESET);
+	/* This hart's snapshot page; if the SBI refuses it, none is used. */
+	if (pmu->snapshot) {
+		struct rvpmu_cpu *cpuc = per_cpu_ptr(pmu->cpus, cpu);
+
+		cpuc->snap_on = !rvpmu_sbi_set_shmem(cpuc->snap);
+	}
 	if (pmu->irq) {
 		csr_clear(CSR_SIP, SIP_LCOFIP);
 		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
@@ -880,10 +1131,16 @@ static int rvpmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 static int rvpmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct rvpmu *pmu = hlist_entry_safe(node, struct rvpmu, node);
+	struct rvpmu_cpu *cpuc = per_cpu_ptr(pmu->cpus, cpu);
 
 	rvctr_cpu_offline();
 	if (pmu->irq)
 		disable_percpu_irq(pmu->irq);
+	/* The page stays allocated for the hart's return. */
+	if (cpuc->snap_on) {
+		rvpmu_sbi_set_shmem(NULL);
+		cpuc->snap_on = false;
+	}
 	return 0;
 }
 
@@ -993,6 +1250,26 @@ static ssize_t sampling_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(sampling);
 
+/* 1 when every online hart reads stopped counters from its snapshot page. */
+static ssize_t snapshot_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	unsigned int cpu, on = 0;
+
+	for_each_online_cpu(cpu)
+		on += per_cpu_ptr(rvpmu->cpus, cpu)->snap_on;
+	return sysfs_emit(buf, "%d\n", on && on == num_online_cpus());
+}
+static DEVICE_ATTR_RO(snapshot);
+
+/* 1 when the available events were found with event_get_info. */
+static ssize_t event_info_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", rvpmu->event_info);
+}
+static DEVICE_ATTR_RO(event_info);
+
 static ssize_t branch_stack_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
@@ -1012,6 +1289,8 @@ static struct attribute *rvpmu_rvperf_attrs[] = {
 	&dev_attr_sbi_version.attr,
 	&dev_attr_counters.attr,
 	&dev_attr_sampling.attr,
+	&dev_attr_snapshot.attr,
+	&dev_attr_event_info.attr,
 	&dev_attr_branch_stack.attr,
 	&dev_attr_ctr_depth.attr,
 	NULL,
@@ -1074,12 +1353,67 @@ static int rvpmu_discover(struct rvpmu *pmu)
 	return 0;
 }
 
-/* Which generic hardware events the firmware can place on a counter. */
+/* Event @i of the probe list: generic events, then cache events. */
+static int rvpmu_probe_event_idx(unsigned int i)
+{
+	if (i < PERF_COUNT_HW_MAX)
+		return rvpmu_map_hw(i);
+	return rvpmu_map_cache(rvpmu_cache_config(i - PERF_COUNT_HW_MAX));
+}
+
+static void rvpmu_probe_event_ok(struct rvpmu *pmu, unsigned int i)
+{
+	if (i < PERF_COUNT_HW_MAX)
+		pmu->hw_events_ok |= BIT(i);
+	else
+		__set_bit(i - PERF_COUNT_HW_MAX, pmu->cache_events_ok);
+}
+
+/*
+ * SBI v3.0: the platform's answer for every event of the probe list in one
+ * event_get_info call over an array in a page.  False when the call fails.
+ */
+static bool rvpmu_probe_event_info(struct rvpmu *pmu)
+{
+	struct rvpmu_event_info *info;
+	struct sbiret ret;
+	phys_addr_t pa;
+	unsigned int i;
+
+	BUILD_BUG_ON(RVPMU_PROBE_EVENTS * sizeof(*info) > PAGE_SIZE);
+	if (pmu->sbi_version < sbi_mk_version(3, 0))
+		return false;
+	info = (struct rvpmu_event_info *)get_zeroed_page(GFP_KERNEL);
+	if (!info)
+		return false;
+	for (i = 0; i < RVPMU_PROBE_EVENTS; i++)
+		info[i].event_idx = rvpmu_probe_event_idx(i);
+	pa = __pa(info);
+	ret = sbi_ecall(SBI_EXT_PMU, RVPMU_SBI_PMU_EVENT_GET_INFO,
+			rvpmu_pa_lo(pa), rvpmu_pa_hi(pa), RVPMU_PROBE_EVENTS,
+			0, 0, 0);
+	if (!ret.error) {
+		for (i = 0; i < RVPMU_PROBE_EVENTS; i++)
+			if (READ_ONCE(info[i].output) &
+			    RVPMU_EVENT_INFO_SUPPORTED)
+				rvpmu_probe_event_ok(pmu, i);
+	}
+	free_page((unsigned long)info);
+	return !ret.error;
+}
+
+/*
+ * Which generic and cache events the firmware can place on a counter: with
+ * event_get_info if it can, else one match-and-release per event.
+ */
 static void rvpmu_probe_hw_events(struct rvpmu *pmu)
 {
 	unsigned int i, base;
 
-	for (i = 0; i < PERF_COUNT_HW_MAX; i++) {
+	pmu->event_info = rvpmu_probe_event_info(pmu);
+	if (pmu->event_info)
+		return;
+	for (i = 0; i < RVPMU_PROBE_EVENTS; i++) {
 		for (base = 0; base < pmu->num_counters; base += BITS_PER_LONG) {
 			unsigned long word = pmu->hw_mask[BIT_WORD(base)];
 			int idx;
@@ -1087,14 +1421,49 @@ static void rvpmu_probe_hw_events(struct rvpmu *pmu)
 			if (!word)
 				continue;
 			idx = rvpmu_sbi_cfg_match(base, word, 0,
-						  rvpmu_map_hw(i), 0);
+						  rvpmu_probe_event_idx(i), 0);
 			if (idx < 0)
 				continue;
 			rvpmu_sbi_stop(idx, 1, SBI_PMU_STOP_FLAG_RESET);
-			pmu->hw_events_ok |= BIT(i);
+			rvpmu_probe_event_ok(pmu, i);
 			break;
 		}
 	}
+}
+
+static void rvpmu_snapshot_free(struct rvpmu *pmu)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rvpmu_cpu *cpuc = per_cpu_ptr(pmu->cpus, cpu);
+
+		free_page((unsigned long)cpuc->snap);
+		cpuc->snap = NULL;
+	}
+	pmu->snapshot = false;
+}
+
+/*
+ * SBI v2.0: a snapshot page for every possible hart, given to the SBI as
+ * the hart comes online (rvpmu_cpu_online()).
+ */
+static void rvpmu_snapshot_alloc(struct rvpmu *pmu)
+{
+	int cpu;
+
+	if (pmu->sbi_version < sbi_mk_version(2, 0))
+		return;
+	for_each_possible_cpu(cpu) {
+		void *page = (void *)get_zeroed_page(GFP_KERNEL);
+
+		if (!page) {
+			rvpmu_snapshot_free(pmu);
+			return;
+		}
+		per_cpu_ptr(pmu->cpus, cpu)->snap = page;
+	}
+	pmu->snapshot = true;
 }
 
 static int __init rvpmu_init(void)
@@ -1121,6 +1490,7 @@ static int __init rvpmu_init(void)
 	if (ret)
 		goto err_percpu;
 	rvpmu_probe_hw_events(pmu);
+	rvpmu_snapshot_alloc(pmu);
 	rvpmu = pmu;
 
 	ret = rvpmu_setup_irq(pmu);
@@ -1167,11 +1537,13 @@ static int __init rvpmu_init(void)
 	if (ret)
 		goto err_pm;
 
-	pr_info("SBI v%lu.%lu PMU: %u hardware, %u firmware counters%s\n",
+	pr_info("SBI v%lu.%lu PMU: %u hardware, %u firmware counters%s%s%s\n",
 		sbi_major_version(), sbi_minor_version(),
 		bitmap_weight(pmu->hw_mask, RVPMU_MAX_COUNTERS),
 		bitmap_weight(pmu->fw_mask, RVPMU_MAX_COUNTERS),
-		pmu->sscofpmf ? ", sampling" : "");
+		pmu->sscofpmf ? ", sampling" : "",
+		raw_cpu_ptr(pmu->cpus)->snap_on ? ", snapshot" : "",
+		pmu->event_info ? ", event_get_info" : "");
 	return 0;
 
 err_pm:
@@ -1187,6 +1559,7 @@ err_irq:
 		irq_dispose_mapping(pmu->irq);
 	}
 	rvpmu = NULL;
+	rvpmu_snapshot_free(pmu);
 err_percpu:
 	free_percpu(pmu->cpus);
 err_free:
@@ -1207,6 +1580,7 @@ static void __exit rvpmu_exit(void)
 		free_percpu_irq(pmu->irq, pmu->cpus);
 		irq_dispose_mapping(pmu->irq);
 	}
+	rvpmu_snapshot_free(pmu);
 	free_percpu(pmu->cpus);
 	rvpmu = NULL;
 	kfree(pmu);

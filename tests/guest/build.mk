@@ -7,8 +7,9 @@ $(foreach t,$(guest-test-names),$(eval $(call guest-program,\
 GUEST_TESTS += $(guest-test-names:%=$(O)/guest/bin/%)
 
 # rvperf's own perf driver (linux-driver/): that it is the one serving perf,
-# its events and filters, random-attribute stress.
-driver-test-names := driver-pmu driver-events driver-stress
+# its events and filters, random-attribute stress, then its SBI v2.0/v3.0
+# paths (snapshot, event_get_info) or their fallbacks, after the stress.
+driver-test-names := driver-pmu driver-events driver-stress driver-sbi
 $(foreach t,$(driver-test-names),$(eval $(call guest-program,\
 	$(O)/guest/bin/$(t),tests/guest/$(t).c)))
 GUEST_TESTS += $(driver-test-names:%=$(O)/guest/bin/%)
