@@ -243,9 +243,25 @@ static bool rvperf_ireg(int csrno, target_ulong *iselect,
 }
 
 /*
+ * Whether hpm counter @n counts an event QEMU counts itself (cycles,
+ * instructions): QEMU then keeps the counter, with its overflow interrupt
+ * (OF, LCOFI, scountovf), which the counter model does not drive.  QEMU's
+ * own mhpmevent copy says, as every mhpmevent write reaches it too.
+ */
+static bool rvperf_hpm_is_qemu(CPURISCVState *env, int n)
+{
+    uint64_t sel = (uint64_t)env->mhpmevent_val[n] & MHPMEVENT_IDX_MASK;
+
+    return sel == RISCV_PMU_EVENT_HW_CPU_CYCLES ||
+           sel == RISCV_PMU_EVENT_HW_INSTRUCTIONS;
+}
+
+/*
  * mhpmcounter3..31, mhpmevent3..31, hpmcounter3..31 (RV64): the counter
- * model.  QEMU keeps mcycle, minstret, mcountinhibit and the counter
- * enables; the model sees the enables as QEMU has them.
+ * model, except counters counting cycles or instructions, which stay
+ * QEMU's (rvperf_hpm_is_qemu).  mhpmevent writes go to both.  QEMU keeps
+ * mcycle, minstret, mcountinhibit and the counter enables; the model sees
+ * the enables as QEMU has them.
  */
 static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
@@ -254,10 +270,19 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
     enum rvp_access a;
     uint64_t old = 0;
+    bool event = csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31;
+    int n;
 
-    if (!((csrno >= RVP_CSR_MHPMCOUNTER3 && csrno <= RVP_CSR_MHPMCOUNTER31) ||
-          (csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31) ||
-          (csrno >= RVP_CSR_HPMCOUNTER3 && csrno <= RVP_CSR_HPMCOUNTER31))) {
+    if (csrno >= RVP_CSR_MHPMCOUNTER3 && csrno <= RVP_CSR_MHPMCOUNTER31) {
+        n = csrno - RVP_CSR_MHPMCOUNTER3 + 3;
+    } else if (csrno >= RVP_CSR_HPMCOUNTER3 && csrno <= RVP_CSR_HPMCOUNTER31) {
+        n = csrno - RVP_CSR_HPMCOUNTER3 + 3;
+    } else if (event) {
+        n = csrno - RVP_CSR_MHPMEVENT3 + 3;
+    } else {
+        return false;
+    }
+    if (!event && rvperf_hpm_is_qemu(env, n)) {
         return false;
     }
     s->pmu.mcounteren = env->mcounteren;
@@ -269,6 +294,9 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
                               (old & ~(uint64_t)write_mask) |
                               (new_value & write_mask));
         rvperf_update_rec(env, s);
+    }
+    if (event && (write_mask || rvperf_hpm_is_qemu(env, n))) {
+        return false;   /* QEMU's copy (and answer) too */
     }
     if (a == RVP_ACCESS_OK && ret_value) {
         *ret_value = old;
