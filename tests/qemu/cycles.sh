@@ -9,31 +9,13 @@
 # diffs.  QEMU=/path/to/qemu-system-riscv64, CTR_SIM=build/qemu-model/
 # ctr-sim (the default); SKIPs without either.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
-nm=${CROSS_NM:-riscv64-linux-gnu-nm}
+. "$(dirname "$0")/lib.sh"
 sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
-if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
-	echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
-	exit 0
-fi
+need_rvperf_qemu
 [ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
-command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+make_tmp
 echo "1..2"
-if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
-	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
-	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
-	"$top/tests/qemu/guest.c" "$top/tests/qemu/cycles.c" 2>"$tmp/cc"; then
-	echo "Bail out! guest did not build"
-	sed 's/^/# /' "$tmp/cc"
-	exit 1
-fi
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/cycles.c"
 "$nm" "$tmp/g.elf" | awk '$3 ~ /^s_/ { print $3 "=0x" $1 }' >"$tmp/syms"
 . "$tmp/syms"
 hex() { printf '0x%x' "$(($1))"; }

@@ -10,22 +10,11 @@
 # QEMU=/path/to/qemu-system-riscv64, CTR_SIM (default $O/qemu-model/
 # ctr-sim); SKIPs without either.  SCENARIOS="a.scn ..." narrows the set.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
-nm=${CROSS_NM:-riscv64-linux-gnu-nm}
+. "$(dirname "$0")/lib.sh"
 sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
-if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
-	echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
-	exit 0
-fi
+need_rvperf_qemu
 [ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
-command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+make_tmp
 list=
 for scn in ${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn)}; do
 	b=$(basename "$scn" .scn)
@@ -38,13 +27,10 @@ echo "1..$#"
 i=0
 for b in $list; do
 	i=$((i + 1))
-	if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
-		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
-		-I"$top/tests/qemu" -o "$tmp/$b.elf" "$top/tests/qemu/start.S" \
-		"$top/tests/qemu/guest.c" "$top/tests/qemu/events.c" \
-		"$tmp/$b.gen.c" "$tmp/$b.S" 2>"$tmp/$b.cc"; then
+	if ! build_guest "$tmp/$b.elf" "$top/tests/qemu/events.c" \
+		"$tmp/$b.gen.c" "$tmp/$b.S"; then
 		echo "not ok $i $b # guest did not build"
-		sed 's/^/# /' "$tmp/$b.cc" | head -20
+		sed 's/^/# /' "$tmp/$b.elf.cc" | head -20
 		continue
 	fi
 	"$nm" "$tmp/$b.elf" >"$tmp/$b.nm"

@@ -10,33 +10,20 @@
 # ctr-layout, unless UPSTREAM_CTR=1, which runs the same checks on
 # upstream's CTR: they fail there, which is the point).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
-nm=${CROSS_NM:-riscv64-linux-gnu-nm}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
+. "$(dirname "$0")/lib.sh"
+need_qemu
 cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
-if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
+if ! qemu_has_rvperf; then
 	if [ "${UPSTREAM_CTR:-}" != 1 ]; then
 		echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
 		exit 0
 	fi
 	cpu=rv64,smctr=true,ssctr=true
 fi
-command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need_cc
+make_tmp
 echo "1..8"
-if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
-	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
-	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
-	"$top/tests/qemu/guest.c" "$top/tests/qemu/gating.c" 2>"$tmp/cc"; then
-	echo "Bail out! guest did not build"
-	sed 's/^/# /' "$tmp/cc"
-	exit 1
-fi
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/gating.c"
 timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
 	-cpu "$cpu" -kernel "$tmp/g.elf" -d in_asm,op -D "$tmp/op.log" \
 	</dev/null 2>"$tmp/err" |

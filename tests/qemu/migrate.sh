@@ -8,28 +8,11 @@
 # guest prints must equal what it printed before.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
-if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
-	echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
-	exit 0
-fi
-command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_rvperf_qemu
+make_tmp
 echo "1..4"
-if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
-	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
-	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
-	"$top/tests/qemu/guest.c" "$top/tests/qemu/migrate.c" 2>"$tmp/cc"; then
-	echo "Bail out! guest did not build"
-	sed 's/^/# /' "$tmp/cc"
-	exit 1
-fi
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/migrate.c"
 cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
 mkfifo "$tmp/mon"
 # Source: the monitor reads the fifo, the UART goes to a file.

@@ -6,30 +6,13 @@
 # carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
+. "$(dirname "$0")/lib.sh"
 hostcc=${HOST_CC:-cc}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
-if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
-	echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"
-	exit 0
-fi
-command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+need_rvperf_qemu
+make_tmp
 echo "1..8"
 cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
-if ! "$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
-	-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
-	-I"$top/tests/qemu" -o "$tmp/g.elf" "$top/tests/qemu/start.S" \
-	"$top/tests/qemu/guest.c" "$top/tests/qemu/pmu.c" 2>"$tmp/cc"; then
-	echo "Bail out! guest did not build"
-	sed 's/^/# /' "$tmp/cc"
-	exit 1
-fi
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/pmu.c"
 timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
 	-cpu "$cpu" -kernel "$tmp/g.elf" </dev/null 2>"$tmp/err" |
 	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"

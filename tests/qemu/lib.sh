@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Sourced by the tests/qemu scripts that run bare-metal guest code
+# (start.S + guest.c + the test's own C) on a QEMU patched with
+# qemu-model/qemu.  Sets top, cc and nm; the functions SKIP or bail out
+# the way TAP wants.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
+nm=${CROSS_NM:-riscv64-linux-gnu-nm}
+
+# QEMU is given and executable (else SKIP, exit 0).
+need_qemu() {
+	if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
+		echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
+		exit 0
+	fi
+}
+
+# Whether QEMU has our ctr-layout CPU property (qemu-model/qemu applied).
+qemu_has_rvperf() {
+	"$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout
+}
+
+# A patched QEMU and the cross compiler (else SKIP, exit 0).
+need_rvperf_qemu() {
+	need_qemu
+	qemu_has_rvperf || { echo "1..0 # SKIP $QEMU has no ctr-layout CPU property"; exit 0; }
+	need_cc
+}
+
+need_cc() {
+	command -v "$cc" >/dev/null 2>&1 || { echo "1..0 # SKIP $cc not found"; exit 0; }
+}
+
+# A scratch directory in $tmp, removed at exit unless KEEP is set.
+make_tmp() {
+	tmp=$(mktemp -d)
+	trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+}
+
+# build_guest OUT.elf SOURCE...: the guest at 0x80000000; its compiler
+# output goes to OUT.cc.  Returns the compiler's status.
+build_guest() {
+	out=$1
+	shift
+	"$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+		-I"$top/tests/qemu" -o "$out" "$top/tests/qemu/start.S" \
+		"$top/tests/qemu/guest.c" "$@" 2>"$out.cc"
+}
+
+# build_guest, or "Bail out!" with the compiler's output and exit 1.
+build_guest_or_bail() {
+	build_guest "$@" && return 0
+	echo "Bail out! guest did not build"
+	sed 's/^/# /' "$1.cc"
+	exit 1
+}
