@@ -250,7 +250,8 @@ static bool rvperf_ireg(int csrno, target_ulong *iselect,
  */
 static bool rvperf_hpm_is_qemu(CPURISCVState *env, int n)
 {
-    uint64_t sel = (uint64_t)env->mhpmevent_val[n] & MHPMEVENT_IDX_MASK;
+    /* The selector is bits 55:0 (63:56 are Sscofpmf's OF and xINH). */
+    uint64_t sel = (uint64_t)env->mhpmevent_val[n] & MAKE_64BIT_MASK(0, 56);
 
     return sel == RISCV_PMU_EVENT_HW_CPU_CYCLES ||
            sel == RISCV_PMU_EVENT_HW_INSTRUCTIONS;
