@@ -12,6 +12,7 @@
 #include "system/device_tree.h"
 #include "cpu.h"
 #include "rvperf-qemu.h"
+#include "rvperf/ctr.h"
 #include "rvp_ctr.h"
 #include "rvp_pred.h"
 #include "rvp_pmu.h"
@@ -306,6 +307,25 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     return true;
 }
 
+/*
+ * The ratified layout's CTR CSRs, which upstream QEMU implements whenever
+ * smctr/ssctr are on: with ctr-layout=draft they must not answer, or
+ * firmware probing for the ratified layout first would find it.
+ */
+static bool rvperf_is_ratified_ctr_csr(int csrno)
+{
+    switch (csrno) {
+    case RVP_CTR_V1_CSR_MCTRCTL:
+    case RVP_CTR_V1_CSR_SCTRCTL:
+    case RVP_CTR_V1_CSR_VSCTRCTL:
+    case RVP_CTR_V1_CSR_SCTRSTATUS:
+    case RVP_CTR_V1_CSR_SCTRDEPTH:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
                   target_ulong new_value, target_ulong write_mask,
                   RISCVException *excp)
@@ -331,6 +351,12 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
         a = rvp_ctr_csr_read(&s->ctr, csrno, &old);
     }
     if (a == RVP_ACCESS_NOT_MINE) {
+        if (s->ctr.cfg.layout == RVP_CTR_LAYOUT_DRAFT &&
+            rvperf_is_ratified_ctr_csr(csrno)) {
+            /* A draft hart has no ratified CTR CSRs, whatever smctr says. */
+            *excp = RISCV_EXCP_ILLEGAL_INST;
+            return true;
+        }
         return false;
     }
     if (a == RVP_ACCESS_OK && write_mask) {
