@@ -28,6 +28,7 @@ struct RVPerfState {
     int64_t last_tick;
     bool tick_valid;
     bool icount;            /* -icount: cycles are counted */
+    bool in_stateen;        /* rvperf_stateen() is in QEMU's own access */
     CPURISCVState *env;     /* for post_load */
     /* The model's state in plain types for migration (vmstate_rvperf). */
     struct {
@@ -326,6 +327,59 @@ static bool rvperf_is_ratified_ctr_csr(int csrno)
     }
 }
 
+/*
+ * The draft layout's CTR bit of mstateen0/hstateen0 (bit 55): QEMU's write
+ * masks know only the ratified bit 54, so the draft's bit would never stick
+ * and S-mode could never reach the draft CSRs.  QEMU does the access
+ * itself (privilege and Smstateen checks, its own bits, the old value);
+ * then the draft bit is set as written.  hstateen0's bit is writable only
+ * while mstateen0's is set, as QEMU does for its own bits.  Reads need
+ * nothing: QEMU returns the registers as kept (hstateen0 masked with
+ * mstateen0).  True when the access was handled here.
+ */
+static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
+                           target_ulong *ret_value, target_ulong new_value,
+                           target_ulong write_mask, RISCVException *excp)
+{
+    uint64_t bit = rvp_ctr_stateen_bit(s->ctr.cfg.layout), mask;
+    uint64_t *reg;
+    int shift = 0;
+
+    if (!write_mask || s->in_stateen ||
+        s->ctr.cfg.layout != RVP_CTR_LAYOUT_DRAFT) {
+        return false;
+    }
+    switch (csrno) {
+    case CSR_MSTATEEN0H:
+        shift = 32;
+        /* fall through */
+    case CSR_MSTATEEN0:
+        reg = &env->mstateen[0];
+        break;
+    case CSR_HSTATEEN0H:
+        shift = 32;
+        /* fall through */
+    case CSR_HSTATEEN0:
+        reg = &env->hstateen[0];
+        break;
+    default:
+        return false;
+    }
+    /* Re-entered through riscv_csrrw(): in_stateen sends it to QEMU. */
+    s->in_stateen = true;
+    *excp = riscv_csrrw(env, csrno, ret_value, new_value, write_mask, 0);
+    s->in_stateen = false;
+    if (*excp != RISCV_EXCP_NONE) {
+        return true;
+    }
+    mask = ((uint64_t)write_mask << shift) & bit;
+    if (reg == &env->hstateen[0]) {
+        mask &= env->mstateen[0];
+    }
+    *reg = (*reg & ~mask) | (((uint64_t)new_value << shift) & mask);
+    return true;
+}
+
 bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
                   target_ulong new_value, target_ulong write_mask,
                   RISCVException *excp)
@@ -340,6 +394,8 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
         return false;
     }
     if (rvperf_pmu_csr(env, s, csrno, ret_value, new_value, write_mask,
+                       excp) ||
+        rvperf_stateen(env, s, csrno, ret_value, new_value, write_mask,
                        excp)) {
         return true;
     }
