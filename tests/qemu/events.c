@@ -1,26 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * tests/qemu/events.c - runs the ops() scn2events.py generated from a
- * ctr-sim scenario (real transfers, CSR accesses, dumps, all in M-mode)
- * and prints what it read as ctr-sim prints it: "name=0x..." per read,
- * "entry N SOURCE TARGET DATA" per valid entry of each dump.
+ * tests/qemu/events.c - runs the rvp_ops() scn2events.py generated from a
+ * ctr-sim scenario (CSR accesses, transfers, traps, trap returns and mode
+ * switches in every mode, dumps in M-mode) and prints what it stored as
+ * ctr-sim prints it: "name=0x..." per read, "illegal" or "virtual" per
+ * access that took that trap, "entry N SOURCE TARGET DATA" per valid
+ * entry of each dump.
  */
-#include <stddef.h>
+#include "events.h"
 #include "guest.h"
 
-extern unsigned long rvp_out[];
-extern const char *const rvp_names[];
-extern const int rvp_nnames;
+void rvp_ops(void);
 
-static void put_hex(unsigned long v)
+static void put_num(unsigned long v, unsigned int base)
 {
-	char buf[20];
+	char buf[24];
 	int i = 0;
 
-	put_str("0x");
 	do {
-		buf[i++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
+		buf[i++] = "0123456789abcdef"[v % base];
+		v /= base;
 	} while (v);
 	while (i) {
 		char c[2] = { buf[--i], 0 };
@@ -29,41 +28,53 @@ static void put_hex(unsigned long v)
 	}
 }
 
-static void put_dec(unsigned long v)
+static void put_hex(unsigned long v)
 {
-	char buf[20];
-	int i = 0;
+	put_str("0x");
+	put_num(v, 16);
+}
 
-	do {
-		buf[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i) {
-		char c[2] = { buf[--i], 0 };
-
-		put_str(c);
+/* Prints nothing for status 0 and returns 0. */
+static int put_trap(unsigned long status)
+{
+	if (!status)
+		return 0;
+	if (status == 2) {
+		put_str("illegal\n");
+	} else if (status == 22) {
+		put_str("virtual\n");
+	} else {
+		put_str("trap ");
+		put_hex(status);
+		put_str("\n");
 	}
+	return 1;
 }
 
 void ops(void)
 {
 	unsigned long *o = rvp_out;
 
-	/* The generated code uses ra, t0-t3, s1-s5. */
-	__asm__ volatile("call rvp_ops"
-			 : : : "ra", "t0", "t1", "t2", "t3", "s1", "s2", "s3",
-			   "s4", "s5", "a0", "a1", "a2", "a3", "a4", "a5",
-			   "a6", "a7", "memory");
+	rvp_ops();
 	for (int n = 0; n < rvp_nnames; n++) {
-		if (rvp_names[n]) {
-			put_line(rvp_names[n], *o++);
+		const struct rvp_out_name *d = &rvp_names[n];
+
+		if (d->kind == 'r') {
+			if (!put_trap(o[0]))
+				put_line(d->name, o[1] & d->mask);
+			o += 2;
+			continue;
+		}
+		if (d->kind == 'w') {
+			put_trap(o[0]);
+			o++;
 			continue;
 		}
 		for (unsigned long i = 0; i < 256; i++, o += 3) {
 			if (!(o[0] & 1))
 				continue;
 			put_str("entry ");
-			put_dec(i);
+			put_num(i, 10);
 			put_str(" ");
 			put_hex(o[0]);
 			put_str(" ");

@@ -1,54 +1,112 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Replay ctr-sim scenarios with real control transfers on a QEMU patched
-# with qemu-model/qemu (issue 7): scn2events.py turns each ratified
-# scenario's M-mode prefix (CTR CSR and *ireg accesses, xfer of every
-# in-mode type, sctrclr, cycles, dump) into guest code and into the same
-# sequence as a ctr-sim scenario at the guest's addresses; the guest runs
-# under -icount shift=0 and everything it reads must equal what ctr-sim
-# prints.  Only scenarios whose prefix has a transfer are run.
+# Replay the ctr-sim scenarios (tests/ctr/*.scn, both layouts) as guest
+# code on a QEMU patched with qemu-model/qemu (issue 7): scn2events.py
+# turns each scenario into guest code (CSR accesses in every mode, real
+# transfers, traps, trap returns and mode switches, sctrclr, cycles as
+# nops, dumps) and into the same sequence as a ctr-sim scenario at the
+# guest's addresses; the guest runs under -icount shift=0 and everything
+# it reads must equal what ctr-sim prints for that sequence.
+# One TAP line per scenario; a scenario replayed only up to some line
+# gets a second one, "# SKIP" with the line and why; one not replayed at
+# all is "# SKIP" only.
 # QEMU=/path/to/qemu-system-riscv64, CTR_SIM (default $O/qemu-model/
 # ctr-sim); SKIPs without either.  SCENARIOS="a.scn ..." narrows the set.
+# UPSTREAM_CTR=1: QEMU is an unmodified one, its own CTR (ratified layout,
+# no cycle counting, no MISP, no counter model) is compared with ctr-sim
+# configured so (impl cc=off).
 set -u
 . "$(dirname "$0")/lib.sh"
 sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim}
-need_rvperf_qemu
+upstream=
+need_qemu
+if [ "${UPSTREAM_CTR:-}" = 1 ]; then
+	upstream=upstream
+	need_cc
+else
+	need_rvperf_qemu
+fi
 [ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
 make_tmp
-list=
+# Differences that are neither the glue's nor the core's: SCENARIO|the
+# line ctr-sim prints|the line the guest prints|why.  A scenario whose
+# only difference is such a pair is "not ok ... # TODO" (an expected
+# failure, not a pass); any other difference is a plain "not ok".
+known='v1-state-enable|hstateen0=0x40000000000000|hstateen0=0x8040000000000000|QEMU'"'"'s Smstateen shows an hstateen0 bit again (SE0) that a cleared mstateen0 bit hid, ctr-sim cleared it (the spec: "appears as read-only zero")'
+n=0
+: >"$tmp/list"
 for scn in ${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn)}; do
 	b=$(basename "$scn" .scn)
-	nx=$(python3 "$top/tests/qemu/scn2events.py" gen "$scn" "$tmp/$b.S" \
-		"$tmp/$b.gen.c" "$tmp/$b.tmpl") || continue
-	[ "$nx" -gt 0 ] && list="$list $b"
+	r=$(python3 "$top/tests/qemu/scn2events.py" gen "$scn" "$tmp/$b.S" \
+		"$tmp/$b.gen.c" "$tmp/$b.tmpl" "$sim" $upstream) ||
+		r="0 1 0 generator failed"
+	set -- $r
+	lines=$1 stop=$2 outs=$3
+	shift 3
+	why="$*"
+	if [ "$lines" -le 1 ] || [ "$outs" = 0 ]; then
+		n=$((n + 1))
+		[ "$stop" = 0 ] && why="nothing to compare"
+		echo "skip $b line $stop: $why" >>"$tmp/list"
+	else
+		n=$((n + 1))
+		echo "run $b $stop $why" >>"$tmp/list"
+		[ "$stop" = 0 ] || n=$((n + 1))
+	fi
 done
-set -- $list
-echo "1..$#"
+echo "1..$n"
 i=0
-for b in $list; do
+whole=0 part=0 skipped=0
+while read -r what b stop why; do
 	i=$((i + 1))
-	if ! build_guest "$tmp/$b.elf" "$top/tests/qemu/events.c" \
-		"$tmp/$b.gen.c" "$tmp/$b.S"; then
-		echo "not ok $i $b # guest did not build"
-		sed 's/^/# /' "$tmp/$b.elf.cc" | head -20
+	if [ "$what" = skip ]; then
+		echo "ok $i $b # SKIP not replayed: $stop $why"
+		skipped=$((skipped + 1))
 		continue
 	fi
-	"$nm" "$tmp/$b.elf" >"$tmp/$b.nm"
-	python3 "$top/tests/qemu/scn2events.py" fill "$tmp/$b.tmpl" \
-		"$tmp/$b.nm" >"$tmp/$b.scn"
-	"$sim" "$tmp/$b.scn" >"$tmp/$b.want" 2>&1
-	timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none \
-		-serial stdio -icount shift=0 \
-		-cpu rv64,smctr=true,ssctr=true,ctr-layout=ratified \
-		-kernel "$tmp/$b.elf" </dev/null 2>"$tmp/$b.err" |
-		tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' \
-		>"$tmp/$b.got"
-	nx=$(grep -c '^xfer' "$tmp/$b.scn")
-	if [ -s "$tmp/$b.want" ] && diff -u "$tmp/$b.want" "$tmp/$b.got" \
-		>"$tmp/$b.diff"; then
-		echo "ok $i $b ($nx transfers, $(wc -l <"$tmp/$b.got") values equal ctr-sim's)"
+	layout=$(sed -n '1s/^layout //p' "$tmp/$b.tmpl")
+	res=
+	if ! build_guest "$tmp/$b.elf" "$top/tests/qemu/events.c" \
+		"$top/tests/qemu/events-rt.S" "$tmp/$b.gen.c" "$tmp/$b.S"; then
+		echo "not ok $i $b # guest did not build"
+		sed 's/^/# /' "$tmp/$b.elf.cc" | head -20
+		res=fail
 	else
-		echo "not ok $i $b ($nx transfers)"
-		sed 's/^/# /' "$tmp/$b.diff" "$tmp/$b.err" | head -30
+		"$nm" "$tmp/$b.elf" >"$tmp/$b.nm"
+		python3 "$top/tests/qemu/scn2events.py" fill "$tmp/$b.tmpl" \
+			"$tmp/$b.nm" >"$tmp/$b.scn"
+		"$sim" "$tmp/$b.scn" >"$tmp/$b.want" 2>&1
+		cpu=rv64,h=true,smstateen=true,sscofpmf=true,smcsrind=true,sscsrind=true,smctr=true,ssctr=true
+		[ -n "$upstream" ] || cpu="$cpu,ctr-layout=$layout"
+		timeout 120 "$QEMU" -M virt,aclint=on -bios none -nographic \
+			-monitor none -serial stdio -icount shift=0 \
+			-cpu "$cpu" -kernel "$tmp/$b.elf" </dev/null \
+			2>"$tmp/$b.err" |
+			tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' \
+			>"$tmp/$b.got"
+		nt=$(grep -c '^trap\|^xret' "$tmp/$b.scn")
+		nx=$(grep -c '^xfer' "$tmp/$b.scn")
+		desc="$layout, $nx transfers, $nt traps and trap returns"
+		[ "$stop" = 0 ] || desc="$desc, up to line $stop"
+		if [ -s "$tmp/$b.want" ] && diff -u "$tmp/$b.want" \
+			"$tmp/$b.got" >"$tmp/$b.diff"; then
+			echo "ok $i $b ($desc: $(wc -l <"$tmp/$b.got") values equal ctr-sim's)"
+		else
+			d=$(grep '^[-+][^-+]' "$tmp/$b.diff" | tr '\n' '|')
+			todo=$(echo "$known" | while IFS='|' read -r k w g why; do
+				[ "$k" = "$b" ] && [ "$d" = "-$w|+$g|" ] &&
+					echo " # TODO $why"
+			done)
+			echo "not ok $i $b ($desc)$todo"
+			sed 's/^/# /' "$tmp/$b.diff" "$tmp/$b.err" | head -30
+		fi
 	fi
-done
+	if [ "$stop" = 0 ]; then
+		whole=$((whole + 1))
+	else
+		part=$((part + 1))
+		i=$((i + 1))
+		echo "ok $i $b from line $stop # SKIP not replayed: $why"
+	fi
+done <"$tmp/list"
+echo "# $whole scenarios whole, $part up to a line, $skipped not at all"

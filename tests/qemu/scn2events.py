@@ -1,40 +1,87 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""Replay a ctr-sim scenario's M-mode prefix with real control transfers.
+"""Replay a ctr-sim scenario as bare-metal guest code, mode switches included.
 
-  scn2events.py gen SCN OUT.S OUT.c OUT.tmpl  (prints the transfer count)
+  scn2events.py gen SCN OUT.S OUT.c OUT.tmpl SIM [upstream]
+      prints "LINES STOP-LINE OUTPUTS REASON": how many scenario lines the
+      guest replays, where it stops (0 when it runs whole), how many of
+      them print something (reads, dumps, trapping writes), and why it
+      stops ("-" when it does not)
   scn2events.py fill OUT.tmpl NM.txt     (the scenario for ctr-sim, stdout)
 
-gen keeps the scenario's leading lines a bare-metal M-mode guest can do
-itself (csrw/csrr of CTR CSRs and *iselect/*ireg, xfer of every in-mode
-type, sctrclr, cycles N, dump, priv M while in M; ratified layout) and
-stops at the first other line (priv to another mode, trap, impl, ...) or
-at the first access the scenario expects to be illegal.  It writes
-  - OUT.S: ops(), doing exactly that: each xfer is a real instruction of
-    that type (non-compressed) whose target is the next instruction, each
-    read is stored to rvp_out[], each dump reads all 256 entries through
-    siselect/sireg* (restoring siselect, unrolled: a loop's branches would
-    be recorded); OUT.c names the reads, events.c prints rvp_out[] as
-    ctr-sim prints reads and dumps;
-  - OUT.tmpl: the same sequence as a ctr-sim scenario with @label
-    addresses and "cycles K" before every point where the patched QEMU
-    hands the model its cycles (CTR CSR writes, transfers, SCTRCLR): K =
-    the guest's instructions since the previous such point, which under
-    -icount shift=0 is QEMU's cycle count.
-fill substitutes the labels' addresses from `nm` output.  The scenario's
-own "#>" lines are not used: its "impl" line is dropped and both QEMU and
-ctr-sim run the patched QEMU's implementation (rvp_ctr_config_default with
-MISP), so the comparison is QEMU against ctr-sim on the same sequence.
+The guest (start.S, guest.c, events.c and OUT.S) runs the scenario's
+lines in order, each as what it means on a real hart:
+  - csrr/csrw NAME: the CSR instruction, in the current mode; one that
+    traps (illegal instruction, virtual instruction) goes to the M-mode
+    handler rvp_mtrap, which stores mcause as the access's status and
+    returns to the next instruction (mret to the mode it came from);
+  - xfer TYPE: an instruction of that type whose target is the next one
+    (exception, interrupt, trapret: a real trap or xRET that stays in the
+    mode, see below);
+  - sctrclr: SCTRCLR; cycles N: N nops; dump: the 256 logical entries
+    read through siselect 0x200.. and sireg/sireg2/sireg3 in M-mode;
+  - priv X: a real mode switch: mret (from M), sret (from HS to U/VS/VU or
+    VS to VU), a trap upwards (ecall to M through rvp_mtrap; a load from
+    a page PMP closes below M, load access fault 5, delegated to HS; a
+    misaligned LR, exception 4, delegated to VS; QEMU reports a
+    misaligned AMO as a misaligned load, 4, too), or ecall to M and mret
+    to X when neither goes there;
+  - trap exc C T: ebreak for C = 3 (breakpoint: freeze), else the trap
+    above that reaches T; trap int C T: 13 (LCOFI) by setting LCOFIP
+    (sip from S/VS, mip from M, or mip before the mret that enters the
+    mode), else a software interrupt: MSIP through the ACLINT MSWI for M,
+    SSIP (sip from S, the ACLINT SSWI from below) for HS, vsip.SSIP for VS;
+  - xret T: mret/sret with MPP/MPV or SPP/SPV set to T.
+Traps to HS and VS go straight to their continuation (stvec/vstvec point
+there, written earlier from a mode that can); traps to M go through
+rvp_mtrap (a few instructions, then mret back to M at the continuation).
+Where a scenario cannot be replayed (insn, retire, cycles-lost, counter
+CSRs QEMU keeps, RV32, a trap no guest instruction makes from that mode),
+the replay stops there and the line is reported.
+
+OUT.tmpl is the same sequence as a ctr-sim scenario with @label addresses:
+every trap and xRET the guest really takes (those of the plumbing and of
+the illegal accesses too), and "cycles K" before each line, K = the
+instructions retired since the previous line, which under -icount shift=0
+is QEMU's cycle count.  Its implementation is the patched QEMU's (ratified
+or draft with MISP; upstream: cc=off, no MISP); the scenario's "impl" line
+is dropped, so the comparison is QEMU against ctr-sim on the same sequence,
+not against the scenario's "#>" lines.  Which accesses trap is asked of
+ctr-sim on a first pass (the template does not depend on addresses there).
 """
 import re
+import subprocess
 import sys
 
-CTR = {'mctrctl': 0x34E, 'sctrctl': 0x14E, 'vsctrctl': 0x24E,
-       'sctrdepth': 0x15F, 'sctrstatus': 0x14F}
+CTR = {
+    'ratified': {'mctrctl': 0x34E, 'sctrctl': 0x14E, 'vsctrctl': 0x24E,
+                 'sctrdepth': 0x15F, 'sctrstatus': 0x14F},
+    'draft': {'mctrcontrol': 0x381, 'mctrcontrolh': 0x382,
+              'sctrcontrol': 0x181, 'sctrcontrolh': 0x182,
+              'vsctrcontrol': 0x281, 'vsctrcontrolh': 0x282,
+              'mctrstatus': 0x383, 'sctrstatus': 0x183},
+}
+# The other layout's names are known to ctr-sim in both layouts.
+OTHER = {'mctrctl': 0x34E, 'sctrctl': 0x14E, 'vsctrctl': 0x24E,
+         'sctrdepth': 0x15F, 'mctrcontrol': 0x381, 'mctrcontrolh': 0x382,
+         'sctrcontrol': 0x181, 'sctrcontrolh': 0x182,
+         'vsctrcontrol': 0x281, 'vsctrcontrolh': 0x282,
+         'mctrstatus': 0x383}
 IND = {'miselect': 0x350, 'mireg': 0x351, 'mireg2': 0x352, 'mireg3': 0x353,
        'mireg4': 0x355, 'mireg5': 0x356, 'mireg6': 0x357,
        'siselect': 0x150, 'sireg': 0x151, 'sireg2': 0x152, 'sireg3': 0x153,
-       'sireg4': 0x155, 'sireg5': 0x156, 'sireg6': 0x157}
+       'sireg4': 0x155, 'sireg5': 0x156, 'sireg6': 0x157,
+       'vsiselect': 0x250, 'vsireg': 0x251, 'vsireg2': 0x252,
+       'vsireg3': 0x253, 'vsireg4': 0x255, 'vsireg5': 0x256,
+       'vsireg6': 0x257,
+       'mstateen0': 0x30C, 'mstateen0h': 0x31C, 'hstateen0': 0x60C,
+       'hstateen0h': 0x61C}
+# Of mstateen0/hstateen0 the model implements SE0, CSRIND and the CTR
+# bits; QEMU has more (its other extensions'): reads compare these bits.
+STATEEN_MASK = (1 << 63) | (1 << 60) | (1 << 54) | (1 << 55)
+# Counter CSRs the model has (mhpmevent/mhpmcounter 3..31 in the glue).
+NUMBERED = [('mhpmcounter', 0xB03, 0xB83), ('mhpmevent', 0x323, 0x723),
+            ('hpmcounter', 0xC03, 0xC83)]
 # xfer TYPE: (set-up instructions, the transfer); {t} is the target label.
 XFER = {
     'taken': ([], 'beq x0, x0, {t}'),
@@ -48,130 +95,629 @@ XFER = {
     'coswap': (['lla t0, {t}'], 'jalr ra, 0(t0)'),
     'otherind': (['lla t1, {t}'], 'jalr t2, 0(t1)'),
 }
-LLA = 2          # lla = auipc + addi (medany, no relaxation across labels)
-MAX_CYCLES = 20000
+MAX_CYCLES = 600000         # per line, as nops (4 bytes each)
+MAX_NOPS = 2000000          # per scenario
+RANK = {'U': 0, 'VU': 0, 'VS': 1, 'S': 2, 'M': 3}
+VIRT = ('VS', 'VU')
+# ecall's cause by the mode it comes from.
+ECALL = {'U': 8, 'VU': 8, 'S': 9, 'VS': 10, 'M': 11}
+MSTATUS_MPP = 0x1800
+MSTATUS_MPV = 1 << 39
+MSTATUS_MPIE = 0x80
+SSTATUS_SPP = 0x100
+HSTATUS_SPV = 0x80
+LCOFIP = 1 << 13
 
 
-def gen(scn, out_s, out_t):
-    layout = 'ratified'
-    lines = [l.strip() for l in open(scn)]
-    asm, tmpl, vals = [], ['layout ratified', 'impl misp=on'], []
-    pending = 0
-    nx = 0
-    ops = 0
-    for i, line in enumerate(lines):
-        if not line or line.startswith('#'):
-            continue
-        tok = line.split()
-        nxt = next((l for l in lines[i + 1:] if l and
-                    not l.startswith('## ')), '')
-        if nxt.startswith('#>') and nxt[2:].strip() == 'illegal':
-            break
-        if tok[0] == 'layout' and ops == 0:
-            layout = tok[1]
-            if layout != 'ratified':
-                break
-            continue
-        if tok[0] == 'priv' and len(tok) == 2 and tok[1] == 'M':
-            continue
-        if tok[0] == 'impl' and ops == 0:
-            # Both sides run the patched QEMU's implementation (the
-            # default one with MISP) instead: see the module comment.
-            continue
-        if tok[0] == 'csrw' and len(tok) == 3 and (tok[1] in CTR or
-                                                  tok[1] in IND):
-            num = CTR.get(tok[1], IND.get(tok[1]))
-            vals.append(int(tok[2], 0))
-            asm += ['ld t0, 0(s1)', 'addi s1, s1, 8',
-                    'csrw 0x%x, t0' % num]
-            pending += 3
-            if tok[1] in CTR:
-                tmpl.append('cycles %d' % pending)
-                pending = 0
-            tmpl.append(line)
-        elif tok[0] == 'csrr' and len(tok) == 2 and (tok[1] in CTR or
-                                                    tok[1] in IND):
-            num = CTR.get(tok[1], IND.get(tok[1]))
-            asm += ['csrr t0, 0x%x' % num, 'sd t0, 0(s2)', 'addi s2, s2, 8']
-            pending += 3
-            nout[0] += 1
-            tmpl.append(line)
-            names.append(tok[1])
-        elif tok[0] == 'xfer' and len(tok) == 4 and tok[1] in XFER:
-            setup, insn = XFER[tok[1]]
-            t = 'x%d_t' % nx
-            s = 'x%d_s' % nx
-            nx += 1
-            asm += [x.format(t=t) for x in setup]
-            asm += ['%s: %s' % (s, insn.format(t=t)), '%s:' % t]
-            pending += len(setup) * LLA + 1
-            tmpl.append('cycles %d' % pending)
-            pending = 0
-            tmpl.append('xfer %s @%s @%s' % (tok[1], s, t))
-        elif tok[0] == 'sctrclr' and len(tok) == 1:
-            asm.append('.insn 0x10400073')
-            pending += 1
-            tmpl.append('cycles %d' % pending)
-            pending = 0
-            tmpl.append('sctrclr')
-        elif tok[0] == 'cycles' and len(tok) == 2 and \
-                int(tok[1], 0) <= MAX_CYCLES:
-            n = int(tok[1], 0)
-            if n:
-                asm += ['.rept %d' % n, 'nop', '.endr']
-            pending += n
-        elif tok[0] == 'dump' and len(tok) == 1:
-            # Unrolled: a loop's branches would be recorded too.
-            asm += ['csrr s4, 0x150', '.set rvp_i, 0x200', '.rept 256',
-                    'li t2, rvp_i', 'csrw 0x150, t2',
-                    'csrr t0, 0x151', 'sd t0, 0(s2)',
-                    'csrr t0, 0x152', 'sd t0, 8(s2)',
-                    'csrr t0, 0x153', 'sd t0, 16(s2)',
-                    'addi s2, s2, 24', '.set rvp_i, rvp_i + 1', '.endr',
-                    'csrw 0x150, s4']
-            pending += 1 + 256 * 9 + 1
-            nout[0] += 768
-            tmpl.append('dump')
-            names.append(None)
+class Unsupported(Exception):
+    pass
+
+
+def trap_allowed(src, dst):
+    if dst in ('U', 'VU'):
+        return False
+    if dst in VIRT and src not in VIRT:
+        return False
+    return RANK[dst] >= RANK[src]
+
+
+def xret_allowed(src, dst):
+    if src == 'M':
+        return True
+    if src == 'S':
+        return dst != 'M'
+    if src == 'VS':
+        return dst in ('VS', 'VU')
+    return False
+
+
+class Gen:
+    """One pass over the scenario.  outcomes: per access (in order), the
+    trap cause ctr-sim reports (0: none), None on the first pass.
+    plan: per opportunity, the CSR writes to do there (tvecs, delegation),
+    None on the passes that collect them."""
+
+    def __init__(self, lines, outcomes, plan, upstream):
+        self.lines = lines
+        self.outcomes = outcomes
+        self.plan = plan
+        self.upstream = upstream
+        self.asm, self.tmpl, self.vals, self.names = [], [], [], []
+        self.pending = 0
+        self.mode = 'M'
+        self.nlab = 0
+        self.naccess = 0
+        self.accesses = []      # per access: its template line index
+        self.opps = []          # per opportunity: the mode
+        self.needs = []         # (opportunity, what, value)
+        self.layout = 'ratified'
+        self.done = 0           # scenario lines replayed
+        self.nops = 0
+        self.nprint = 0         # reads, dumps, trapping writes
+        self.stop = None        # (line number, reason)
+
+    # ---------------------------------------------------------- helpers
+    def label(self):
+        self.nlab += 1
+        return 'L%d' % self.nlab
+
+    def emit(self, insn, n=1):
+        self.asm.append('\t' + insn)
+        self.pending += n
+
+    def place(self, lab):
+        self.asm.append('%s:' % lab)
+
+    def point(self, line):
+        """A template line, with the cycles retired since the last one."""
+        if self.pending:
+            self.tmpl.append('cycles %d' % self.pending)
+        self.pending = 0
+        self.tmpl.append(line)
+
+    def const(self, reg, val):
+        """reg = val, from the constant pool (2 instructions)."""
+        self.vals.append(val & (2**64 - 1))
+        self.emit('ld %s, 0(s1)' % reg)
+        self.emit('addi s1, s1, 8')
+
+    def opportunity(self):
+        """A point where the CSR writes the plan puts here are done."""
+        k = len(self.opps)
+        self.opps.append(self.mode)
+        if self.plan is not None:
+            for what, val in self.plan.get(k, []):
+                self.do_write(what, val)
+        return k
+
+    def need(self, what, val):
+        """The trap about to be taken needs CSR state WHAT = VAL."""
+        self.needs.append((len(self.opps) - 1, what, val))
+
+    def do_write(self, what, val):
+        m = self.mode
+        if what in ('stvec', 'vstvec', 'mtvec'):
+            csr = {'stvec': 'stvec', 'mtvec': 'mtvec',
+                   'vstvec': 'stvec' if m == 'VS' else '0x205'}[what]
+            self.emit('lla t0, %s' % val, 2)
+            self.emit('csrw %s, t0' % csr)
         else:
-            break
-        ops += 1
-    return asm, tmpl, vals, nx
+            reg, bit = what
+            self.const('t0', 1 << bit)
+            self.emit('%s %s, t0' % ('csrs' if val else 'csrc', reg))
+
+    # ----------------------------------------------------- transitions
+    def xret(self, to, pre=(), needs=None):
+        """mret/sret from the current mode to TO (xret_allowed); pre:
+        instructions before it.  Returns the label it returns to."""
+        self.opportunity()
+        if needs:
+            needs()
+        src, cont = self.label(), self.label()
+        for x in pre:
+            self.emit(x, 2 if x.startswith('lla') else 1)
+        if self.mode == 'M':
+            mpp = {'M': 3, 'S': 1, 'VS': 1, 'U': 0, 'VU': 0}[to]
+            self.const('t0', MSTATUS_MPP | MSTATUS_MPV | MSTATUS_MPIE)
+            self.emit('csrc mstatus, t0')
+            self.const('t0', (mpp << 11) | (MSTATUS_MPV if to in VIRT else 0))
+            self.emit('csrs mstatus, t0')
+            self.emit('lla t0, %s' % cont, 2)
+            self.emit('csrw mepc, t0')
+            self.place(src)
+            self.emit('mret')
+        else:
+            # SPP and SPIE (no interrupt enabled by the sret)
+            self.emit('li t0, %d' % (SSTATUS_SPP | 0x20))
+            self.emit('csrc sstatus, t0')
+            if to in ('S', 'VS'):
+                self.emit('li t0, %d' % SSTATUS_SPP)
+                self.emit('csrs sstatus, t0')
+            if self.mode == 'S':
+                self.emit('li t0, %d' % HSTATUS_SPV)
+                self.emit('csr%s hstatus, t0' % ('s' if to in VIRT
+                                                  else 'c'))
+            self.emit('lla t0, %s' % cont, 2)
+            self.emit('csrw sepc, t0')
+            self.place(src)
+            self.emit('sret')
+        self.point('xret %s @%s @%s' % (to, src, cont))
+        self.place(cont)
+        self.mode = to
+        return cont
+
+    def to_m_via_handler(self, insn, kind, cause, counted, setup=None,
+                         after=None):
+        """A trap to M through rvp_mtrap, which returns to M at the
+        continuation (setup: instructions before; the trap's source is
+        the label before INSN, or after it for an interrupt)."""
+        cont = self.label()
+        self.emit('lla s3, %s' % cont, 2)
+        self.emit('mv s4, s9')
+        self.emit('mv s5, s10')
+        for s in setup or []:
+            self.emit(s)
+        src = self.label()
+        self.place(src)
+        self.emit(insn, 1 if counted else 0)
+        if kind == 'int':
+            # taken before the next instruction, which is the source
+            src = self.label()
+            self.place(src)
+        self.point('trap %s %d M @%s @rvp_mtrap' % (kind, cause, src))
+        self.mode = 'M'
+        self.pending += 6       # rvp_mtrap up to and with its mret
+        self.point('xret M @rvp_mret @%s' % cont)
+        self.place(cont)
+        self.emit('sd zero, 0(s2)')
+        self.emit('li s4, 0')
+        self.emit('li s5, 0')
+        for s in after or []:
+            self.emit(s)
+
+    def trap_direct(self, to, insn, kind, cause, counted, setup=(),
+                    after=()):
+        """A trap to HS or VS whose vector is the continuation."""
+        cont = self.label()
+        self.need('stvec' if to == 'S' else 'vstvec', cont)
+        for s in setup:
+            self.emit(s)
+        src = self.label()
+        self.place(src)
+        self.emit(insn, 1 if counted else 0)
+        if kind == 'int':
+            src = self.label()
+            self.place(src)
+        self.point('trap %s %d %s @%s @%s' % (kind, cause, to, src, cont))
+        self.mode = to
+        self.place(cont)
+        for s in after:
+            self.emit(s)
+
+    def exception(self, to, cause=None):
+        """An exception from the current mode to TO (trap_allowed)."""
+        m = self.mode
+        self.opportunity()
+        if cause == 3:
+            self.need(('medeleg', 3), to != 'M')
+            self.need(('hedeleg', 3), to == 'VS')
+            if to == 'M':
+                self.to_m_via_handler('ebreak', 'exc', 3, True)
+            else:
+                self.trap_direct(to, 'ebreak', 'exc', 3, True)
+        elif to == 'M':
+            self.to_m_via_handler('ecall', 'exc', ECALL[m], True)
+        elif to == 'S':
+            self.trap_direct('S', 'ld zero, -1(s11)', 'exc', 5, False)
+        else:
+            self.trap_direct('VS', 'lr.w zero, (s11)', 'exc', 4, False)
+
+    def interrupt(self, to, cause, first):
+        """An interrupt from the current mode to TO; first: the mode was
+        just entered (by priv) from M, so M could have set it pending."""
+        m = self.mode
+        lcofi = cause == 13
+        self.opportunity()
+        if to == 'M':
+            if lcofi:
+                self.need(('mideleg', 13), False)
+                if m == 'M':
+                    self.to_m_via_handler('csrsi mstatus, 8', 'int', 13,
+                                          True, setup=['csrs mip, s7'],
+                                          after=['csrc mip, s7'])
+                    return
+                raise Unsupported('LCOFI to M from %s' % m)
+            setup = ['li t1, 1'] if m != 'M' else ['li t1, 1',
+                                                   'sw t1, 0(s6)']
+            insn = 'sw t1, 0(s6)' if m != 'M' else 'csrsi mstatus, 8'
+            self.to_m_via_handler(insn, 'int', 3, True, setup=setup,
+                                  after=['sw zero, 0(s6)'])
+        elif to == 'S':
+            if lcofi:
+                self.need(('mideleg', 13), True)
+                if m != 'S':
+                    raise Unsupported('LCOFI to HS from %s' % m)
+                self.trap_direct('S', 'csrs sip, s7', 'int', 13, True,
+                                 setup=['csrsi sstatus, 2'],
+                                 after=['csrc sip, s7'])
+            elif m == 'S':
+                self.trap_direct('S', 'csrsi sip, 2', 'int', 1, True,
+                                 setup=['csrsi sstatus, 2'],
+                                 after=['csrci sip, 2'])
+            else:
+                self.trap_direct('S', 'sw t1, 0(s8)', 'int', 1, True,
+                                 setup=['li t1, 1'],
+                                 after=['csrci sip, 2'])
+        else:
+            if m != 'VS':
+                raise Unsupported('interrupt to VS from %s' % m)
+            if lcofi:
+                # QEMU 10.2's hideleg cannot delegate LCOFI
+                # (vs_delegable_ints leaves LCOFIP out).
+                raise Unsupported('LCOFI to VS: QEMU cannot delegate it')
+            else:
+                self.trap_direct('VS', 'csrsi sip, 2', 'int', 1, True,
+                                 setup=['csrsi sstatus, 2'],
+                                 after=['csrci sip, 2'])
+
+    def enter_lcofi(self, to, tgt):
+        """priv TO from M followed by an LCOFI trap to TGT: M sets LCOFIP
+        before its mret, so the interrupt is taken at TO's first
+        instruction."""
+        cont2 = self.label()
+        pre = ['csrs mip, s7']
+        if tgt == 'M':
+            pre = ['lla s3, %s' % cont2, 'mv s4, s9', 'mv s5, s10'] + pre
+
+        def needs():
+            self.need(('mideleg', 13), tgt != 'M')
+            if tgt != 'M':
+                self.need('stvec' if tgt == 'S' else 'vstvec', cont2)
+        cont = self.xret(to, pre, needs)
+        if tgt == 'M':
+            self.point('trap int 13 M @%s @rvp_mtrap' % cont)
+            self.mode = 'M'
+            self.pending += 6
+            self.point('xret M @rvp_mret @%s' % cont2)
+            self.place(cont2)
+            for x in ['sd zero, 0(s2)', 'li s4, 0', 'li s5, 0',
+                      'csrc mip, s7']:
+                self.emit(x)
+        else:
+            self.point('trap int 13 %s @%s @%s' % (tgt, cont, cont2))
+            self.mode = tgt
+            self.place(cont2)
+            self.emit('csrc sip, s7')
+
+    def switch(self, to):
+        """priv TO: a real mode switch."""
+        m = self.mode
+        if m == to:
+            return
+        if xret_allowed(m, to):
+            self.xret(to)
+        elif trap_allowed(m, to):
+            self.exception(to)
+        else:
+            self.exception('M')
+            self.xret(to)
+
+    # --------------------------------------------------------- accesses
+    def outcome(self):
+        k = self.naccess
+        self.naccess += 1
+        self.accesses.append(len(self.tmpl))
+        return self.outcomes[k] if self.outcomes is not None else 0
+
+    def access(self, line, kind, name, num, val=None):
+        """csrr/csrw/sctrclr: status in 0(s2) (rvp_mtrap stores mcause
+        there), a read's value in 8(s2)."""
+        trap = self.outcome()
+        nxt = self.label()
+        if kind == 'w':
+            self.const('t0', val)
+        self.emit('lla s3, %s' % nxt, 2)
+        acc = self.label()
+        self.place(acc)
+        if kind == 'r':
+            insn = 'csrr t0, 0x%x' % num
+        elif kind == 'w':
+            insn = 'csrw 0x%x, t0' % num
+        else:
+            insn = '.insn 0x10400073'       # SCTRCLR
+        self.emit(insn, 0 if trap else 1)
+        self.point(line)
+        if trap or kind == 'r':
+            self.nprint += 1
+        if trap:
+            self.point('trap exc %d M @%s @rvp_mtrap' % (trap, acc))
+            self.pending += 6
+            self.point('xret %s @rvp_mret @%s' % (self.mode, nxt))
+        self.place(nxt)
+        if kind == 'r':
+            self.emit('sd t0, 8(s2)')
+            self.emit('addi s2, s2, 16')
+            mask = STATEEN_MASK if 'stateen' in name else 2**64 - 1
+            self.names.append(('r', name, mask))
+        else:
+            self.emit('addi s2, s2, 8')
+            self.names.append(('w', name, 0))
+
+    def dump(self):
+        back = self.mode
+        self.switch('M')
+        # Unrolled: a loop's branches would be recorded too.
+        self.asm += ['\tcsrr t3, 0x150', '\t.set rvp_i, 0x200',
+                     '\t.rept 256', '\tli t2, rvp_i', '\tcsrw 0x150, t2',
+                     '\tcsrr t0, 0x151', '\tsd t0, 0(s2)',
+                     '\tcsrr t0, 0x152', '\tsd t0, 8(s2)',
+                     '\tcsrr t0, 0x153', '\tsd t0, 16(s2)',
+                     '\taddi s2, s2, 24', '\t.set rvp_i, rvp_i + 1',
+                     '\t.endr', '\tcsrw 0x150, t3']
+        self.pending += 1 + 256 * 9 + 1
+        self.point('dump')
+        self.nprint += 1
+        self.names.append(('d', None, 0))
+        self.switch(back)
+
+    # ------------------------------------------------------------ lines
+    def csr_num(self, name):
+        if re.fullmatch(r'0x[0-9a-fA-F]+', name) and int(name, 16) < 0x1000:
+            return int(name, 16)
+        if name in CTR[self.layout]:
+            return CTR[self.layout][name]
+        if name in OTHER:
+            return OTHER[name]
+        if name in IND:
+            return IND[name]
+        for prefix, base, hbase in NUMBERED:
+            m = re.fullmatch(prefix + r'(\d+)(h?)', name)
+            if m and 3 <= int(m.group(1)) <= 31:
+                if self.upstream:
+                    raise Unsupported('%s: upstream QEMU has no counter '
+                                      'model' % name)
+                return (hbase if m.group(2) else base) + int(m.group(1)) - 3
+        raise Unsupported('CSR %s is QEMU\'s, not the model\'s' % name)
+
+    def line(self, tok, raw, nxt):
+        m = self.mode
+        if tok[0] == 'layout':
+            if self.done:
+                raise Unsupported('layout after other lines')
+            self.layout = tok[1]
+            if self.upstream and self.layout != 'ratified':
+                raise Unsupported('upstream QEMU has no %s layout'
+                                  % self.layout)
+            return
+        if tok[0] == 'impl':
+            if any(t.startswith('xlen=32') for t in tok[1:]):
+                raise Unsupported('RV32 (the guest is RV64)')
+            return      # QEMU's implementation on both sides
+        if tok[0] == 'priv':
+            to = tok[1].upper()
+            if (m == 'M' and to != 'M' and nxt and nxt[0] == 'trap' and
+                    nxt[1] == 'int' and int(nxt[2], 0) == 13 and
+                    nxt[3].upper() in ('M', 'S') and
+                    nxt[3].upper() != to and
+                    trap_allowed(to, nxt[3].upper())):
+                self.enter_lcofi(to, nxt[3].upper())
+                return True
+            self.switch(to)
+            return
+        if tok[0] in ('csrr', 'csrw'):
+            num = self.csr_num(tok[1])
+            if tok[0] == 'csrr':
+                self.access(raw, 'r', tok[1], num)
+            else:
+                self.access(raw, 'w', tok[1], num, int(tok[2], 0))
+            return
+        if tok[0] == 'sctrclr':
+            self.access(raw, 'c', 'sctrclr', None)
+            return
+        if tok[0] == 'cycles':
+            n = int(tok[1], 0)
+            self.nops += n
+            if n > MAX_CYCLES or self.nops > MAX_NOPS:
+                raise Unsupported('cycles %d: too many nops' % n)
+            if n:
+                self.asm += ['\t.rept %d' % n, '\tnop', '\t.endr']
+            self.pending += n
+            return
+        if tok[0] == 'dump':
+            self.dump()
+            return
+        if tok[0] == 'xfer' and tok[1] in XFER:
+            setup, insn = XFER[tok[1]]
+            t, s = self.label(), self.label()
+            for x in setup:
+                self.emit(x.format(t=t), 2)
+            self.place(s)
+            self.emit(insn.format(t=t))
+            self.point('xfer %s @%s @%s' % (tok[1], s, t))
+            self.place(t)
+            return
+        if tok[0] == 'xfer' and tok[1] in ('exception', 'interrupt',
+                                           'trapret'):
+            if m in ('U', 'VU'):
+                raise Unsupported('xfer %s in %s: no trap stays in %s'
+                                  % (tok[1], m, m))
+            if tok[1] == 'exception':
+                self.exception(m)
+            elif tok[1] == 'interrupt':
+                self.interrupt(m, 0, False)
+            else:
+                self.xret(m)
+            return
+        if tok[0] == 'trap':
+            to = tok[3].upper()
+            if not trap_allowed(m, to):
+                raise Unsupported('trap from %s to %s' % (m, to))
+            if tok[1] == 'exc':
+                self.exception(to, int(tok[2], 0))
+            else:
+                self.interrupt(to, int(tok[2], 0), False)
+            return
+        if tok[0] == 'xret':
+            to = tok[1].upper()
+            if not xret_allowed(m, to):
+                raise Unsupported('xret from %s to %s' % (m, to))
+            self.xret(to)
+            return
+        raise Unsupported('"%s" lines are not replayed' % tok[0])
+
+    def run(self):
+        self.tmpl += ['layout ratified',
+                      'impl cc=off' if self.upstream else 'impl misp=on']
+        todo = [(i, raw.split('#', 1)[0].strip())
+                for i, raw in enumerate(self.lines)]
+        todo = [(i, l) for i, l in todo if l]
+        skip = False
+        for j, (i, line) in enumerate(todo):
+            if skip:
+                skip = False
+                self.done += 1
+                continue
+            tok = line.split()
+            nxt = todo[j + 1][1].split() if j + 1 < len(todo) else None
+            if tok[0] == 'layout':
+                self.tmpl[0] = 'layout %s' % tok[1]
+            save = (len(self.asm), len(self.tmpl), self.pending,
+                    len(self.names), self.mode, self.naccess,
+                    len(self.accesses), len(self.vals), len(self.opps),
+                    len(self.needs), self.nlab, self.nprint)
+            try:
+                skip = bool(self.line(tok, line, nxt))
+            except Unsupported as e:
+                (na, nt, self.pending, nn, self.mode, self.naccess, nacc,
+                 nv, no, nd, self.nlab, self.nprint) = save
+                del self.asm[na:], self.tmpl[nt:], self.names[nn:]
+                del self.accesses[nacc:], self.vals[nv:], self.opps[no:]
+                del self.needs[nd:]
+                self.stop = (i + 1, str(e))
+                break
+            self.done += 1
+        self.switch('M')
+        self.opportunity()
 
 
-names = []
-nout = [0]
+def make_plan(g):
+    """Each need goes to the last opportunity at or before it whose mode
+    can write that register."""
+    writers = {'stvec': ('M', 'S'), 'vstvec': ('M', 'S', 'VS'),
+               ('medeleg', 3): ('M',), ('mideleg', 13): ('M',),
+               ('hedeleg', 3): ('M', 'S')}
+    plan, at = {}, {}
+    for k, what, val in g.needs:
+        j = k
+        while j >= 0 and g.opps[j] not in writers[what]:
+            j -= 1
+        if j < 0:
+            raise Unsupported('no mode could set %s' % (what,))
+        prev = at.get(what)
+        if prev is not None and prev[0] == j and prev[1] != val:
+            raise Unsupported('%s needs two values between two visits '
+                              'of a mode that sets it' % (what,))
+        at[what] = (j, val)
+        if (what, val) not in plan.setdefault(j, []):
+            plan[j].append((what, val))
+    return plan
+
+
+def fill(tmpl, addr):
+    return [re.sub(r'@(\w+)', lambda m: '0x%x' % addr(m.group(1)), l)
+            for l in tmpl]
+
+
+def outcomes_from_sim(g, sim):
+    """Run ctr-sim on the first pass's template (made-up addresses) and
+    say, per access, whether it trapped (2 illegal, 22 virtual)."""
+    labels = {}
+    text = fill(g.tmpl, lambda n: labels.setdefault(n, 0x80000000 +
+                                                    4 * len(labels)))
+    p = subprocess.run([sim], input='\n'.join(text) + '\n',
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise Unsupported('ctr-sim refused the sequence: %s'
+                          % p.stderr.strip())
+    out = p.stdout.splitlines()
+    res = []
+    pos = 0
+    acc = set(g.accesses)
+    for i, l in enumerate(g.tmpl):
+        tok = l.split()
+        if i in acc:
+            first = out[pos] if pos < len(out) else ''
+            if first in ('illegal', 'virtual'):
+                res.append(2 if first == 'illegal' else 22)
+                pos += 1
+            else:
+                res.append(0)
+                if tok[0] == 'csrr':
+                    pos += 1
+        elif tok[0] == 'dump':
+            while pos < len(out) and out[pos].startswith('entry '):
+                pos += 1
+    return res
+
+
+def generate(scn, sim, upstream):
+    lines = open(scn).read().splitlines()
+    g = Gen(lines, None, None, upstream)
+    g.run()
+    outcomes = outcomes_from_sim(g, sim)
+    g = Gen(lines, outcomes, None, upstream)
+    g.run()
+    plan = make_plan(g)
+    g2 = Gen(lines, outcomes, plan, upstream)
+    g2.run()
+    assert g2.nlab == g.nlab
+    return g2
+
+
+def write(g, scn, out_s, out_c, out_t):
+    with open(out_c, 'w') as f:
+        f.write('/* generated by tests/qemu/scn2events.py from %s */\n'
+                '#include "events.h"\n'
+                'const struct rvp_out_name rvp_names[] = {\n' % scn)
+        for kind, name, mask in g.names:
+            f.write('\t{ \'%s\', %s, 0x%xULL },\n'
+                    % (kind, '"%s"' % name if name else 'NULL', mask))
+        f.write('};\nconst int rvp_nnames = %d;\n' % len(g.names))
+    nout = sum({'r': 2, 'w': 1, 'd': 768}[k] for k, _, _ in g.names)
+    with open(out_s, 'w') as f:
+        f.write('/* generated by tests/qemu/scn2events.py from %s */\n'
+                % scn)
+        f.write('\t.option norvc\n\t.option norelax\n'
+                '\t.section .rodata\n\t.balign 8\nrvp_vals:\n')
+        for v in g.vals:
+            f.write('\t.dword 0x%x\n' % v)
+        f.write('\t.text\n\t.balign 4\n\t.globl rvp_ops\nrvp_ops:\n'
+                '\tlla t0, rvp_save\n\tsd ra, 0(t0)\n'
+                '\tcall rvp_setup\n\tlla s1, rvp_vals\n'
+                '\tlla s2, rvp_out\n')
+        for a in g.asm:
+            f.write(a + '\n')
+        f.write('\ttail rvp_teardown\n')
+        f.write('\t.bss\n\t.balign 8\n\t.globl rvp_out\nrvp_out:\n'
+                '\t.space %d\n' % (8 * max(nout, 1) + 8))
+    with open(out_t, 'w') as f:
+        f.write('\n'.join(g.tmpl) + '\n')
 
 
 def main():
     if sys.argv[1] == 'gen':
-        scn, out_s, out_c, out_t = sys.argv[2:6]
-        asm, tmpl, vals, nx = gen(scn, out_s, out_t)
-        with open(out_c, 'w') as f:
-            f.write('/* generated by tests/qemu/scn2events.py from %s */\n'
-                    '#include <stddef.h>\n'
-                    'const char *const rvp_names[] = {\n' % scn)
-            for n in names:
-                f.write('\t%s,\n' % ('"%s"' % n if n else 'NULL'))
-            f.write('};\nconst int rvp_nnames = %d;\n' % len(names))
-        with open(out_s, 'w') as f:
-            f.write('/* generated by tests/qemu/scn2events.py from %s */\n'
-                    % scn)
-            f.write('\t.option norvc\n\t.section .rodata\n\t.balign 8\n'
-                    'rvp_vals:\n')
-            for v in vals:
-                f.write('\t.dword 0x%x\n' % (v & (2**64 - 1)))
-            f.write('\t.text\n\t.balign 4\n\t.globl rvp_ops\nrvp_ops:\n'
-                    '\tmv s5, ra\n\tlla s1, rvp_vals\n\tlla s2, rvp_out\n'
-                    )
-            for a in asm:
-                f.write('\t%s\n' % a)
-            f.write('\tmv ra, s5\n\tret\n')
-            f.write('\t.bss\n\t.balign 8\n\t.globl rvp_out\nrvp_out:\n'
-                    '\t.space %d\n' % (8 * max(nout[0], 1)))
-        with open(out_t, 'w') as f:
-            f.write('\n'.join(tmpl) + '\n')
-        print(nx)
+        scn, out_s, out_c, out_t, sim = sys.argv[2:7]
+        upstream = len(sys.argv) > 7 and sys.argv[7] == 'upstream'
+        try:
+            g = generate(scn, sim, upstream)
+        except Unsupported as e:
+            print('0 1 0 %s' % e)
+            return
+        write(g, scn, out_s, out_c, out_t)
+        if g.stop:
+            print('%d %d %d %s' % (g.done, g.stop[0], g.nprint, g.stop[1]))
+        else:
+            print('%d 0 %d -' % (g.done, g.nprint))
     else:
         tmpl, nm = sys.argv[2:4]
         addr = {}
@@ -179,9 +725,8 @@ def main():
             f = l.split()
             if len(f) == 3:
                 addr[f[2]] = int(f[0], 16)
-        for l in open(tmpl):
-            print(re.sub(r'@(\w+)', lambda m: '0x%x' % addr[m.group(1)],
-                         l.rstrip('\n')))
+        for l in fill(open(tmpl).read().splitlines(), lambda n: addr[n]):
+            print(l)
 
 
 if __name__ == '__main__':

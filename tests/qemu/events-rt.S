@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * tests/qemu/events-rt.S - M-mode set-up, tear-down and trap handler for
+ * the code scn2events.py generates (see there for the register use):
+ *   s1 constant pool, s2 output, s3 where rvp_mtrap resumes, s4/s5 the
+ *   mstatus bits it clears/sets before its mret, s6 ACLINT MSWI (hart 0
+ *   MSIP), s7 LCOFIP, s8 ACLINT SSWI (hart 0 SETSSIP), s9 MPV|MPIE,
+ *   s10 MPP, s11 rvp_noaccess + 1 (LR there is misaligned, a load from
+ *   -1(s11) takes a load access fault below M).
+ */
+	.option norvc
+	.option norelax
+	.text
+	.balign 4
+	.globl rvp_setup
+rvp_setup:
+	lla	t0, rvp_save
+	sd	s0, 8(t0)
+	sd	s1, 16(t0)
+	sd	s2, 24(t0)
+	sd	s3, 32(t0)
+	sd	s4, 40(t0)
+	sd	s5, 48(t0)
+	sd	s6, 56(t0)
+	sd	s7, 64(t0)
+	sd	s8, 72(t0)
+	sd	s9, 80(t0)
+	sd	s10, 88(t0)
+	sd	s11, 96(t0)
+	sd	sp, 104(t0)
+	csrr	t1, mtvec
+	sd	t1, 112(t0)
+	lla	t1, rvp_mtrap
+	csrw	mtvec, t1
+	/*
+	 * Below M, rvp_noaccess (4 KiB) cannot be accessed (a load there
+	 * takes a load access fault), all other memory can (no paging).
+	 */
+	lla	t1, rvp_noaccess
+	srli	t1, t1, 2
+	ori	t1, t1, 0x1ff
+	csrw	pmpaddr0, t1
+	li	t1, -1
+	csrw	pmpaddr1, t1
+	li	t1, 0x1f18
+	csrw	pmpcfg0, t1
+	/* misaligned LR (4) to VS, load access fault (5) to HS */
+	li	t1, 0x30
+	csrw	medeleg, t1
+	li	t1, 0x10
+	csrw	hedeleg, t1
+	/* SSIP to HS, VSSIP to VS; MSIP, SSIP, VSSIP, LCOFIP enabled */
+	li	t1, 0x2
+	csrw	mideleg, t1
+	li	t1, 0x4
+	csrw	hideleg, t1
+	li	t1, 0x200e
+	csrw	mie, t1
+	csrw	hvip, zero
+	li	t1, 0x2002
+	csrc	mip, t1
+	csrci	mstatus, 0xa
+	csrci	sstatus, 0x2
+	csrw	vsstatus, zero
+	li	s6, 0x2000000
+	li	s7, 0x2000
+	li	s8, 0x2f00000
+	li	s9, 1
+	slli	s9, s9, 39
+	ori	s9, s9, 0x80
+	li	s10, 0x1800
+	lla	s11, rvp_noaccess
+	addi	s11, s11, 1
+	li	s4, 0
+	li	s5, 0
+	ret
+
+	.globl rvp_teardown
+rvp_teardown:
+	lla	t0, rvp_save
+	ld	t1, 112(t0)
+	csrw	mtvec, t1
+	ld	ra, 0(t0)
+	ld	s0, 8(t0)
+	ld	s1, 16(t0)
+	ld	s2, 24(t0)
+	ld	s3, 32(t0)
+	ld	s4, 40(t0)
+	ld	s5, 48(t0)
+	ld	s6, 56(t0)
+	ld	s7, 64(t0)
+	ld	s8, 72(t0)
+	ld	s9, 80(t0)
+	ld	s10, 88(t0)
+	ld	s11, 96(t0)
+	ld	sp, 104(t0)
+	ret
+
+/*
+ * Every trap to M: the cause is the status of the access s2 points at,
+ * then mret to s3 (six instructions: scn2events.py counts them).
+ */
+	.balign 4
+	.globl rvp_mtrap, rvp_mret
+rvp_mtrap:
+	csrr	t5, mcause
+	sd	t5, 0(s2)
+	csrw	mepc, s3
+	csrc	mstatus, s4
+	csrs	mstatus, s5
+rvp_mret:
+	mret
+
+	.bss
+	.balign 8
+	.globl rvp_save
+rvp_save:
+	.space 128
+	.balign 4096
+rvp_noaccess:
+	.space 4096
