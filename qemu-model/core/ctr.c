@@ -429,6 +429,88 @@ void rvp_ctr_transfer_slow(struct rvp_ctr *ctr, unsigned int type,
 	push_record(ctr, type, source, target, misp);
 }
 
+void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
+			       unsigned int n)
+{
+	uint32_t accept = ctr->accept;
+	unsigned int i = 0, kept = 0, skip = 0, mask = depth_mask(ctr);
+
+	if (!n)
+		return;
+	if (accept && (active_ctl(ctr, ctr->mode) & ctr->lay->rasemu)) {
+		/* Returns pop entries: every record counts. */
+		for (; i < n; i++) {
+			if (ctr->counting)
+				ctr->ccv_valid = false;
+			rvp_ctr_transfer(ctr, x[i].type, x[i].source,
+					 x[i].target, x[i].misp);
+		}
+		return;
+	}
+	/* From the newest back to the DEPTH newest records recorded, which
+	 * are the ones written; the older ones are only counted. */
+	for (i = n; i > 0 && kept <= mask;)
+		kept += (accept >> (x[--i].type & 15)) & 1;
+	if (!kept) {
+		/* rvp_ctr_cycles_lost() for each: nothing else happens */
+		if (ctr->counting)
+			ctr->ccv_valid = false;
+		return;
+	}
+	for (unsigned int j = 0; j < i; j++)
+		skip += (accept >> (x[j].type & 15)) & 1;
+	if (skip) {
+		/* Overwritten before anything can read them: they only move
+		 * WRPTR (WRAP once it passes the end) and restart the cycle
+		 * count, as each record does. */
+		if (ctr->wrptr + skip > mask)
+			ctr->wrap = true;
+		ctr->wrptr = (ctr->wrptr + skip) & mask;
+		ctr->cycle_counter = 0;
+		ctr->ccv_valid = true;
+	}
+	/* The first record left takes the cycle count so far (push_record);
+	 * the later ones follow a record with no cycles known in between:
+	 * CC = 0 and CCV = 0, just the TYPE. */
+	for (; !((accept >> (x[i].type & 15)) & 1); i++)
+		;
+	if (ctr->counting)
+		ctr->ccv_valid = false;
+	push_record(ctr, x[i].type & 15, x[i].source, x[i].target,
+		    x[i].misp);
+	{
+		uint64_t xmask = ctr->xlen_mask;
+		uint64_t misp_bit = ctr->cfg.misp ? RVP_CTRTARGET_MISP : 0;
+		bool type_field = ctr->cfg.type_field;
+		unsigned int w = ctr->wrptr;
+		bool wrapped = false;
+
+		for (i++; i < n; i++) {
+			unsigned int type = x[i].type & 15;
+			struct rvp_ctr_entry *e = &ctr->entry[w];
+
+			if (!((accept >> type) & 1))
+				continue;
+			e->source = ((x[i].source & ~1ull) | RVP_CTRSOURCE_V) &
+				    xmask;
+			e->target = (x[i].target & ~1ull & xmask) |
+				    (x[i].misp ? misp_bit : 0);
+			e->data = type_field ? (uint64_t)type <<
+					       RVP_CTRDATA_TYPE_SHIFT : 0;
+			wrapped |= w == mask;
+			w = (w + 1) & mask;
+		}
+		ctr->wrptr = w;
+		ctr->wrap |= wrapped;
+		/* what record_data() leaves */
+		ctr->cycle_counter = 0;
+		ctr->ccv_valid = true;
+	}
+	/* rvp_ctr_cycles_lost() before a last transfer not recorded */
+	if (ctr->counting && !((accept >> (x[n - 1].type & 15)) & 1))
+		ctr->ccv_valid = false;
+}
+
 void rvp_ctr_cycles_slow(struct rvp_ctr *ctr, uint64_t n)
 {
 	uint64_t c = ctr->cycle_counter + n;

@@ -23,8 +23,9 @@ static void ras_push(struct rvp_pred *p, uint64_t addr)
 		p->ras_count++;
 }
 
-bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
-		     uint64_t target, unsigned int length)
+static inline bool update(struct rvp_pred *p, unsigned int type,
+			  uint64_t source, uint64_t target,
+			  unsigned int length)
 {
 	unsigned int bi = (unsigned int)(source >> 1) &
 			  (RVP_PRED_BIMODAL_ENTRIES - 1);
@@ -70,4 +71,70 @@ bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
 	    type == RVP_CTRDATA_TYPE_COROUTINE_SWAP)
 		ras_push(p, source + (length ? length : 4));
 	return misp;
+}
+
+bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
+		     uint64_t target, unsigned int length)
+{
+	return update(p, type, source, target, length);
+}
+
+/* What each ctrdata TYPE does to the predictor (rvp_pred.h). */
+#define PRED_BIMODAL	1u	/* conditional branch: bimodal counter */
+#define PRED_BTB	2u	/* indirect: last-target table */
+#define PRED_POP	4u	/* return, swap: return-address stack pop */
+#define PRED_PUSH	8u	/* call, swap: push the next pc */
+static const uint8_t pred_class[256] = {	/* by uint8_t TYPE */
+	[RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH] = PRED_BIMODAL,
+	[RVP_CTRDATA_TYPE_TAKEN_BRANCH] = PRED_BIMODAL,
+	[RVP_CTRDATA_TYPE_INDIRECT_CALL] = PRED_BTB | PRED_PUSH,
+	[RVP_CTRDATA_TYPE_DIRECT_CALL] = PRED_PUSH,
+	[RVP_CTRDATA_TYPE_INDIRECT_JUMP] = PRED_BTB,
+	[RVP_CTRDATA_TYPE_COROUTINE_SWAP] = PRED_POP | PRED_PUSH,
+	[RVP_CTRDATA_TYPE_FUNCTION_RETURN] = PRED_POP,
+	[RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP] = PRED_BTB,
+};
+
+/* rvp_pred_update()'s rules, table-driven and with the stack pointers in
+ * locals (the misp stores into X could alias the tables and would make
+ * the compiler reload them every time). */
+void rvp_pred_updates(struct rvp_pred *p, struct rvp_xfer *x, unsigned int n)
+{
+	unsigned int top = p->ras_top, count = p->ras_count;
+
+	for (struct rvp_xfer *e = x; e < x + n; e++) {
+		unsigned int f = pred_class[e->type];
+		bool misp = false;
+
+		if (f & PRED_BIMODAL) {
+			uint8_t *c = &p->bimodal[(e->source >> 1) &
+						 (RVP_PRED_BIMODAL_ENTRIES - 1)];
+			unsigned int v = *c;
+			bool taken = e->type == RVP_CTRDATA_TYPE_TAKEN_BRANCH;
+
+			misp = (v >= 2) != taken;
+			*c = (uint8_t)(taken ? v + (v < 3) : v - (v > 0));
+		}
+		if (f & PRED_BTB) {
+			uint64_t *t = &p->btb[(e->source >> 1) &
+					      (RVP_PRED_BTB_ENTRIES - 1)];
+
+			misp = *t != e->target;
+			*t = e->target;
+		}
+		if (f & PRED_POP) {
+			misp = !count || p->ras[top] != e->target;
+			top = (top + RVP_PRED_RAS_ENTRIES - (count != 0)) %
+			      RVP_PRED_RAS_ENTRIES;
+			count -= count != 0;
+		}
+		if (f & PRED_PUSH) {
+			top = (top + 1) % RVP_PRED_RAS_ENTRIES;
+			p->ras[top] = e->source + (e->length ? e->length : 4);
+			count += count < RVP_PRED_RAS_ENTRIES;
+		}
+		e->misp = misp;
+	}
+	p->ras_top = top;
+	p->ras_count = count;
 }

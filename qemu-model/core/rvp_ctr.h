@@ -146,6 +146,17 @@ static inline void rvp_ctr_transfer(struct rvp_ctr *ctr, unsigned int type,
 }
 
 /*
+ * X[0..N-1], in-mode transfers in the current mode whose cycles the host
+ * does not know (as QEMU without -icount): the same state as, for each in
+ * order, rvp_ctr_cycles_lost() when counting and rvp_ctr_transfer().  Only
+ * the records the buffer can still hold at the end are written; the ones
+ * they overwrite just move WRPTR (and WRAP) as they would have.  Hosts
+ * that buffer transfers between two looks at CTR use it.
+ */
+void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
+			       unsigned int n);
+
+/*
  * A trap from the current mode to TARGET (exception or interrupt CAUSE,
  * trapping instruction's pc EPC, handler address VECTOR); the model's mode
  * becomes TARGET.  Implements "Privilege Mode Transitions", "External

@@ -42,4 +42,17 @@ enum rvp_access {
 	RVP_ACCESS_NOT_MINE,	/* not a register of this part: ask another */
 };
 
+/*
+ * One retired in-mode control transfer, for the batch entry points
+ * (rvp_pred_updates(), rvp_ctr_transfers_untimed()) that hosts buffering
+ * transfers use.
+ */
+struct rvp_xfer {
+	uint64_t source, target;
+	uint8_t type;		/* ctrdata TYPE */
+	uint8_t length;		/* instruction bytes; 0: unknown */
+	bool misp;		/* rvp_pred_updates() fills it in */
+	uint8_t host;		/* the host's own tag; the core ignores it */
+};
+
 #endif /* RVPERF_QEMU_MODEL_RVP_MODEL_H */

@@ -24,6 +24,8 @@
 #include "rvperf/types.h"
 #include <stdbool.h>
 
+#include "rvp_model.h"
+
 #define RVP_PRED_BIMODAL_ENTRIES 1024
 #define RVP_PRED_BTB_ENTRIES 256
 #define RVP_PRED_RAS_ENTRIES 16
@@ -41,5 +43,7 @@ void rvp_pred_init(struct rvp_pred *p);
  * was mispredicted. */
 bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
 		     uint64_t target, unsigned int length);
+/* rvp_pred_update() on X[0..N-1] in order, each result in X[i].misp. */
+void rvp_pred_updates(struct rvp_pred *p, struct rvp_xfer *x, unsigned int n);
 
 #endif /* RVPERF_QEMU_MODEL_RVP_PRED_H */

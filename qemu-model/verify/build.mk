@@ -49,3 +49,12 @@ $(eval $(call host-program,$(O)/tests/ctr/classify/classify-check,\
 	tests/ctr/classify/classify-check.c $(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
 HOST_PROGS += $(O)/tests/ctr/classify/classify-check
 HOST_TESTS += tests/ctr/classify/classify.sh
+
+# The core's batch entry points (rvp_pred_updates(),
+# rvp_ctr_transfers_untimed(), used by the QEMU glue for the transfers its
+# translated code buffers) against the one-at-a-time ones, over random
+# episodes in both layouts.
+BATCH_CTR := $(O)/qemu-model/batch-ctr
+$(eval $(call host-program,$(BATCH_CTR),qemu-model/verify/batch_ctr.c \
+	$(VERIFY_CORE_SRCS),$(VERIFY_CFLAGS)))
+HOST_TESTS += $(BATCH_CTR)
