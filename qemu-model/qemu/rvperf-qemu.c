@@ -11,6 +11,7 @@
 #include "migration/vmstate.h"
 #include "system/device_tree.h"
 #include "cpu.h"
+#include "exec/helper-proto.h"
 #include "rvperf-qemu.h"
 #include "rvperf/ctr.h"
 #include "rvp_ctr.h"
@@ -28,6 +29,8 @@ struct RVPerfState {
     int64_t last_tick;
     bool tick_valid;
     bool icount;            /* -icount: cycles are counted */
+    /* bit mode: a counter counts transfers there (rvperf_update_rec) */
+    uint8_t pmu_xfer_modes;
     bool in_stateen;        /* rvperf_stateen() is in QEMU's own access */
     CPURISCVState *env;     /* for post_load */
     /* The model's state in plain types for migration (vmstate_rvperf). */
@@ -195,7 +198,7 @@ static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
         RVP_PMU_EVENT_MISPREDICTS, RVP_PMU_EVENT_CALLS,
         RVP_PMU_EVENT_RETURNS, RVP_PMU_EVENT_OTHER_JUMPS,
     };
-    uint8_t rec = 0;
+    uint8_t rec = 0, pmu = 0;
 
     for (int i = 0; i < ARRAY_SIZE(modes); i++) {
         if (!s->ctr.frozen && rvp_ctr_mode_enabled(&s->ctr, modes[i])) {
@@ -204,11 +207,22 @@ static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
         /* A counter counting transfers needs the calls too. */
         for (int e = 0; e < ARRAY_SIZE(xfer_events); e++) {
             if (s->pmu.counts[modes[i]][xfer_events[e]]) {
-                rec |= 1u << modes[i];
+                pmu |= 1u << modes[i];
             }
         }
     }
-    env->rvperf_rec_modes = rec;
+    s->pmu_xfer_modes = pmu;
+    env->rvperf_rec_modes = rec | pmu;
+}
+
+static void rvperf_flush(CPURISCVState *env, RVPerfState *s);
+
+/* Whatever the translated code has buffered goes to the model first. */
+static inline void rvperf_drain(CPURISCVState *env, RVPerfState *s)
+{
+    if (unlikely(env->rvperf_xfer_end)) {
+        rvperf_flush(env, s);
+    }
 }
 
 static bool rvperf_ireg(int csrno, target_ulong *iselect,
@@ -393,6 +407,7 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
     if (!s) {
         return false;
     }
+    rvperf_drain(env, s);
     if (rvperf_pmu_csr(env, s, csrno, ret_value, new_value, write_mask,
                        excp) ||
         rvperf_stateen(env, s, csrno, ret_value, new_value, write_mask,
@@ -441,6 +456,7 @@ bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp)
     if (!s) {
         return false;
     }
+    rvperf_drain(env, s);
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     rvperf_account(s);
     *excp = rvperf_excp(rvp_ctr_sctrclr(&s->ctr));
@@ -496,6 +512,108 @@ static void rvperf_pmu_transfer(struct rvp_pmu *pmu, enum rvp_mode mode,
     }
 }
 
+/*
+ * An in-mode transfer of ctrdata TYPE by an instruction of LEN bytes (0:
+ * unknown) in mode PRIV/VIRT: the predictor, the counter model's events
+ * and the CTR record.  The model's mode follows every trap and xRET, so
+ * only a mode QEMU changed otherwise needs a sync; the state enables do
+ * not gate recording.
+ */
+static inline void rvperf_transfer(CPURISCVState *env, RVPerfState *s,
+                                   int type, target_ulong src,
+                                   target_ulong dst, target_ulong priv,
+                                   bool virt, unsigned int len)
+{
+    enum rvp_mode mode = rvperf_mode(priv, virt);
+    bool misp;
+
+    if (unlikely(s->ctr.mode != mode)) {
+        rvperf_sync(env, &s->ctr, priv, virt);
+    }
+    if (s->icount) {
+        rvperf_account(s);
+    } else if (s->ctr.counting) {
+        rvp_ctr_cycles_lost(&s->ctr);
+    }
+    misp = rvp_pred_update(&s->pred, type, src, dst, len);
+    rvperf_pmu_transfer(&s->pmu, mode, type, misp);
+    rvp_ctr_transfer(&s->ctr, type, src, dst, misp);
+}
+
+/*
+ * The records the translated code buffered (translate.c,
+ * gen_ctr_add_entry()), oldest first: from the code when the buffer is
+ * full, and before anything reads or changes the model or the mode
+ * changes (rvperf_mode_change()), so all of them are in the current mode.
+ * Without -icount (the only time the code buffers), giving the core the
+ * whole buffer at once is the same as giving it record by record
+ * (rvp_ctr_transfers_untimed(); qemu-model/verify/batch_ctr.c checks it),
+ * and spares it the records the buffer itself overwrites.
+ */
+static void rvperf_flush(CPURISCVState *env, RVPerfState *s)
+{
+    struct rvp_xfer *x = (struct rvp_xfer *)env->rvperf_xfer;
+    uint32_t n = MIN(env->rvperf_xfer_end / RVPERF_XFER_SIZE,
+                     RVPERF_XFER_MAX);
+    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+
+    QEMU_BUILD_BUG_ON(sizeof(struct rvp_xfer) != RVPERF_XFER_SIZE ||
+                      offsetof(struct rvp_xfer, source) != RVPERF_XFER_SOURCE ||
+                      offsetof(struct rvp_xfer, target) != RVPERF_XFER_TARGET ||
+                      offsetof(struct rvp_xfer, type) != RVPERF_XFER_TYPE ||
+                      offsetof(struct rvp_xfer, length) != RVPERF_XFER_LENGTH ||
+                      offsetof(struct rvp_xfer, host) != RVPERF_XFER_MODE);
+    env->rvperf_xfer_end = 0;
+    if (unlikely(s->ctr.mode != mode)) {
+        rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
+    }
+    rvp_pred_updates(&s->pred, x, n);
+    if (unlikely((s->pmu_xfer_modes >> mode) & 1)) {
+        for (uint32_t i = 0; i < n; i++) {
+            rvperf_pmu_transfer(&s->pmu, mode, x[i].type, x[i].misp);
+        }
+    }
+    rvp_ctr_transfers_untimed(&s->ctr, x, n);
+}
+
+void helper_rvperf_flush(CPURISCVState *env)
+{
+    rvperf_flush(env, env->rvperf);
+}
+
+/* riscv_cpu_set_mode(): the buffered records are the old mode's. */
+void rvperf_mode_change(CPURISCVState *env)
+{
+    if (env->rvperf) {
+        rvperf_drain(env, env->rvperf);
+    }
+}
+
+/*
+ * A hart reset (riscv_cpu_reset_hold()): the model back to its reset
+ * state, as the CTR and counter registers are; records not taken yet are
+ * dropped.
+ */
+void rvperf_cpu_reset(CPURISCVState *env)
+{
+    RVPerfState *s = env->rvperf;
+    struct rvp_ctr_config cfg;
+    struct rvp_pmu_config pc;
+
+    env->rvperf_xfer_end = 0;
+    if (!s) {
+        return;
+    }
+    /* the init functions clear what they are given first */
+    cfg = s->ctr.cfg;
+    pc = s->pmu.cfg;
+    rvp_ctr_init(&s->ctr, &cfg);
+    rvp_pred_init(&s->pred);
+    rvp_pmu_init(&s->pmu, &pc, NULL, NULL);
+    s->tick_valid = false;
+    rvperf_update_rec(env, s);
+}
+
 bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
                           target_long dst, int type,
                           target_ulong src_priv, bool src_virt)
@@ -507,35 +625,17 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
     if (!s) {
         return false;
     }
+    rvperf_drain(env, s);
     switch (type) {
     case CTRDATA_TYPE_EXCEPTION:
     case CTRDATA_TYPE_INTERRUPT:
     case CTRDATA_TYPE_EXCEP_INT_RET:
         break;
-    default: {
-        /*
-         * In-mode transfer, the hot path: the model's mode follows every
-         * trap and xRET, so only a mode QEMU changed otherwise needs a
-         * sync; the state enables do not gate recording.
-         */
-        enum rvp_mode mode = rvperf_mode(src_priv, src_virt);
-
-        if (unlikely(s->ctr.mode != mode)) {
-            rvperf_sync(env, &s->ctr, src_priv, src_virt);
-        }
-        bool misp;
-
-        if (s->icount) {
-            rvperf_account(s);
-        } else if (s->ctr.counting) {
-            rvp_ctr_cycles_lost(&s->ctr);
-        }
-        misp = rvp_pred_update(&s->pred, type, src, dst,
-                               rvperf_insn_len(env, type, src));
-        rvperf_pmu_transfer(&s->pmu, mode, type, misp);
-        rvp_ctr_transfer(&s->ctr, type, src, dst, misp);
+    default:
+        /* The helper's record (-icount): made at its instruction. */
+        rvperf_transfer(env, s, type, src, dst, src_priv, src_virt,
+                        rvperf_insn_len(env, type, src));
         return true;
-    }
     }
     rvperf_sync(env, &s->ctr, src_priv, src_virt);
     rvperf_account(s);
@@ -574,6 +674,7 @@ static int rvperf_pre_save(void *opaque)
     RVPerfState *s = opaque;
     struct rvp_ctr *c = &s->ctr;
 
+    rvperf_drain(s->env, s);
     s->mig.mctl = c->mctl;
     s->mig.vsctl = c->vsctl;
     s->mig.cycle_counter = c->cycle_counter;

@@ -35,6 +35,12 @@ extern const VMStateDescription vmstate_rvperf;
 /* The riscv,pmu properties for the counter model; false without it. */
 bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node);
 
+/* riscv_cpu_set_mode(), before the change. */
+void rvperf_mode_change(CPURISCVState *env);
+
+/* riscv_cpu_reset_hold(): the model to its reset state. */
+void rvperf_cpu_reset(CPURISCVState *env);
+
 /* SCTRCLR: true when the model handled it, *excp as above. */
 bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp);
 

@@ -84,3 +84,6 @@ printf '  upstream: disabled / off    %.3f\n' "$(r up-disabled up-off)"
 printf '  upstream: recording / off   %.3f\n' "$(r up-recording up-off)"
 rr=$(echo "(${best[ours-recording]} / ${best[ours-off]}) / (${best[up-recording]} / ${best[up-off]})" | bc -l)
 printf '  recording cost, ours / upstream (each over its own off) %.3f  (goal < 1: %s)\n' "$rr" "$(verdict "$rr < 1")"
+# The same goal in time added: what recording adds over off.
+ra=$(echo "(${best[ours-recording]} - ${best[ours-off]}) / (${best[up-recording]} - ${best[up-off]})" | bc -l)
+printf '  time recording adds, ours / upstream                    %.3f  (goal < 1: %s)\n' "$ra" "$(verdict "$ra < 1")"

@@ -12,4 +12,5 @@ E2E_QEMU_TIERS += 'e2e-qemu-migrate=env QEMU=$(QEMU) tests/qemu/migrate.sh'
 # without them).
 BENCHES += tests/bench/bench-qemu.sh
 E2E_QEMU_TIERS += 'e2e-qemu-pmu=env QEMU=$(QEMU) tests/qemu/pmu.sh'
+E2E_QEMU_TIERS += 'e2e-qemu-buffered=env QEMU=$(QEMU) tests/qemu/buffered.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-stateen=env QEMU=$(QEMU) tests/qemu/stateen.sh'

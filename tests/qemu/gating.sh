@@ -4,8 +4,11 @@
 # gating.c runs two loops with CTR recording disabled (mctrctl = 0, then
 # only U|S enabled while in M), then with it enabled.  QEMU's -d in_asm,op
 # log shows the guest code and TCG ops of every TB it translated: each
-# loop's TBs translated while off must hold no ctr_add_entry call, the
-# retranslation after enabling must.  The guest checks the recorded entries itself.
+# loop's TBs translated while off must hold no record code, the
+# retranslation after enabling must: a ctr_add_entry call under -icount
+# (and on upstream's CTR), without -icount the stores into the per-hart
+# buffer, which end in the rvperf_flush call for a full buffer.  Both
+# runs; the guest checks the recorded entries itself each time.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it (or without
 # ctr-layout, unless UPSTREAM_CTR=1, which runs the same checks on
 # upstream's CTR: they fail there, which is the point).
@@ -22,37 +25,41 @@ if ! qemu_has_rvperf; then
 fi
 need_cc
 make_tmp
-echo "1..8"
+echo "1..16"
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/gating.c"
-timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
-	-cpu "$cpu" -kernel "$tmp/g.elf" -d in_asm,op -D "$tmp/op.log" \
-	</dev/null 2>"$tmp/err" |
-	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
-n=$(grep -c '^ok \|^not ok ' "$tmp/got")
-i=0
-while read -r line; do
-	case $line in
-	"ok "*|"not ok "*)
-		i=$((i + 1))
-		echo "$line" | sed "s/^\(not ok\|ok\) /\1 $i /" ;;
-	esac
-done <"$tmp/got"
-while [ "$i" -lt 4 ]; do
-	i=$((i + 1))
-	echo "not ok $i guest check missing"
-done
-[ "$n" = 4 ] || sed 's/^/# /' "$tmp/got" "$tmp/err" | head -20
-# TBs per loop in translation order: whether each holds the call.
 "$nm" "$tmp/g.elf" >"$tmp/syms"
-python3 - "$tmp/op.log" "$tmp/syms" <<'PY'
+# run FIRST-TEST-NUMBER LABEL QEMU-ARGS...
+run() {
+	first=$1 label=$2
+	shift 2
+	timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none \
+		-serial stdio -cpu "$cpu" -kernel "$tmp/g.elf" "$@" \
+		-d in_asm,op -D "$tmp/op.log" </dev/null 2>"$tmp/err" |
+		tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
+	n=$(grep -c '^ok \|^not ok ' "$tmp/got")
+	i=0
+	while read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			i=$((i + 1))
+			echo "$line" | sed "s/^\(not ok\|ok\) [0-9]* */\1 $((first + i - 1)) $label: /" ;;
+		esac
+	done <"$tmp/got"
+	while [ "$i" -lt 4 ]; do
+		i=$((i + 1))
+		echo "not ok $((first + i - 1)) $label: guest check missing"
+	done
+	[ "$n" = 4 ] || sed 's/^/# /' "$tmp/got" "$tmp/err" | head -20
+	# TBs per loop in translation order: whether each records.
+	python3 - "$tmp/op.log" "$tmp/syms" "$((first + 4))" "$label" <<'PY'
 import sys
-log, syms = sys.argv[1:3]
+log, syms, t, label = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 addr = {}
 for l in open(syms):
     f = l.split()
     if len(f) == 3:
         addr[f[2]] = int(f[0], 16)
-blocks = []   # [first pc (from in_asm), has call]
+blocks = []   # [first pc (from in_asm), records]
 cur = None
 for l in open(log):
     if l.startswith('IN:'):
@@ -61,9 +68,8 @@ for l in open(log):
     elif cur is not None:
         if cur[0] is None and l.startswith('0x'):
             cur[0] = int(l.split(':')[0], 16)
-        if 'call ctr_add_entry' in l:
+        if 'call ctr_add_entry' in l or 'call rvperf_flush' in l:
             cur[1] = True
-t = 5
 for name in ('work_a', 'work_b'):
     lo, hi = addr[name], addr[name + '_end']
     seq = [c for pc, c in blocks if pc is not None and lo <= pc < hi]
@@ -71,12 +77,16 @@ for name in ('work_a', 'work_b'):
     half = len(seq) // 2
     off, on = seq[:half], seq[half:]
     ok = len(seq) >= 6 and len(seq) % 2 == 0 and not any(off)
-    print('%s %d %s: %d TBs translated while off, %d with a '
-          'ctr_add_entry call' % ('ok' if ok else 'not ok', t, name,
-                                  len(off), sum(off)))
+    print('%s %d %s: %s: %d TBs translated while off, %d with record '
+          'code' % ('ok' if ok else 'not ok', t, label, name, len(off),
+                    sum(off)))
     t += 1
     ok = len(on) >= 3 and all(on)
-    print('%s %d %s: %d TBs translated after enabling, %d with the '
-          'call' % ('ok' if ok else 'not ok', t, name, len(on), sum(on)))
+    print('%s %d %s: %s: %d TBs translated after enabling, %d with '
+          'record code' % ('ok' if ok else 'not ok', t, label, name,
+                           len(on), sum(on)))
     t += 1
 PY
+}
+run 1 "no icount" -smp 1
+run 9 "icount" -icount shift=0
