@@ -8,6 +8,8 @@
       them print something (reads, dumps, trapping writes), and why it
       stops ("-" when it does not)
   scn2events.py fill OUT.tmpl NM.txt     (the scenario for ctr-sim, stdout)
+  scn2events.py where FILLED.scn SIM K   (the scenario line behind ctr-sim's
+                                          K-th output line)
 
 The guest (start.S, guest.c, events.c and OUT.S) runs the scenario's
 lines in order, each as what it means on a real hart:
@@ -79,6 +81,13 @@ IND = {'miselect': 0x350, 'mireg': 0x351, 'mireg2': 0x352, 'mireg3': 0x353,
 # Of mstateen0/hstateen0 the model implements SE0, CSRIND and the CTR
 # bits; QEMU has more (its other extensions'): reads compare these bits.
 STATEEN_MASK = (1 << 63) | (1 << 60) | (1 << 54) | (1 << 55)
+# QEMU's own CSRs the scenarios use whose values do not depend on what ran
+# before (the counters themselves do: the guest runs more instructions):
+# counter enables and inhibit, scountovf, and the RV32 halves (illegal on
+# RV64).
+QEMU_CSRS = {'mcounteren': 0x306, 'scounteren': 0x106, 'hcounteren': 0x606,
+             'mcountinhibit': 0x320, 'scountovf': 0xDA0, 'mcycleh': 0xB80,
+             'minstreth': 0xB82, 'cycleh': 0xC80, 'instreth': 0xC82}
 # Counter CSRs the model has (mhpmevent/mhpmcounter 3..31 in the glue).
 NUMBERED = [('mhpmcounter', 0xB03, 0xB83), ('mhpmevent', 0x323, 0x723),
             ('hpmcounter', 0xC03, 0xC83)]
@@ -155,6 +164,7 @@ class Gen:
         self.nops = 0
         self.nprint = 0         # reads, dumps, trapping writes
         self.stop = None        # (line number, reason)
+        self.lineno = 0         # of the scenario line being replayed
 
     # ---------------------------------------------------------- helpers
     def label(self):
@@ -426,7 +436,7 @@ class Gen:
         else:
             insn = '.insn 0x10400073'       # SCTRCLR
         self.emit(insn, 0 if trap else 1)
-        self.point(line)
+        self.point('%s  # line %d' % (line, self.lineno))
         if trap or kind == 'r':
             self.nprint += 1
         if trap:
@@ -455,7 +465,7 @@ class Gen:
                      '\taddi s2, s2, 24', '\t.set rvp_i, rvp_i + 1',
                      '\t.endr', '\tcsrw 0x150, t3']
         self.pending += 1 + 256 * 9 + 1
-        self.point('dump')
+        self.point('dump  # line %d' % self.lineno)
         self.nprint += 1
         self.names.append(('d', None, 0))
         self.switch(back)
@@ -470,6 +480,8 @@ class Gen:
             return OTHER[name]
         if name in IND:
             return IND[name]
+        if name in QEMU_CSRS:
+            return QEMU_CSRS[name]
         for prefix, base, hbase in NUMBERED:
             m = re.fullmatch(prefix + r'(\d+)(h?)', name)
             if m and 3 <= int(m.group(1)) <= 31:
@@ -578,6 +590,7 @@ class Gen:
                 self.done += 1
                 continue
             tok = line.split()
+            self.lineno = i + 1
             nxt = todo[j + 1][1].split() if j + 1 < len(todo) else None
             if tok[0] == 'layout':
                 self.tmpl[0] = 'layout %s' % tok[1]
@@ -718,6 +731,22 @@ def main():
             print('%d %d %d %s' % (g.done, g.stop[0], g.nprint, g.stop[1]))
         else:
             print('%d 0 %d -' % (g.done, g.nprint))
+    elif sys.argv[1] == 'where':
+        # where FILLED.scn SIM K: the scenario line that printed ctr-sim's
+        # K-th output line (1-based)
+        scn, sim, k = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        t = open(scn).read().splitlines()
+        lo, hi = 0, len(t)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            p = subprocess.run([sim], input='\n'.join(t[:mid + 1]) + '\n',
+                               capture_output=True, text=True)
+            if len(p.stdout.splitlines()) >= k:
+                hi = mid
+            else:
+                lo = mid + 1
+        m = re.search(r'# line (\d+)', t[lo]) if lo < len(t) else None
+        print(m.group(1) if m else '?')
     else:
         tmpl, nm = sys.argv[2:4]
         addr = {}
