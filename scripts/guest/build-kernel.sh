@@ -3,9 +3,11 @@
 # Builds the riscv64 guest kernel from Debian's linux-source-6.12, in a cache
 # outside the clone, incrementally.
 #
-# Usage: build-kernel.sh   (environment, set by scripts/guest/build.mk:
+# Usage: build-kernel.sh   (environment, set by scripts/guest/pipeline.mk:
 #   LINUX_SRC where to unpack, KBUILD_OUT the build directory,
-#   CROSS_COMPILE, JOBS)
+#   CROSS_COMPILE, JOBS; KCONFIG_EXTRA: a fragment merged over kernel.config,
+#   e.g. kernel-draft.config for the e2e kernel of a draft-CTR guest, which
+#   gets a KBUILD_OUT of its own)
 #
 # The rvperf perf driver (linux-driver/) is copied into the unpacked source
 # as drivers/perf/rvperf/ and hooked into drivers/perf/Kconfig and Makefile;
@@ -23,11 +25,13 @@ cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 jobs=${JOBS:-$(nproc)}
 tarball=/usr/src/linux-source-6.12.tar.xz
 fragment=$here/kernel.config
+extra=${KCONFIG_EXTRA:-}
 driver=$(cd "$here/../../linux-driver" && pwd)
 
 die() { echo "build-kernel: $*" >&2; exit 1; }
 [ -r "$tarball" ] || die "$tarball missing (run 'make deps')"
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing (run 'make deps')"
+[ -z "$extra" ] || [ -r "$extra" ] || die "KCONFIG_EXTRA=$extra: no such file"
 
 mkdir -p "$(dirname "$src")"
 
@@ -70,10 +74,10 @@ install_driver() {
 }
 install_driver
 
-# Fast path: the inputs are the fragment, this script, the driver and the
+# Fast path: the inputs are the fragments, this script, the driver and the
 # unpacked source (which nothing else edits), so an Image built from the
 # same inputs is current.
-inputs=$( (cat "$fragment" "$0"; driver_files | while IFS= read -r f; do
+inputs=$( (cat "$fragment" ${extra:+"$extra"} "$0"; driver_files | while IFS= read -r f; do
 	echo "$f"; cat "$driver/$f"; done) | sha256sum | cut -d' ' -f1)
 stamp=$out/.rvperf-inputs
 if [ -f "$out/arch/riscv/boot/Image" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$inputs" ]; then
@@ -87,10 +91,11 @@ cfgdir=$(mktemp -d)
 trap 'rm -rf "$cfgdir"' EXIT
 # Generate the wanted .config in a scratch build dir, then compare.
 make -s -C "$src" O="$cfgdir" ARCH=riscv CROSS_COMPILE="$cross" tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "$fragment" >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "$fragment" \
+	${extra:+"$extra"} >/dev/null
 make -s -C "$src" O="$cfgdir" ARCH=riscv CROSS_COMPILE="$cross" olddefconfig >/dev/null
-# Every option the fragment asks for must have survived olddefconfig.
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment" | while IFS= read -r line; do
+# Every option the fragments ask for must have survived olddefconfig.
+missing=$(cat "$fragment" ${extra:+"$extra"} | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r line; do
 	grep -qxF "$line" "$cfgdir/.config" || echo "$line"; done)
 [ -z "$missing" ] || die "options not accepted by the kernel: $(echo $missing)"
 if ! cmp -s "$cfgdir/.config" "$out/.config"; then

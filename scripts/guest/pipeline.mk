@@ -12,6 +12,11 @@ PERF_OUT = $(RVPERF_CACHE)/perf-build-$(LINUX_PKGVER)
 GUEST_KERNEL = $(KBUILD_OUT)/arch/riscv/boot/Image
 GUEST_PERF = $(PERF_OUT)/perf
 GEN_INIT_CPIO = $(KBUILD_OUT)/usr/gen_init_cpio
+# The e2e kernel of a guest with the v0.1.4 draft CTR layout: the same
+# source and driver with CONFIG_RVPERF_CTR_LAYOUT_DRAFT, in a build
+# directory of its own (so both layouts stay built).
+KBUILD_OUT_DRAFT = $(RVPERF_CACHE)/linux-build-draft-$(LINUX_PKGVER)
+GUEST_KERNEL_DRAFT = $(KBUILD_OUT_DRAFT)/arch/riscv/boot/Image
 GUEST_DIR := $(O)/guest
 # Static riscv64 zlib + libelf (for perf), bash and busybox, from Debian
 # bookworm sources (scripts/guest/build-userland.sh).
@@ -37,15 +42,21 @@ $(eval $(call guest-program,$(GUEST_INIT),tests/guest/init.c))
 $(GUEST_KERNEL): FORCE
 	$(Q)scripts/guest/build-kernel.sh
 $(GEN_INIT_CPIO): $(GUEST_KERNEL) ;
+# After the ratified one: both install the driver into the same source.
+$(GUEST_KERNEL_DRAFT): $(GUEST_KERNEL) FORCE
+	$(Q)KBUILD_OUT=$(KBUILD_OUT_DRAFT) \
+		KCONFIG_EXTRA=$(CURDIR)/scripts/guest/kernel-draft.config \
+		scripts/guest/build-kernel.sh
 $(GUEST_PERF): $(GUEST_KERNEL) FORCE
 	$(Q)scripts/guest/build-perf.sh
 # After perf, which builds the same script's libraries: never both at once.
 $(GUEST_BASH): $(GUEST_PERF) FORCE
 	$(Q)scripts/guest/build-userland.sh all
 
-.PHONY: FORCE guest-kernel guest-perf guest-image guest-run
+.PHONY: FORCE guest-kernel guest-kernel-draft guest-perf guest-image guest-run
 FORCE:
 guest-kernel: $(GUEST_KERNEL)
+guest-kernel-draft: $(GUEST_KERNEL_DRAFT)
 guest-perf: $(GUEST_PERF)
 
 # GUEST_EXTRA: the user's own static riscv64 test programs.
@@ -125,6 +136,14 @@ guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
 QEMU ?= $(call unquote,$(CONFIG_E2E_QEMU))
 OPENSBI_FW ?= $(call unquote,$(CONFIG_E2E_OPENSBI_FW))
 E2E_CPU ?= rv64,sscofpmf=true
+# The driver's CTR layout in the e2e kernel: draft when E2E_CPU asks QEMU for
+# the v0.1.4 draft (ctr-layout=draft, qemu-model/qemu), else ratified;
+# E2E_CTR_LAYOUT=draft|ratified says it outright.
+E2E_CTR_LAYOUT ?= $(if $(findstring ctr-layout=draft,$(E2E_CPU)),draft,ratified)
+ifeq ($(filter ratified draft,$(E2E_CTR_LAYOUT)),)
+$(error E2E_CTR_LAYOUT must be ratified or draft, not '$(E2E_CTR_LAYOUT)')
+endif
+E2E_KERNEL = $(if $(filter draft,$(E2E_CTR_LAYOUT)),$(GUEST_KERNEL_DRAFT),$(GUEST_KERNEL))
 ifneq ($(filter check-e2e,$(MAKECMDGOALS)),)
 ifneq ($(QEMU),)
 ifeq ($(shell command -v '$(QEMU)' 2>/dev/null),)
@@ -178,13 +197,13 @@ $(GUEST_E2E_INITRD): $(GUEST_E2E_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 		$(GUEST_E2E_PLAN) $(guest-e2e-files)
 
 .PHONY: guest-e2e-image
-guest-e2e-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD)
+guest-e2e-image: $(E2E_KERNEL) $(GUEST_E2E_INITRD)
 
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=
 else
-E2E_TIERS = 'e2e-guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
+E2E_TIERS = 'e2e-guest=scripts/guest/guest.py check --kernel $(E2E_KERNEL) \
 	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
 	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
 	--bios $(or $(OPENSBI_FW),$(GUEST_OPENSBI_FW)) \
