@@ -197,6 +197,12 @@ static uint64_t rvperf_csr_read(void *ctx, unsigned int csr)
 		return csr_read(RVP_CTR_V1_CSR_SCTRSTATUS);
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
 		return csr_read(RVP_CTR_V1_CSR_SCTRDEPTH);
+	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
+		return csr_read(RVP_CTR_DRAFT_CSR_MCTRCONTROL);
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+		return csr_read(RVP_CTR_DRAFT_CSR_SCTRCONTROL);
+	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
+		return csr_read(RVP_CTR_DRAFT_CSR_SCTRSTATUS);
 	default:
 		if (rvperf_hpm_csr_missing(csr))
 			return 0;
@@ -227,6 +233,15 @@ static void rvperf_csr_write(void *ctx, unsigned int csr, uint64_t val)
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
 		csr_write(RVP_CTR_V1_CSR_SCTRDEPTH, v);
 		break;
+	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
+		csr_write(RVP_CTR_DRAFT_CSR_MCTRCONTROL, v);
+		break;
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+		csr_write(RVP_CTR_DRAFT_CSR_SCTRCONTROL, v);
+		break;
+	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
+		csr_write(RVP_CTR_DRAFT_CSR_SCTRSTATUS, v);
+		break;
 	default:
 		if (!rvperf_hpm_csr_missing(csr))
 			csr_write_num(csr, v);
@@ -251,6 +266,10 @@ static int rvperf_csr_probe(void *ctx, unsigned int csr, uint64_t *val)
 	RVPERF_PROBE(RVP_CSR_MCYCLECFG);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_MCTRCTL);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_SCTRCTL);
+	/* The v0.1.4 draft's control registers (rvp_ctr_probe() tries them
+	 * when the ratified ones do not answer). */
+	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_MCTRCONTROL);
+	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_SCTRCONTROL);
 	default:
 		/* Not a CSR the cores probe: report it absent. */
 		return SBI_ENOTSUPP;
