@@ -132,6 +132,21 @@ static RISCVException rvperf_excp(enum rvp_access a)
     }
 }
 
+/*
+ * A counter of the model overflowed with OF clear (Sscofpmf): QEMU owns
+ * mip, so the LCOFI goes there, as for its own counters.
+ */
+static void rvperf_raise_lcofi(void *opaque)
+{
+    CPURISCVState *env = opaque;
+
+    riscv_cpu_update_mip(env, MIP_LCOFIP, BOOL_TO_MASK(1));
+}
+
+static const struct rvp_pmu_ops rvperf_pmu_ops = {
+    .raise_lcofi = rvperf_raise_lcofi,
+};
+
 void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
 {
     struct rvp_ctr_config cfg;
@@ -176,7 +191,7 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
             .xlen = 64,
         };
 
-        rvp_pmu_init(&s->pmu, &pc, NULL, NULL);
+        rvp_pmu_init(&s->pmu, &pc, &rvperf_pmu_ops, &cpu->env);
     }
     s->icount = icount_enabled();
     s->env = &cpu->env;
@@ -213,6 +228,7 @@ static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
     }
     s->pmu_xfer_modes = pmu;
     env->rvperf_rec_modes = rec | pmu;
+    env->rvperf_direct_modes = pmu;
 }
 
 static void rvperf_flush(CPURISCVState *env, RVPerfState *s);
@@ -290,6 +306,43 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     bool event = csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31;
     int n;
 
+    if (csrno == RVP_CSR_MCOUNTINHIBIT) {
+        /*
+         * QEMU keeps (and answers) it; the model's copy stops its own
+         * counters.  Only M-mode may write it.
+         */
+        if (write_mask && env->priv == PRV_M) {
+            rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, csrno,
+                              (s->pmu.mcountinhibit & ~(uint64_t)write_mask) |
+                              (new_value & write_mask));
+            rvperf_update_rec(env, s);
+        }
+        return false;
+    }
+    if (csrno == RVP_CSR_SCOUNTOVF) {
+        if (write_mask) {
+            return false;   /* read-only: QEMU's exception */
+        }
+        /* OF of the counters QEMU keeps, from its mhpmevent copy */
+        for (n = 3; n < 32; n++) {
+            if (rvperf_hpm_is_qemu(env, n)) {
+                s->pmu.event[n] = (s->pmu.event[n] & ~RVP_MHPMEVENT_OF) |
+                                  ((uint64_t)env->mhpmevent_val[n] &
+                                   RVP_MHPMEVENT_OF);
+            }
+        }
+        s->pmu.mcounteren = env->mcounteren;
+        s->pmu.hcounteren = env->hcounteren;
+        a = rvp_pmu_csr_read(&s->pmu, mode, csrno, &old);
+        if (a == RVP_ACCESS_NOT_MINE) {
+            return false;
+        }
+        if (a == RVP_ACCESS_OK && ret_value) {
+            *ret_value = old;
+        }
+        *excp = rvperf_excp(a);
+        return true;
+    }
     if (csrno >= RVP_CSR_MHPMCOUNTER3 && csrno <= RVP_CSR_MHPMCOUNTER31) {
         n = csrno - RVP_CSR_MHPMCOUNTER3 + 3;
     } else if (csrno >= RVP_CSR_HPMCOUNTER3 && csrno <= RVP_CSR_HPMCOUNTER31) {
@@ -609,7 +662,7 @@ void rvperf_cpu_reset(CPURISCVState *env)
     pc = s->pmu.cfg;
     rvp_ctr_init(&s->ctr, &cfg);
     rvp_pred_init(&s->pred);
-    rvp_pmu_init(&s->pmu, &pc, NULL, NULL);
+    rvp_pmu_init(&s->pmu, &pc, &rvperf_pmu_ops, env);
     s->tick_valid = false;
     rvperf_update_rec(env, s);
 }
@@ -734,6 +787,9 @@ static int rvperf_post_load(void *opaque, int version_id)
         rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
                           s->mig.hpm_counter[i]);
     }
+    /* QEMU's mcountinhibit (loaded before this subsection) */
+    rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MCOUNTINHIBIT,
+                      s->env->mcountinhibit);
     rvp_ctr_set_stateen(c, s->mig.mstateen_ctr, s->mig.hstateen_ctr);
     rvp_ctr_set_mode(c, (enum rvp_mode)s->mig.mode);
     if (c->counting) {

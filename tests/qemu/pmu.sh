@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The counter model's events on a QEMU patched with qemu-model/qemu (issue
 # 7): pmu.c counts a known number of branches, calls and returns through
-# mhpmevent3..7 with CTR off; the virt machine's devicetree (dumpdtb) must
+# mhpmevent3..7 with CTR off, then overflows a counter (OF, scountovf, an
+# exact LCOFI) and inhibits one; the virt machine's devicetree (dumpdtb) must
 # carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
@@ -10,8 +11,8 @@ set -u
 hostcc=${HOST_CC:-cc}
 need_rvperf_qemu
 make_tmp
-echo "1..8"
-cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
+echo "1..16"
+cpu=rv64,sscofpmf=true,smctr=true,ssctr=true,ctr-layout=ratified
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/pmu.c"
 timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
 	-cpu "$cpu" -kernel "$tmp/g.elf" </dev/null 2>"$tmp/err" |
@@ -24,7 +25,7 @@ while read -r line; do
 		echo "$line" | sed "s/^\(not ok\|ok\) /\1 $i /" ;;
 	esac
 done <"$tmp/got"
-while [ "$i" -lt 5 ]; do
+while [ "$i" -lt 13 ]; do
 	i=$((i + 1))
 	echo "not ok $i guest check missing"
 	sed 's/^/# /' "$tmp/err" | head -5
