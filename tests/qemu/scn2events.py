@@ -122,6 +122,82 @@ class Unsupported(Exception):
     pass
 
 
+# Registers the generated code keeps (sp, s1-s11, t3, t5).
+RESERVED = {2, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30}
+
+
+def sext(v, bits):
+    return v - (1 << bits) if v & (1 << (bits - 1)) else v
+
+
+def decode(raw):
+    """(kind, length, offset, rd, rs1, rs2, funct3) of the instructions
+    insn lines may replay: branch, jal, jalr (incl. c.j, c.jr, c.jalr,
+    c.beqz, c.bnez) and 'other' for register-only ALU instructions; None
+    for the rest (memory, system, Zcmp/Zcmt)."""
+    if raw & 3 == 3:
+        op = raw & 0x7F
+        rd, f3 = (raw >> 7) & 31, (raw >> 12) & 7
+        rs1, rs2 = (raw >> 15) & 31, (raw >> 20) & 31
+        if op == 0x63:
+            off = sext(((raw >> 31) & 1) << 12 | ((raw >> 7) & 1) << 11 |
+                       ((raw >> 25) & 0x3F) << 5 | ((raw >> 8) & 0xF) << 1,
+                       13)
+            return ('branch', 4, off, 0, rs1, rs2, f3)
+        if op == 0x6F:
+            off = sext(((raw >> 31) & 1) << 20 | ((raw >> 12) & 0xFF) << 12 |
+                       ((raw >> 20) & 1) << 11 | ((raw >> 21) & 0x3FF) << 1,
+                       21)
+            return ('jal', 4, off, rd, 0, 0, 0)
+        if op == 0x67 and f3 == 0:
+            return ('jalr', 4, sext(raw >> 20, 12), rd, rs1, 0, 0)
+        if op in (0x33, 0x3B):
+            return ('other', 4, 0, rd, rs1, rs2, 0)
+        if op in (0x13, 0x1B):
+            return ('other', 4, 0, rd, rs1, 0, 0)
+        if op in (0x37, 0x17):
+            return ('other', 4, 0, rd, 0, 0, 0)
+        return None
+    f3, q = raw >> 13, raw & 3
+    if q == 1 and f3 == 5:                      # c.j
+        b = raw
+        off = sext(((b >> 12) & 1) << 11 | ((b >> 8) & 1) << 10 |
+                   ((b >> 9) & 3) << 8 | ((b >> 6) & 1) << 7 |
+                   ((b >> 7) & 1) << 6 | ((b >> 2) & 1) << 5 |
+                   ((b >> 11) & 1) << 4 | ((b >> 3) & 7) << 1, 12)
+        return ('jal', 2, off, 0, 0, 0, 0)
+    if q == 1 and f3 in (6, 7):                 # c.beqz, c.bnez
+        b = raw
+        off = sext(((b >> 12) & 1) << 8 | ((b >> 5) & 3) << 6 |
+                   ((b >> 2) & 1) << 5 | ((b >> 10) & 3) << 3 |
+                   ((b >> 3) & 3) << 1, 9)
+        return ('branch', 2, off, 0, 8 + ((b >> 7) & 7), 0,
+                0 if f3 == 6 else 1)
+    if q == 2 and f3 == 4 and (raw >> 2) & 31 == 0 and (raw >> 7) & 31:
+        rs1 = (raw >> 7) & 31
+        link = (raw >> 12) & 1
+        return ('jalr', 2, 0, 1 if link else 0, rs1, 0, 0)
+    return None
+
+
+def branch_values(f3, rs1, rs2, taken):
+    """[(reg, value)] making branch F3 on rs1, rs2 go as TAKEN."""
+    tests = {0: lambda a, b: a == b, 1: lambda a, b: a != b,
+             4: lambda a, b: a < b, 5: lambda a, b: a >= b,
+             6: lambda a, b: a % 2**64 < b % 2**64,
+             7: lambda a, b: a % 2**64 >= b % 2**64}
+    if f3 not in tests:
+        return None
+    for a in (0, 1, -1):
+        for b in (0, 1, -1):
+            if (rs1 == 0 and a) or (rs2 == 0 and b) or \
+                    (rs1 == rs2 and a != b):
+                continue
+            if tests[f3](a, b) == taken:
+                return [(rs1, a)] + ([(rs2, b)] if rs2 != rs1 else [])
+    return None
+
+
 def trap_allowed(src, dst):
     if dst in ('U', 'VU'):
         return False
@@ -163,6 +239,10 @@ class Gen:
         self.done = 0           # scenario lines replayed
         self.nops = 0
         self.nprint = 0         # reads, dumps, trapping writes
+        self.section = '.text'  # where code goes now
+        self.align = 0          # its byte offset mod 4 there
+        self.resume = {}        # scenario address: (section, label)
+        self.nfar = 0
         self.stop = None        # (line number, reason)
         self.lineno = 0         # of the scenario line being replayed
 
@@ -575,7 +655,121 @@ class Gen:
                 raise Unsupported('xret from %s to %s' % (m, to))
             self.xret(to)
             return
+        if tok[0] == 'insn':
+            self.insn(tok)
+            return
         raise Unsupported('"%s" lines are not replayed' % tok[0])
+
+    # ------------------------------------------------------------- insn
+    def to_section(self, sec, lab=None):
+        if sec != self.section:
+            self.asm.append('\t.section %s, "ax", @progbits' % sec)
+            self.section = sec
+        if lab:
+            self.place(lab)
+
+    def far(self):
+        """A new section for code that only a jump reaches."""
+        self.nfar += 1
+        self.to_section('.text.rvpfar%d' % self.nfar)
+        self.asm.append('\t.balign 4')
+        self.align = 0
+
+    def insn(self, tok):
+        """insn ADDR HEX [taken|nottaken] [target=ADDR]: the encoding
+        itself, at a label; its target is where the replay goes on: the
+        next instruction, the encoded offset ahead (padding between), the
+        instruction after an earlier call (a return), or a new section."""
+        addr, raw = int(tok[1], 0), int(tok[2], 0)
+        taken = 'taken' in tok[3:]
+        tgt = [int(t[7:], 0) for t in tok[3:] if t.startswith('target=')]
+        d = decode(raw)
+        if d is None:
+            raise Unsupported('insn 0x%x: not replayed (memory, system or '
+                              'table jump)' % raw)
+        kind, length, off, rd, rs1, rs2, cond = d
+        for r in (rd, rs1, rs2):
+            if r in RESERVED:
+                raise Unsupported('insn 0x%x uses x%d, which the replay '
+                                  'keeps' % (raw, r))
+        setup = []
+        if kind == 'branch':
+            vals = branch_values(cond, rs1, rs2, taken)
+            if vals is None:
+                raise Unsupported('insn 0x%x: no register values make it '
+                                  '%s' % (raw, 'taken' if taken else
+                                          'not taken'))
+            setup = ['li x%d, %d' % (r, v) for r, v in vals if r]
+        if kind == 'branch' and not taken or kind == 'other':
+            cont = length            # falls through
+        elif kind in ('branch', 'jal'):
+            if off < length:
+                raise Unsupported('insn 0x%x: target %+d bytes away, not '
+                                  'ahead' % (raw, off))
+            cont = off
+        else:
+            cont = None              # indirect: the register says
+        if cont is None:
+            if not tgt:
+                raise Unsupported('insn 0x%x: indirect without target='
+                                  % raw)
+            t = tgt[0]
+        else:
+            t = addr + cont
+        # where the replay goes on
+        back = self.resume.pop(t, None) if cont is None else None
+        if cont is None and t == addr + length:
+            cont = length
+        pad = cont is not None and (self.align + cont) % 4
+        if cont is None and back is None and rd == 0 and False:
+            pass
+        i_lab, t_lab = self.label(), self.label()
+        if cont is None:
+            dest = back[1] if back else t_lab
+            # the register jalr/c.jr/c.jalr reads (rd is written after)
+            imm = off or 0
+            setup.append('lla x%d, %s' % (rs1, dest))
+            if imm:
+                setup.append('addi x%d, x%d, %d' % (rs1, rs1, -imm))
+        for x in setup:
+            self.emit(x, 2 if x.startswith('lla') else 1)
+        call = rd in (1, 5) and kind in ('jal', 'jalr')
+        if cont is None and call and back is None:
+            # a call somewhere else: the instruction after it may be
+            # returned to; keep it 4-byte aligned
+            if (self.align + length) % 4:
+                pad = True
+        if pad:
+            self.asm.append('\t.2byte 0x0001')     # c.nop
+            self.pending += 1
+            self.align = (self.align + 2) % 4
+        self.place(i_lab)
+        self.asm.append('\t.%s 0x%x' % ('2byte' if length == 2 else '4byte',
+                                          raw))
+        self.pending += 1
+        self.align = (self.align + length) % 4
+        extra = ''
+        if kind == 'branch':
+            extra = ' taken' if taken else ' nottaken'
+        if cont is None:
+            extra += ' target=@%s' % (back[1] if back else t_lab)
+        self.point('insn @%s 0x%x%s' % (i_lab, raw, extra))
+        if cont is not None:
+            if cont > length:
+                self.asm.append('\t.skip %d' % (cont - length))
+                self.align = (self.align + cont - length) % 4
+            self.place(t_lab)
+            return
+        if call:
+            r_lab = self.label()
+            self.place(r_lab)
+            self.resume[addr + length] = (self.section, r_lab)
+        if back:
+            self.to_section(back[0])
+            self.align = 0
+            return
+        self.far()
+        self.place(t_lab)
 
     def run(self):
         self.tmpl += ['layout ratified',
