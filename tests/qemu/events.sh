@@ -10,6 +10,8 @@
 # One TAP line per scenario; a scenario replayed only up to some line
 # gets a second one, "# SKIP" with the line and why; one not replayed at
 # all is "# SKIP" only.
+# tests/qemu/classify-guest.scn is replayed too (the classifier lines a
+# guest can execute).
 # QEMU=/path/to/qemu-system-riscv64, CTR_SIM (default $O/qemu-model/
 # ctr-sim); SKIPs without either.  SCENARIOS="a.scn ..." narrows the set.
 # UPSTREAM_CTR=1: QEMU is an unmodified one, its own CTR (ratified layout,
@@ -36,7 +38,7 @@ known='v1-state-enable@-hstateen0=0x40000000000000;+hstateen0=0x8040000000000000
 v1-rv64-no-halves@-illegal;-illegal;+mstateen0h=0x0;+hstateen0h=0x0@QEMU 10.2 reads mstateen0h and hstateen0h on RV64 (they are RV32-only)'
 n=0
 : >"$tmp/list"
-for scn in ${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn)}; do
+for scn in ${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn "$top"/tests/qemu/*.scn)}; do
 	b=$(basename "$scn" .scn)
 	r=$(python3 "$top/tests/qemu/scn2events.py" gen "$scn" "$tmp/$b.S" \
 		"$tmp/$b.gen.c" "$tmp/$b.tmpl" "$sim" $upstream) ||
@@ -86,7 +88,7 @@ while read -r what b stop why; do
 			tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' \
 			>"$tmp/$b.got"
 		nt=$(grep -c '^trap\|^xret' "$tmp/$b.scn")
-		nx=$(grep -c '^xfer' "$tmp/$b.scn")
+		nx=$(grep -c '^xfer\|^insn' "$tmp/$b.scn")
 		desc="$layout, $nx transfers, $nt traps and trap returns"
 		[ "$stop" = 0 ] || desc="$desc, up to line $stop"
 		if [ -s "$tmp/$b.want" ] && diff -u "$tmp/$b.want" \

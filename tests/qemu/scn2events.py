@@ -675,6 +675,55 @@ class Gen:
         self.asm.append('\t.balign 4')
         self.align = 0
 
+    def hop(self, dest, count=True):
+        """mret from M to M at DEST (6 instructions); returns its label."""
+        src = self.label()
+        code = ['lla t0, %s' % dest, 'csrw mepc, t0', 'csrc mstatus, s9',
+                'csrs mstatus, s10']
+        for x in code:
+            self.asm.append('\t' + x)
+        self.place(src)
+        self.asm.append('\tmret')
+        if count:
+            self.pending += 6
+        return src
+
+    def insn_back(self, raw, off, length, setup, extra, rd):
+        """A direct transfer to OFF <= 0 bytes from it (M-mode only): an
+        mret takes the replay to the instruction, placed -OFF bytes after
+        its target at the start of a new section; the target mrets on
+        (three instructions, t4 holding where) to another new section."""
+        if off == 0:
+            raise Unsupported('insn 0x%x: a taken jump to itself' % raw)
+        if self.mode != 'M':
+            raise Unsupported('insn 0x%x: a backward target outside M'
+                              % raw)
+        if -off < 12 or rd == 29:
+            raise Unsupported('insn 0x%x: target %d bytes behind, less '
+                              'than an mret needs' % (raw, -off))
+        for x in setup:
+            self.emit(x)
+        i_lab, t_lab, c_lab = self.label(), self.label(), self.label()
+        self.emit('lla t4, %s' % c_lab, 2)
+        src = self.hop(i_lab)
+        self.point('xret M @%s @%s' % (src, i_lab))
+        self.far()
+        self.place(t_lab)
+        src2 = self.label()
+        self.asm += ['\tcsrw mepc, t4', '\tcsrs mstatus, s10', '%s:' % src2,
+                     '\tmret']
+        self.asm.append('\t.skip %d' % (-off - 12))
+        self.place(i_lab)
+        self.asm.append('\t.%s 0x%x' % ('2byte' if length == 2 else '4byte',
+                                          raw))
+        self.pending += 1
+        self.point('insn @%s 0x%x%s' % (i_lab, raw, extra))
+        self.pending += 3
+        self.point('xret M @%s @%s' % (src2, c_lab))
+        self.far()
+        self.place(c_lab)
+        self.emit('csrci mstatus, 8')     # the mret set MIE (MPIE was 1)
+
     def insn(self, tok):
         """insn ADDR HEX [taken|nottaken] [target=ADDR]: the encoding
         itself, at a label; its target is where the replay goes on: the
@@ -704,8 +753,9 @@ class Gen:
             cont = length            # falls through
         elif kind in ('branch', 'jal'):
             if off < length:
-                raise Unsupported('insn 0x%x: target %+d bytes away, not '
-                                  'ahead' % (raw, off))
+                self.insn_back(raw, off, length, setup,
+                               ' taken' if kind == 'branch' else '', rd)
+                return
             cont = off
         else:
             cont = None              # indirect: the register says
