@@ -400,9 +400,11 @@ static bool rvperf_is_ratified_ctr_csr(int csrno)
  * and S-mode could never reach the draft CSRs.  QEMU does the access
  * itself (privilege and Smstateen checks, its own bits, the old value);
  * then the draft bit is set as written.  hstateen0's bit is writable only
- * while mstateen0's is set, as QEMU does for its own bits.  Reads need
- * nothing: QEMU returns the registers as kept (hstateen0 masked with
- * mstateen0).  True when the access was handled here.
+ * while mstateen0's is set, as QEMU does for its own bits.  Bit 54, which
+ * QEMU keeps whenever ssctr is on, means nothing on a draft hart: it reads
+ * 0 (as in ctr-sim).  Reads need nothing: QEMU returns the registers as
+ * kept (hstateen0 masked with mstateen0).  True when the access was
+ * handled here.
  */
 static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
@@ -444,7 +446,27 @@ static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
         mask &= env->mstateen[0];
     }
     *reg = (*reg & ~mask) | (((uint64_t)new_value << shift) & mask);
+    *reg &= ~RVP_CTR_V1_STATEEN0_CTR;
     return true;
+}
+
+/*
+ * Smcsrind: mstateen0.CSRIND (bit 60) = 0 makes sireg* and vsireg*
+ * illegal below M, hstateen0.CSRIND = 0 makes VS-mode's sireg* virtual.
+ * QEMU checks that in the predicates of those CSRs, which the accesses
+ * the model takes never reach.  Only S and VS pass the CSRs' privilege
+ * level (VS-mode vsireg* is virtual whatever the state enables say;
+ * mireg* below M is illegal): the model answers those.
+ */
+static RISCVException rvperf_csrind_ok(CPURISCVState *env, int csrno)
+{
+    bool sireg = csrno >= CSR_SIREG && csrno <= CSR_SIREG6;
+    bool vsireg = csrno >= CSR_VSIREG && csrno <= CSR_VSIREG6;
+
+    if (env->priv != PRV_S || !(sireg || (vsireg && !env->virt_enabled))) {
+        return RISCV_EXCP_NONE;
+    }
+    return smstateen_acc_ok(env, 0, SMSTATEEN0_SVSLCT);
 }
 
 bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
@@ -482,6 +504,13 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
             return true;
         }
         return false;
+    }
+    if (ireg) {
+        /* mstateen0.CSRIND before the model's hstateen0.CTR (virtual) */
+        *excp = rvperf_csrind_ok(env, csrno);
+        if (*excp != RISCV_EXCP_NONE) {
+            return true;
+        }
     }
     if (a == RVP_ACCESS_OK && write_mask) {
         uint64_t val = (old & ~(uint64_t)write_mask) |

@@ -8,7 +8,8 @@
  * layout's bit sticks as written in mstateen0, that it gates S-mode access
  * to the layout's sctr control register, that hstateen0's bit is writable
  * only while mstateen0's is set, that the other layout's bit is not the
- * CTR bit, and that S-mode still cannot write mstateen0.
+ * CTR bit (and reads 0), that mstateen0.CSRIND (Smcsrind) gates S-mode's
+ * sireg on the entries too, and that S-mode still cannot write mstateen0.
  */
 #include "guest.h"
 #include <rvperf/csr.h>
@@ -25,9 +26,10 @@
 /*
  * s_run(op): runs one access in S-mode and comes back to M-mode through
  * ecall; returns 1 when the access raised an exception.  op 0 reads the
- * layout's sctr control register, op 1 writes 0 to mstateen0.  M-mode's
- * mtvec is swapped for s_trap meanwhile (kept in mscratch); the S-mode
- * code touches no memory and only a1/a2 (t0/t1 in the handler).
+ * layout's sctr control register, op 1 writes 0 to mstateen0, op 2 reads
+ * sireg (siselect is M-mode's to set).  M-mode's mtvec is swapped for
+ * s_trap meanwhile (kept in mscratch); the S-mode code touches no memory
+ * and only a1/a2 (t0/t1 in the handler).
  */
 __asm__(".option push\n.option norvc\n.text\n.balign 4\n"
 	".globl s_run\n"
@@ -43,6 +45,9 @@ __asm__(".option push\n.option norvc\n.text\n.balign 4\n"
 	"	la t0, s_read\n"
 	"	beqz a0, 1f\n"
 	"	la t0, s_write\n"
+	"	li t1, 1\n"
+	"	beq a0, t1, 1f\n"
+	"	la t0, s_sireg\n"
 	"1:	csrw mepc, t0\n"
 	"	li a2, 0\n"
 	"	mret\n"
@@ -51,6 +56,9 @@ __asm__(".option push\n.option norvc\n.text\n.balign 4\n"
 	"	ecall\n"
 	"s_write:\n"
 	"	csrw 0x30c, zero\n"
+	"	ecall\n"
+	"s_sireg:\n"
+	"	csrr a1, 0x151\n"
 	"	ecall\n"
 	".balign 4\n"
 	"s_trap:\n"
@@ -137,13 +145,17 @@ void ops(void)
 	v = mstateen0();
 	put_line("mstateen0 both bits", v);
 #ifdef DRAFT
-	/* Bit 54 stays QEMU's (writable with ssctr); it is not CTR here. */
+	/* Bit 54 is the ratified CTR bit; the draft gives it no meaning. */
+	check(!(v & RVP_CTR_V1_STATEEN0_CTR) && (v & CTR_BIT),
+	      "bit 55 sticks, bit 54 reads 0");
 	set_mstateen0(RVP_STATEEN0_SE0 | RVP_CTR_V1_STATEEN0_CTR);
 	check(s_run(0), "bit 54 alone does not open sctrcontrol");
 #else
-	/* Upstream Smstateen: bit 55 is SRMCFG, which QEMU 10.2 lacks. */
-	check(!(v & RVP_CTR_DRAFT_STATEEN0_CTR),
-	      "bit 55 does not stick");
+	/* Ratified Smstateen: bit 55 is SRMCFG, which QEMU 10.2 lacks. */
+	check(!(v & RVP_CTR_DRAFT_STATEEN0_CTR) && (v & CTR_BIT),
+	      "bit 54 sticks, bit 55 reads 0");
+	set_mstateen0(RVP_STATEEN0_SE0 | RVP_CTR_DRAFT_STATEEN0_CTR);
+	check(s_run(0), "bit 55 alone does not open sctrctl");
 #endif
 
 	if (misa & (1UL << ('H' - 'A'))) {
@@ -163,7 +175,13 @@ void ops(void)
 		put_str("ok # SKIP no H extension\n");
 	}
 
+	/* Smcsrind: mstateen0.CSRIND gates sireg* below M, entries too. */
+	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200UL) : "memory");
 	set_mstateen0(RVP_STATEEN0_SE0 | CTR_BIT);
+	check(s_run(2), "S-mode sireg (entry 0) raises with mstateen0.CSRIND = 0");
+	set_mstateen0(RVP_STATEEN0_SE0 | RVP_STATEEN0_CSRIND | CTR_BIT);
+	check(!s_run(2), "S-mode sireg (entry 0) reads with mstateen0.CSRIND = 1");
+
 	check(s_run(1), "S-mode write to mstateen0 raises");
 	check(mstateen0() & CTR_BIT, "and leaves mstateen0 as it was");
 }

@@ -4,12 +4,12 @@
 # stateen.c as bare-metal guest code, once with ctr-layout=draft (bit 55,
 # which upstream's mstateen0 write mask lacks) and once with
 # ctr-layout=ratified (bit 54, upstream's own).  Each run's guest prints
-# 11 ok / not ok lines.  QEMU=/path/to/qemu-system-riscv64; SKIPs without.
+# 14 ok / not ok lines.  QEMU=/path/to/qemu-system-riscv64; SKIPs without.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
 make_tmp
-per=11
+per=14
 echo "1..$((2 * per))"
 i=0
 for layout in draft ratified; do
@@ -19,7 +19,7 @@ for layout in draft ratified; do
 		-I"$top/include" $def
 	timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none \
 		-serial stdio -kernel "$tmp/$layout.elf" \
-		-cpu "rv64,smstateen=true,smctr=true,ssctr=true,ctr-layout=$layout" \
+		-cpu "rv64,smstateen=true,smcsrind=true,sscsrind=true,smctr=true,ssctr=true,ctr-layout=$layout" \
 		</dev/null 2>"$tmp/$layout.err" | tr -d '\r' |
 		sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/$layout.got"
 	n=0
