@@ -37,6 +37,7 @@ struct RVPerfState {
     struct {
         uint64_t mctl, vsctl, cycle_counter;
         uint32_t depth_log, wrptr, mode;
+        uint32_t layout;    /* the sender's ctr-layout (version 2) */
         bool wrap, frozen, mstateen_ctr, hstateen_ctr, ccv_valid;
         uint64_t source[RVP_CTR_MAX_DEPTH], target[RVP_CTR_MAX_DEPTH];
         uint64_t data[RVP_CTR_MAX_DEPTH];
@@ -763,6 +764,7 @@ static int rvperf_pre_save(void *opaque)
     s->mig.depth_log = c->depth_log;
     s->mig.wrptr = c->wrptr;
     s->mig.mode = c->mode;
+    s->mig.layout = c->cfg.layout;
     s->mig.wrap = c->wrap;
     s->mig.frozen = c->frozen;
     s->mig.mstateen_ctr = c->mstateen_ctr;
@@ -792,6 +794,7 @@ static int rvperf_post_load(void *opaque, int version_id)
         s->mig.depth_log > c->depth_log_max ||
         s->mig.wrptr >= (16u << s->mig.depth_log) ||
         !rvp_mode_valid(s->mig.mode) ||
+        (version_id >= 2 && s->mig.layout != c->cfg.layout) ||
         s->pred.ras_top >= RVP_PRED_RAS_ENTRIES ||
         s->pred.ras_count > RVP_PRED_RAS_ENTRIES) {
         return -EINVAL;
@@ -831,7 +834,7 @@ static int rvperf_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_rvperf_state = {
     .name = "cpu/rvperf/state",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .pre_save = rvperf_pre_save,
     .post_load = rvperf_post_load,
@@ -842,6 +845,7 @@ static const VMStateDescription vmstate_rvperf_state = {
         VMSTATE_UINT32(mig.depth_log, RVPerfState),
         VMSTATE_UINT32(mig.wrptr, RVPerfState),
         VMSTATE_UINT32(mig.mode, RVPerfState),
+        VMSTATE_UINT32_V(mig.layout, RVPerfState, 2),
         VMSTATE_BOOL(mig.wrap, RVPerfState),
         VMSTATE_BOOL(mig.frozen, RVPerfState),
         VMSTATE_BOOL(mig.mstateen_ctr, RVPerfState),

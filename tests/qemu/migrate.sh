@@ -5,13 +5,14 @@
 # state, then waits for a byte on the UART; this script migrates it to a
 # file from one QEMU ("migrate exec:"), restores it in a second one
 # (-incoming exec:) and sends the byte there; the state the restored
-# guest prints must equal what it printed before.
+# guest prints must equal what it printed before.  A QEMU with the other
+# ctr-layout must refuse that state.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
 make_tmp
-echo "1..4"
+echo "1..5"
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/migrate.c"
 cpu=rv64,smctr=true,ssctr=true,ctr-layout=ratified
 mkfifo "$tmp/mon"
@@ -66,4 +67,17 @@ if [ -s "$tmp/before" ] && diff -u "$tmp/before" "$tmp/after" >"$tmp/diff"; then
 else
 	echo "not ok 4 state equal after restoring"
 	sed 's/^/# /' "$tmp/diff" | head -30
+fi
+# A draft-layout hart must not take a ratified model's state.
+timeout 60 "$QEMU" -M virt -bios none -display none \
+	-cpu rv64,smctr=true,ssctr=true,ctr-layout=draft -kernel "$tmp/g.elf" \
+	-serial none -monitor none -incoming "exec:cat $tmp/state" \
+	</dev/null >/dev/null 2>"$tmp/c.err"
+rc=$?
+if [ -s "$tmp/state" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+   grep -qi 'rvperf\|load.*fail\|fail.*load' "$tmp/c.err"; then
+	echo "ok 5 a ctr-layout=draft QEMU refuses the ratified state (exit $rc)"
+else
+	echo "not ok 5 a ctr-layout=draft QEMU refuses the ratified state (exit $rc)"
+	sed 's/^/# /' "$tmp/c.err" | head
 fi
