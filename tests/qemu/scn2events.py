@@ -30,16 +30,26 @@ lines in order, each as what it means on a real hart:
     to X when neither goes there;
   - trap exc C T: ebreak for C = 3 (breakpoint: freeze), else the trap
     above that reaches T; trap int C T: 13 (LCOFI) by setting LCOFIP
-    (sip from S/VS, mip from M, or mip before the mret that enters the
-    mode), else a software interrupt: MSIP through the ACLINT MSWI for M,
-    SSIP (sip from S, the ACLINT SSWI from below) for HS, vsip.SSIP for VS;
-  - xret T: mret/sret with MPP/MPV or SPP/SPV set to T.
+    (sip from HS, mip from M, or mip before the mret that enters the
+    mode; not to VS: QEMU 10.2 cannot delegate it), else a software
+    interrupt: MSIP through the ACLINT MSWI for M, SSIP (sip from HS, the
+    ACLINT SSWI from below) for HS, vsip.SSIP from VS for VS;
+  - xret T: mret/sret with MPP/MPV or SPP/SPV set to T;
+  - insn ADDR HEX: that encoding at a label (branches get register values
+    that make them go as the line says; a forward direct target is the
+    encoded offset ahead, padding between; a backward one, M-mode only,
+    is at the start of a section of its own and an mret takes the replay
+    to the instruction; an indirect one's register holds a label: the
+    next instruction, the one after an earlier call, or a new section).
 Traps to HS and VS go straight to their continuation (stvec/vstvec point
 there, written earlier from a mode that can); traps to M go through
 rvp_mtrap (a few instructions, then mret back to M at the continuation).
-Where a scenario cannot be replayed (insn, retire, cycles-lost, counter
-CSRs QEMU keeps, RV32, a trap no guest instruction makes from that mode),
-the replay stops there and the line is reported.
+Where a scenario cannot be replayed (SYSTEM, memory or Zcmp/Zcmt insn
+lines, retire, cycles-lost, cycles beyond the nops budget, counter CSRs
+QEMU keeps, RV32, a trap no guest instruction makes from that mode), the
+replay stops there and the line is reported.  Scenario lines and guest
+instructions go one to one: a transfer a scenario repeats at one address
+is a new instruction (a new address) each time.
 
 OUT.tmpl is the same sequence as a ctr-sim scenario with @label addresses:
 every trap and xRET the guest really takes (those of the plumbing and of
@@ -402,9 +412,9 @@ class Gen:
         else:
             self.trap_direct('VS', 'lr.w zero, (s11)', 'exc', 4, False)
 
-    def interrupt(self, to, cause, first):
-        """An interrupt from the current mode to TO; first: the mode was
-        just entered (by priv) from M, so M could have set it pending."""
+    def interrupt(self, to, cause):
+        """An interrupt from the current mode to TO (an LCOFI right after
+        priv from M is enter_lcofi's)."""
         m = self.mode
         lcofi = cause == 13
         self.opportunity()
@@ -636,7 +646,7 @@ class Gen:
             if tok[1] == 'exception':
                 self.exception(m)
             elif tok[1] == 'interrupt':
-                self.interrupt(m, 0, False)
+                self.interrupt(m, 0)
             else:
                 self.xret(m)
             return
@@ -647,7 +657,7 @@ class Gen:
             if tok[1] == 'exc':
                 self.exception(to, int(tok[2], 0))
             else:
-                self.interrupt(to, int(tok[2], 0), False)
+                self.interrupt(to, int(tok[2], 0))
             return
         if tok[0] == 'xret':
             to = tok[1].upper()
@@ -771,8 +781,6 @@ class Gen:
         if cont is None and t == addr + length:
             cont = length
         pad = cont is not None and (self.align + cont) % 4
-        if cont is None and back is None and rd == 0 and False:
-            pass
         i_lab, t_lab = self.label(), self.label()
         if cont is None:
             dest = back[1] if back else t_lab
