@@ -148,6 +148,8 @@ static const struct rvp_pmu_ops rvperf_pmu_ops = {
     .raise_lcofi = rvperf_raise_lcofi,
 };
 
+static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s);
+
 void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
 {
     struct rvp_ctr_config cfg;
@@ -197,12 +199,16 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
     s->icount = icount_enabled();
     s->env = &cpu->env;
     cpu->env.rvperf = s;
+    rvperf_update_rec(&cpu->env, s);
 }
 
 /*
- * The modes the model records in (env->rvperf_rec_modes, which
- * riscv_get_tb_cpu_state() turns into RVPERF_TB_CTR_OFF); after anything
- * that may change the control registers or FROZEN.
+ * Per mode, what the translated code must do about transfers
+ * (env->rvperf_tb_bits, which riscv_get_tb_cpu_state() puts in cs_base):
+ * nothing where the model neither records nor counts them
+ * (RVPERF_TB_CTR_OFF), one helper call each where a counter counts them
+ * (RVPERF_TB_CTR_DIRECT), else buffer them.  After anything that may
+ * change the control registers, FROZEN or what the counters count.
  */
 static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
 {
@@ -228,8 +234,11 @@ static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
         }
     }
     s->pmu_xfer_modes = pmu;
-    env->rvperf_rec_modes = rec | pmu;
-    env->rvperf_direct_modes = pmu;
+    for (int m = 0; m < ARRAY_SIZE(env->rvperf_tb_bits); m++) {
+        env->rvperf_tb_bits[m] =
+            !(((rec | pmu) >> m) & 1) ? RVPERF_TB_CTR_OFF :
+            ((pmu >> m) & 1) ? RVPERF_TB_CTR_DIRECT : 0;
+    }
 }
 
 static void rvperf_flush(CPURISCVState *env, RVPerfState *s);
