@@ -10,7 +10,9 @@
 # configuration alike.  Configurations: off (smctr=false), disabled
 # (smctr=true, mctrctl = 0), recording (mctrctl.M: every transfer type).
 # Goals (issue 7): our recording cheaper than upstream's recording; our
-# disabled <= 1.02 x our off.
+# disabled <= 1.02 x our off.  With valgrind there, the same six runs are
+# also counted in host instructions (callgrind, CG_ITERS iterations): a
+# measure the load of a shared machine does not move.
 # QEMU=<patched qemu-system-riscv64> QEMU_UPSTREAM=<unmodified 10.2 one>;
 # without both it prints SKIPPED and measures nothing.
 set -eu
@@ -34,7 +36,13 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cg_iters=${CG_ITERS:-300000}
 for ctl in 0 4; do
+	"$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
+		-DBENCH_CTL="$ctl" -DBENCH_ITERS="$cg_iters" \
+		-I"$top/tests/qemu" -o "$tmp/s$ctl.elf" "$top/tests/qemu/start.S" \
+		"$top/tests/qemu/guest.c" "$top/tests/bench/bench-qemu-work.c"
 	"$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
 		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
 		-DBENCH_CTL="$ctl" -DBENCH_ITERS="$iters" \
@@ -87,3 +95,30 @@ printf '  recording cost, ours / upstream (each over its own off) %.3f  (goal < 
 # The same goal in time added: what recording adds over off.
 ra=$(echo "(${best[ours-recording]} - ${best[ours-off]}) / (${best[up-recording]} - ${best[up-off]})" | bc -l)
 printf '  time recording adds, ours / upstream                    %.3f  (goal < 1: %s)\n' "$ra" "$(verdict "$ra < 1")"
+
+command -v valgrind >/dev/null 2>&1 || {
+	echo "  host instructions: SKIPPED (no valgrind)"
+	exit 0
+}
+declare -A ir
+for i in "${!names[@]}"; do
+	# shellcheck disable=SC2086
+	set -- ${cmds[$i]}
+	valgrind --tool=callgrind --smc-check=all \
+		--callgrind-out-file="$tmp/cg" "$1" -M virt -bios none \
+		-display none -monitor none -serial stdio -cpu "$2" \
+		-kernel "$tmp/s$3.elf" </dev/null >"$tmp/out" 2>"$tmp/cg.err"
+	grep -q END "$tmp/out" || { echo "bench-qemu: callgrind run ${names[$i]} did not finish" >&2; exit 1; }
+	ir[${names[$i]}]=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err")
+done
+echo "host instructions (callgrind), $cg_iters iterations:"
+for n in "${names[@]}"; do
+	printf '  %-16s %12d\n' "$n" "${ir[$n]}"
+done
+d=$(echo "${ir[ours-disabled]} / ${ir[ours-off]}" | bc -l)
+printf '  ours: disabled / off        %.4f  (goal <= 1.02: %s)\n' "$d" "$(verdict "$d <= 1.02")"
+printf '  upstream: disabled / off    %.4f\n' "$(echo "${ir[up-disabled]} / ${ir[up-off]}" | bc -l)"
+per() { echo "(${ir[$1]} - ${ir[$2]}) / (3 * $cg_iters)" | bc -l; }
+printf '  per recorded transfer: ours %.1f, upstream %.1f host instructions\n' "$(per ours-recording ours-off)" "$(per up-recording up-off)"
+ra=$(echo "(${ir[ours-recording]} - ${ir[ours-off]}) / (${ir[up-recording]} - ${ir[up-off]})" | bc -l)
+printf '  instructions recording adds, ours / upstream  %.3f  (goal < 1: %s)\n' "$ra" "$(verdict "$ra < 1")"
