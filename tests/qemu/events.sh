@@ -79,7 +79,7 @@ while read -r what b stop why; do
 		python3 "$top/tests/qemu/scn2events.py" fill "$tmp/$b.tmpl" \
 			"$tmp/$b.nm" >"$tmp/$b.scn"
 		"$sim" "$tmp/$b.scn" >"$tmp/$b.want" 2>&1
-		cpu=rv64,h=true,smstateen=true,sscofpmf=true,smcsrind=true,sscsrind=true,smctr=true,ssctr=true
+		cpu=rv64,h=true,smstateen=true,sscofpmf=true,smcsrind=true,sscsrind=true,smaia=true,ssaia=true,smctr=true,ssctr=true
 		[ -n "$upstream" ] || cpu="$cpu,ctr-layout=$layout"
 		timeout 120 "$QEMU" -M virt,aclint=on -bios none -nographic \
 			-monitor none -serial stdio -icount shift=0 \

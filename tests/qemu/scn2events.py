@@ -31,7 +31,8 @@ lines in order, each as what it means on a real hart:
   - trap exc C T: ebreak for C = 3 (breakpoint: freeze), else the trap
     above that reaches T; trap int C T: 13 (LCOFI) by setting LCOFIP
     (sip from HS, mip from M, or mip before the mret that enters the
-    mode; not to VS: QEMU 10.2 cannot delegate it), else a software
+    mode; to VS through AIA's hvien, as QEMU 10.2's hideleg cannot
+    delegate LCOFI; events.sh turns on smaia/ssaia), else a software
     interrupt: MSIP through the ACLINT MSWI for M, SSIP (sip from HS, the
     ACLINT SSWI from below) for HS, vsip.SSIP from VS for VS;
   - xret T: mret/sret with MPP/MPV or SPP/SPV set to T;
@@ -453,8 +454,12 @@ class Gen:
                 raise Unsupported('interrupt to VS from %s' % m)
             if lcofi:
                 # QEMU 10.2's hideleg cannot delegate LCOFI
-                # (vs_delegable_ints leaves LCOFIP out).
-                raise Unsupported('LCOFI to VS: QEMU cannot delegate it')
+                # (vs_delegable_ints leaves LCOFIP out); AIA's hvien
+                # gives VS an LCOFI of its own.
+                self.need(('hvien', 13), True)
+                self.trap_direct('VS', 'csrs sip, s7', 'int', 13, True,
+                                 setup=['csrsi sstatus, 2', 'csrs sie, s7'],
+                                 after=['csrc sip, s7'])
             else:
                 self.trap_direct('VS', 'csrsi sip, 2', 'int', 1, True,
                                  setup=['csrsi sstatus, 2'],
@@ -870,7 +875,7 @@ def make_plan(g):
     can write that register."""
     writers = {'stvec': ('M', 'S'), 'vstvec': ('M', 'S', 'VS'),
                ('medeleg', 3): ('M',), ('mideleg', 13): ('M',),
-               ('hedeleg', 3): ('M', 'S')}
+               ('hedeleg', 3): ('M', 'S'), ('hvien', 13): ('M', 'S')}
     plan, at = {}, {}
     for k, what, val in g.needs:
         j = k
