@@ -516,9 +516,16 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
         return false;
     }
     if (ireg) {
-        /* mstateen0.CSRIND before the model's hstateen0.CTR (virtual) */
-        *excp = rvperf_csrind_ok(env, csrno);
-        if (*excp != RISCV_EXCP_NONE) {
+        /*
+         * Any mstateen0 bit that is clear makes it illegal, before any
+         * hstateen0 bit makes it virtual: CSRIND's illegal wins, its
+         * virtual only over a model that would allow the access.
+         */
+        RISCVException e = rvperf_csrind_ok(env, csrno);
+
+        if (e == RISCV_EXCP_ILLEGAL_INST ||
+            (e != RISCV_EXCP_NONE && a == RVP_ACCESS_OK)) {
+            *excp = e;
             return true;
         }
     }

@@ -24,10 +24,11 @@
 #endif
 
 /*
- * s_run(op): runs one access in S-mode and comes back to M-mode through
- * ecall; returns 1 when the access raised an exception.  op 0 reads the
- * layout's sctr control register, op 1 writes 0 to mstateen0, op 2 reads
- * sireg (siselect is M-mode's to set).  M-mode's mtvec is swapped for
+ * s_run(op): runs one access in S-mode (op 3: VS-mode) and comes back to
+ * M-mode through ecall; returns the access's exception cause, 0 if none
+ * (2 illegal, 22 virtual instruction).  op 0 reads the layout's sctr
+ * control register, op 1 writes 0 to mstateen0, op 2 and 3 read sireg
+ * (siselect, vsiselect for VS, are M-mode's to set).  M-mode's mtvec is swapped for
  * s_trap meanwhile (kept in mscratch); the S-mode code touches no memory
  * and only a1/a2 (t0/t1 in the handler).
  */
@@ -42,7 +43,13 @@ __asm__(".option push\n.option norvc\n.text\n.balign 4\n"
 	"	csrc mstatus, t0\n"
 	"	li t0, 0x800\n"
 	"	csrs mstatus, t0\n"
-	"	la t0, s_read\n"
+	"	li t0, 1\n"
+	"	slli t0, t0, 39\n"	/* MPV */
+	"	csrc mstatus, t0\n"
+	"	li t1, 3\n"
+	"	bne a0, t1, 1f\n"
+	"	csrs mstatus, t0\n"
+	"1:	la t0, s_read\n"
 	"	beqz a0, 1f\n"
 	"	la t0, s_write\n"
 	"	li t1, 1\n"
@@ -63,14 +70,19 @@ __asm__(".option push\n.option norvc\n.text\n.balign 4\n"
 	".balign 4\n"
 	"s_trap:\n"
 	"	csrr t0, mcause\n"
-	"	li t1, 9\n"		/* ecall from S: done */
+	"	li t1, 9\n"		/* ecall from S or VS: done */
 	"	beq t0, t1, 2f\n"
-	"	csrr t0, mepc\n"	/* anything else: skip it, note it */
+	"	li t1, 10\n"
+	"	beq t0, t1, 2f\n"
+	"	mv a2, t0\n"		/* anything else: note the cause, */
+	"	csrr t0, mepc\n"	/* skip the instruction */
 	"	addi t0, t0, 4\n"
 	"	csrw mepc, t0\n"
-	"	li a2, 1\n"
 	"	mret\n"
-	"2:	li t0, 0x1800\n"
+	"2:	li t0, 1\n"
+	"	slli t0, t0, 39\n"
+	"	csrc mstatus, t0\n"
+	"	li t0, 0x1800\n"
 	"	csrs mstatus, t0\n"
 	"	la t0, s_back\n"
 	"	csrw mepc, t0\n"
@@ -182,6 +194,26 @@ void ops(void)
 	set_mstateen0(RVP_STATEEN0_SE0 | RVP_STATEEN0_CSRIND | CTR_BIT);
 	check(!s_run(2), "S-mode sireg (entry 0) reads with mstateen0.CSRIND = 1");
 
+	if (misa & (1UL << ('H' - 'A'))) {
+		/* VS-mode's sireg is vsireg; every mstateen0 bit before any
+		 * hstateen0 bit: illegal wins over virtual. */
+		__asm__ volatile("csrw 0x250, %0" : : "r"(0x200UL) : "memory");
+		set_mstateen0(RVP_STATEEN0_SE0 | RVP_STATEEN0_CSRIND);
+		set_hstateen0(0);
+		check(s_run(3) == 2,
+		      "VS-mode sireg: mstateen0.CTR = 0 is illegal, not hstateen0's virtual");
+		set_mstateen0(RVP_STATEEN0_SE0 | RVP_STATEEN0_CSRIND | CTR_BIT);
+		set_hstateen0(CTR_BIT);
+		check(s_run(3) == 22, "VS-mode sireg: hstateen0.CSRIND = 0 is virtual");
+		set_hstateen0(RVP_STATEEN0_CSRIND | CTR_BIT);
+		check(s_run(3) == 0, "VS-mode sireg reads with both enables");
+	} else {
+		put_str("ok # SKIP no H extension\n");
+		put_str("ok # SKIP no H extension\n");
+		put_str("ok # SKIP no H extension\n");
+	}
+
+	set_mstateen0(RVP_STATEEN0_SE0 | CTR_BIT);
 	check(s_run(1), "S-mode write to mstateen0 raises");
 	check(mstateen0() & CTR_BIT, "and leaves mstateen0 as it was");
 }

@@ -4,12 +4,12 @@
 # stateen.c as bare-metal guest code, once with ctr-layout=draft (bit 55,
 # which upstream's mstateen0 write mask lacks) and once with
 # ctr-layout=ratified (bit 54, upstream's own).  Each run's guest prints
-# 14 ok / not ok lines.  QEMU=/path/to/qemu-system-riscv64; SKIPs without.
+# 17 ok / not ok lines.  QEMU=/path/to/qemu-system-riscv64; SKIPs without.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
 make_tmp
-per=14
+per=17
 echo "1..$((2 * per))"
 i=0
 for layout in draft ratified; do
