@@ -17,7 +17,7 @@
  *    on a counter (time_running > 0), every other one is refused with
  *    ENOENT, and cycles and instructions are available;
  *  - a counting instructions event over a loop of known length (read on
- *    the stop path: from the snapshot page when it is used) is within 1 %
+ *    the stop path: from the snapshot page when it is used) is within 2 %
  *    of two instructions per iteration under -icount;
  *  - a group of a sampling cycles leader and a counting instructions
  *    sibling: the overflow handler stops both and restarts them (in one
@@ -166,9 +166,13 @@ static void check_within(int exact, uint64_t c_small, uint64_t c_large,
 	tap_diag("%s: %llu for %lu iterations, %llu for %lu", what,
 		 (unsigned long long)c_small, small,
 		 (unsigned long long)c_large, large);
+	/* 2 %: user-only counts on QEMU 10.2 under -icount came out 0.3 to
+	 * 1.1 % high across runs (upstream's and ours alike), an excess
+	 * that does not repeat from run to run; a wrong path (a lost start
+	 * or stop, a counter read from the wrong place) is far off. */
 	if (exact)
-		tap_ok(err > -0.01 && err < 0.01,
-		       "%s: within 1%% of 2 per iteration (error %.4f%%)",
+		tap_ok(err > -0.02 && err < 0.02,
+		       "%s: within 2%% of 2 per iteration (error %.4f%%)",
 		       what, err * 100.0);
 	else
 		tap_ok(c_large > c_small && c_small > 0,
