@@ -45,20 +45,6 @@ static __attribute__((noinline)) void work(unsigned long n)
 	}
 }
 
-static unsigned long ireg(unsigned long sel, int reg)
-{
-	unsigned long v = 0;
-
-	__asm__ volatile("csrw 0x150, %0" : : "r"(sel));	/* siselect */
-	if (reg == 1)
-		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
-	else if (reg == 2)
-		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
-	else
-		__asm__ volatile("csrr %0, 0x153" : "=r"(v));
-	return v;
-}
-
 static void run(unsigned long depth_code, unsigned long n, unsigned long ctl)
 {
 	unsigned long depth = 16UL << depth_code, v, br, misp, calls;
@@ -82,9 +68,9 @@ static void run(unsigned long depth_code, unsigned long n, unsigned long ctl)
 	__asm__ volatile("csrr %0, 0x14f" : "=r"(v));	/* sctrstatus */
 	put_line("sctrstatus", v);
 	for (unsigned long i = 0; i < depth; i++) {
-		put_line("source", ireg(0x200 + i, 1));
-		put_line("target", ireg(0x200 + i, 2));
-		put_line("type", ireg(0x200 + i, 3) & 0xf);
+		put_line("source", ctr_entry(i, 1));
+		put_line("target", ctr_entry(i, 2));
+		put_line("type", ctr_entry(i, 3) & 0xf);
 	}
 	put_line("branches", br);
 	put_line("mispredicted", misp);

@@ -34,20 +34,6 @@ __asm__(".option push\n.option norvc\n.text\n.balign 64\n"
 
 void seq(unsigned long ctl);
 
-static unsigned long ent(unsigned long i, int reg)
-{
-	unsigned long v = 0;
-
-	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200 + i));
-	if (reg == 1)
-		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
-	else if (reg == 2)
-		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
-	else
-		__asm__ volatile("csrr %0, 0x153" : "=r"(v));
-	return v;
-}
-
 static void put_hex(unsigned long v)
 {
 	char buf[20];
@@ -69,7 +55,7 @@ void ops(void)
 {
 	seq(0x1000000004UL);	/* mctrctl.M | NTBREN */
 	for (unsigned long i = 0; i < 16; i++) {
-		unsigned long src = ent(i, 1);
+		unsigned long src = ctr_entry(i, 1);
 		char n[3] = { (char)('0' + i / 10), (char)('0' + i % 10), 0 };
 
 		if (!(src & 1))
@@ -79,9 +65,9 @@ void ops(void)
 		put_str(" ");
 		put_hex(src);
 		put_str(" ");
-		put_hex(ent(i, 2));
+		put_hex(ctr_entry(i, 2));
 		put_str(" ");
-		put_hex(ent(i, 3));
+		put_hex(ctr_entry(i, 3));
 		put_str("\n");
 	}
 }

@@ -69,26 +69,12 @@ static void run_b(unsigned long ctl)
 			 : "ra", "a0", "t0", "t1", "t2", "memory");
 }
 
-static unsigned long ent(unsigned long i, int reg)
-{
-	unsigned long v = 0;
-
-	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200 + i));
-	if (reg == 1)
-		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
-	else if (reg == 2)
-		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
-	else
-		__asm__ volatile("csrr %0, 0x153" : "=r"(v));
-	return v;
-}
-
 static unsigned long valid(void)
 {
 	unsigned long n = 0;
 
 	for (unsigned long i = 0; i < 16; i++)
-		n += ent(i, 1) & 1;
+		n += ctr_entry(i, 1) & 1;
 	return n;
 }
 
@@ -105,6 +91,6 @@ void ops(void)
 	check("valid-after-off", valid(), 0);
 	run(4);			/* mctrctl.M */
 	check("valid-after-on", valid(), 14);
-	check("newest.source", ent(0, 1), (unsigned long)work_b_ret | 1);
-	check("newest.type", (ent(0, 3) >> 0) & 0xf, 13);
+	check("newest.source", ctr_entry(0, 1), (unsigned long)work_b_ret | 1);
+	check("newest.type", (ctr_entry(0, 3) >> 0) & 0xf, 13);
 }

@@ -33,6 +33,20 @@ void put_line(const char *name, unsigned long long v)
 	put_str("\n");
 }
 
+unsigned long ctr_entry(unsigned long i, int reg)
+{
+	unsigned long v = 0;
+
+	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200 + i));	/* siselect */
+	if (reg == 1)
+		__asm__ volatile("csrr %0, 0x151" : "=r"(v));	/* sireg */
+	else if (reg == 2)
+		__asm__ volatile("csrr %0, 0x152" : "=r"(v));	/* sireg2 */
+	else
+		__asm__ volatile("csrr %0, 0x153" : "=r"(v));	/* sireg3 */
+	return v;
+}
+
 __attribute__((interrupt("machine"), aligned(4))) static void trap(void)
 {
 	unsigned long epc;

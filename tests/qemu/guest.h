@@ -7,6 +7,9 @@ extern volatile int trapped;
 void put_line(const char *name, unsigned long long v);
 void put_str(const char *s);
 void ops(void);
+/* CTR entry I (logical, 0 = newest) through siselect 0x200 + I: ctrsource
+ * for REG 1, ctrtarget for 2, ctrdata for 3. */
+unsigned long ctr_entry(unsigned long i, int reg);
 
 /* A write that traps prints "illegal"; a read prints name=value or that. */
 #define W(csr, v) do { \

@@ -30,20 +30,6 @@ __asm__(".option push\n.option norvc\n.text\n"
 	"	ret\n"
 	".option pop\n");
 
-static unsigned long ent(unsigned long i, int reg)
-{
-	unsigned long v = 0;
-
-	__asm__ volatile("csrw 0x150, %0" : : "r"(0x200 + i));
-	if (reg == 1)
-		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
-	else if (reg == 2)
-		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
-	else
-		__asm__ volatile("csrr %0, 0x153" : "=r"(v));
-	return v;
-}
-
 static void state(void)
 {
 	unsigned long v;
@@ -59,11 +45,11 @@ static void state(void)
 	__asm__ volatile("csrr %0, 0x324" : "=r"(v));
 	put_line("state mhpmevent4", v);
 	for (unsigned long i = 0; i < 64; i++) {
-		if (!(ent(i, 1) & 1))
+		if (!(ctr_entry(i, 1) & 1))
 			continue;
-		put_line("state source", ent(i, 1));
-		put_line("state target", ent(i, 2));
-		put_line("state data", ent(i, 3));
+		put_line("state source", ctr_entry(i, 1));
+		put_line("state target", ctr_entry(i, 2));
+		put_line("state data", ctr_entry(i, 3));
 	}
 }
 

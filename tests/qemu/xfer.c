@@ -10,18 +10,6 @@ extern char call_site[], f_entry[];
 __asm__(".option push\n.option norvc\n.text\n.globl f_entry\n"
 	"f_entry: jalr x0, 0(ra)\n.option pop\n");
 
-static unsigned long rd(unsigned long sel, int reg)
-{
-	unsigned long v = 0;
-
-	__asm__ volatile("csrw 0x150, %0" : : "r"(sel));
-	if (reg == 1)
-		__asm__ volatile("csrr %0, 0x151" : "=r"(v));
-	else
-		__asm__ volatile("csrr %0, 0x152" : "=r"(v));
-	return v;
-}
-
 static void check(const char *what, unsigned long got, unsigned long want)
 {
 	put_str(got == want ? "ok " : "not ok ");
@@ -38,8 +26,8 @@ void ops(void)
 			 "call_site: jal ra, f_entry\n.option pop\n"
 			 : : : "ra", "memory");
 	__asm__ volatile("csrw 0x34e, zero");
-	check("ret.source", rd(0x200, 1), fe | 1);	/* bit 0: V */
-	check("ret.target", rd(0x200, 2), cs + 4);
-	check("call.source", rd(0x201, 1), cs | 1);
-	check("call.target", rd(0x201, 2), fe);
+	check("ret.source", ctr_entry(0, 1), fe | 1);	/* bit 0: V */
+	check("ret.target", ctr_entry(0, 2), cs + 4);
+	check("call.source", ctr_entry(1, 1), cs | 1);
+	check("call.target", ctr_entry(1, 2), fe);
 }
