@@ -43,22 +43,6 @@
 #define DATA_PAGES	8
 #define PERIOD		1000000ULL
 
-static int booted_with_icount(void)
-{
-	char cmdline[1024];
-	ssize_t n;
-	int fd = open("/proc/cmdline", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, cmdline, sizeof(cmdline) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	cmdline[n] = '\0';
-	return strstr(cmdline, "rvperf.icount=1") != NULL;
-}
-
 /* -1 when the file is missing, else its integer value. */
 static int read_flag(const char *name)
 {

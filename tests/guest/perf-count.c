@@ -28,23 +28,6 @@ static int count_loop(int fd, unsigned long iterations, uint64_t *count)
 	return read(fd, count, sizeof(*count)) == sizeof(*count) ? 0 : -1;
 }
 
-/* True when the kernel command line says the guest runs under -icount. */
-static int booted_with_icount(void)
-{
-	char cmdline[1024];
-	ssize_t n;
-	int fd = open("/proc/cmdline", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, cmdline, sizeof(cmdline) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	cmdline[n] = '\0';
-	return strstr(cmdline, "rvperf.icount=1") != NULL;
-}
-
 int main(void)
 {
 	int exact = booted_with_icount();

@@ -4,6 +4,7 @@
 #define RVPERF_GUEST_PERF_UTIL_H
 
 #include <linux/perf_event.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,24 @@ static inline int perf_event_open(struct perf_event_attr *attr, pid_t pid,
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
 			    flags);
+}
+
+/* True when the kernel command line says the guest runs under -icount
+ * (scripts/guest/guest.py adds rvperf.icount=1). */
+static inline int booted_with_icount(void)
+{
+	char cmdline[1024];
+	ssize_t n;
+	int fd = open("/proc/cmdline", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	cmdline[n] = '\0';
+	return strstr(cmdline, "rvperf.icount=1") != NULL;
 }
 
 static inline void perf_attr_init(struct perf_event_attr *attr, uint32_t type,
