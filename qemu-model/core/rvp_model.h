@@ -52,7 +52,6 @@ struct rvp_xfer {
 	uint8_t type;		/* ctrdata TYPE */
 	uint8_t length;		/* instruction bytes; 0: unknown */
 	bool misp;		/* rvp_pred_updates() fills it in */
-	uint8_t host;		/* the host's own tag; the core ignores it */
 };
 
 #endif /* RVPERF_QEMU_MODEL_RVP_MODEL_H */

@@ -660,8 +660,7 @@ static void rvperf_flush(CPURISCVState *env, RVPerfState *s)
                       offsetof(struct rvp_xfer, source) != RVPERF_XFER_SOURCE ||
                       offsetof(struct rvp_xfer, target) != RVPERF_XFER_TARGET ||
                       offsetof(struct rvp_xfer, type) != RVPERF_XFER_TYPE ||
-                      offsetof(struct rvp_xfer, length) != RVPERF_XFER_LENGTH ||
-                      offsetof(struct rvp_xfer, host) != RVPERF_XFER_MODE);
+                      offsetof(struct rvp_xfer, length) != RVPERF_XFER_LENGTH);
     env->rvperf_xfer_end = 0;
     if (unlikely(s->ctr.mode != mode)) {
         rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
