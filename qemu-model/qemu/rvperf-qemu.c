@@ -172,7 +172,8 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
     rvp_ctr_config_default(&cfg, layout);
     cfg.h_ext = riscv_has_ext(&cpu->env, RVH);
     cfg.sscofpmf = cpu->cfg.ext_sscofpmf;
-    cfg.xlen = 64;
+    /* MXLEN: an rv32 CPU of qemu-system-riscv64 too */
+    cfg.xlen = riscv_cpu_mxl(&cpu->env) == MXL_RV32 ? 32 : 64;
     cfg.misp = true;
     why = rvp_ctr_config_check(&cfg);
     if (why) {
@@ -191,7 +192,7 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
             .hpm_counters = 29,
             .sscofpmf = cpu->cfg.ext_sscofpmf,
             .h_ext = cfg.h_ext,
-            .xlen = 64,
+            .xlen = cfg.xlen,
         };
 
         rvp_pmu_init(&s->pmu, &pc, &rvperf_pmu_ops, &cpu->env);
@@ -285,6 +286,19 @@ static bool rvperf_ireg(int csrno, target_ulong *iselect,
 }
 
 /*
+ * QEMU's own copy of mhpmevent@n, all 64 bits: on RV32 it keeps bits
+ * 63:32 (mhpmeventNh) apart.
+ */
+static uint64_t rvperf_qemu_event(CPURISCVState *env, int n)
+{
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return (uint32_t)env->mhpmevent_val[n] |
+               (uint64_t)env->mhpmeventh_val[n] << 32;
+    }
+    return env->mhpmevent_val[n];
+}
+
+/*
  * Whether hpm counter @n counts an event QEMU counts itself (cycles,
  * instructions): QEMU then keeps the counter, with its overflow interrupt
  * (OF, LCOFI, scountovf), which the counter model does not drive.  QEMU's
@@ -293,18 +307,19 @@ static bool rvperf_ireg(int csrno, target_ulong *iselect,
 static bool rvperf_hpm_is_qemu(CPURISCVState *env, int n)
 {
     /* The selector is bits 55:0 (63:56 are Sscofpmf's OF and xINH). */
-    uint64_t sel = (uint64_t)env->mhpmevent_val[n] & MAKE_64BIT_MASK(0, 56);
+    uint64_t sel = rvperf_qemu_event(env, n) & MAKE_64BIT_MASK(0, 56);
 
     return sel == RISCV_PMU_EVENT_HW_CPU_CYCLES ||
            sel == RISCV_PMU_EVENT_HW_INSTRUCTIONS;
 }
 
 /*
- * mhpmcounter3..31, mhpmevent3..31, hpmcounter3..31 (RV64): the counter
- * model, except counters counting cycles or instructions, which stay
- * QEMU's (rvperf_hpm_is_qemu).  mhpmevent writes go to both.  QEMU keeps
- * mcycle, minstret, mcountinhibit and the counter enables; the model sees
- * the enables as QEMU has them.
+ * mhpmcounter3..31, mhpmevent3..31, hpmcounter3..31 and, on RV32, their
+ * upper halves (...h): the counter model, except counters counting cycles
+ * or instructions, which stay QEMU's (rvperf_hpm_is_qemu).  mhpmevent
+ * writes go to both.  QEMU keeps mcycle, minstret, mcountinhibit and the
+ * counter enables; the model sees the enables as QEMU has them.  Upper
+ * halves the model lacks (RV64; mhpmeventNh without Sscofpmf) are QEMU's.
  */
 static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
@@ -313,7 +328,10 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
     enum rvp_access a;
     uint64_t old = 0;
-    bool event = csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31;
+    bool event = (csrno >= RVP_CSR_MHPMEVENT3 &&
+                  csrno <= RVP_CSR_MHPMEVENT31) ||
+                 (csrno >= RVP_CSR_MHPMEVENT3H &&
+                  csrno <= RVP_CSR_MHPMEVENT31H);
     int n;
 
     if (csrno == RVP_CSR_MCOUNTINHIBIT) {
@@ -337,7 +355,7 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
         for (n = 3; n < 32; n++) {
             if (rvperf_hpm_is_qemu(env, n)) {
                 s->pmu.event[n] = (s->pmu.event[n] & ~RVP_MHPMEVENT_OF) |
-                                  ((uint64_t)env->mhpmevent_val[n] &
+                                  (rvperf_qemu_event(env, n) &
                                    RVP_MHPMEVENT_OF);
             }
         }
@@ -355,10 +373,18 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     }
     if (csrno >= RVP_CSR_MHPMCOUNTER3 && csrno <= RVP_CSR_MHPMCOUNTER31) {
         n = csrno - RVP_CSR_MHPMCOUNTER3 + 3;
+    } else if (csrno >= RVP_CSR_MHPMCOUNTER3H &&
+               csrno <= RVP_CSR_MHPMCOUNTER31H) {
+        n = csrno - RVP_CSR_MHPMCOUNTER3H + 3;
     } else if (csrno >= RVP_CSR_HPMCOUNTER3 && csrno <= RVP_CSR_HPMCOUNTER31) {
         n = csrno - RVP_CSR_HPMCOUNTER3 + 3;
-    } else if (event) {
+    } else if (csrno >= RVP_CSR_HPMCOUNTER3H &&
+               csrno <= RVP_CSR_HPMCOUNTER31H) {
+        n = csrno - RVP_CSR_HPMCOUNTER3H + 3;
+    } else if (csrno >= RVP_CSR_MHPMEVENT3 && csrno <= RVP_CSR_MHPMEVENT31) {
         n = csrno - RVP_CSR_MHPMEVENT3 + 3;
+    } else if (event) {
+        n = csrno - RVP_CSR_MHPMEVENT3H + 3;
     } else {
         return false;
     }
@@ -369,6 +395,9 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     s->pmu.scounteren = env->scounteren;
     s->pmu.hcounteren = env->hcounteren;
     a = rvp_pmu_csr_read(&s->pmu, mode, csrno, &old);
+    if (a == RVP_ACCESS_NOT_MINE) {
+        return false;
+    }
     if (a == RVP_ACCESS_OK && write_mask) {
         a = rvp_pmu_csr_write(&s->pmu, mode, csrno,
                               (old & ~(uint64_t)write_mask) |
@@ -405,27 +434,63 @@ static bool rvperf_is_ratified_ctr_csr(int csrno)
 }
 
 /*
- * The draft layout's CTR bit of mstateen0/hstateen0 (bit 55): QEMU's write
- * masks know only the ratified bit 54, so the draft's bit would never stick
- * and S-mode could never reach the draft CSRs.  QEMU does the access
- * itself (privilege and Smstateen checks, its own bits, the old value);
- * then the draft bit is set as written.  hstateen0's bit is writable only
- * while mstateen0's is set, as QEMU does for its own bits.  Bit 54, which
- * QEMU keeps whenever ssctr is on, means nothing on a draft hart: it reads
- * 0 (as in ctr-sim).  Reads need nothing: QEMU returns the registers as
- * kept (hstateen0 masked with mstateen0).  True when the access was
- * handled here.
+ * Bits of mstateen0 (H false) or hstateen0 (H true) that QEMU's 64-bit
+ * write mask has and its RV32 upper-half (...h) write mask forgets.
+ */
+static uint64_t rvperf_stateen0h_missing(CPURISCVState *env, bool h)
+{
+    const RISCVCPUConfig *cfg = riscv_cpu_cfg(env);
+    bool aia = h ? cfg->ext_ssaia : cfg->ext_smaia;
+    bool csrind = h ? cfg->ext_sscsrind : cfg->ext_smcsrind;
+
+    return (aia || csrind ? SMSTATEEN0_SVSLCT : 0) |
+           (aia ? SMSTATEEN0_AIA | SMSTATEEN0_IMSIC : 0);
+}
+
+/*
+ * mstateen0/hstateen0 and their upper halves, where the model's Smstateen
+ * differs from QEMU's own:
+ *  - the ...h halves exist on RV32 only (QEMU 10.2 reads them on RV64);
+ *  - on RV32 a write of the lower half leaves the upper half alone (QEMU
+ *    clears the CSRIND and AIA bits there) and a write of the upper half
+ *    reaches CSRIND and the AIA bits too (QEMU's upper-half write masks
+ *    lack them);
+ *  - a bit mstateen0 clears is read-only 0 in hstateen0 and stays 0 when
+ *    mstateen0 sets it again (QEMU hides it and shows it again);
+ *  - the draft layout's CTR bit (55): QEMU's write masks know only the
+ *    ratified bit 54, so the draft's bit would never stick and S-mode
+ *    could never reach the draft CSRs.  It is set as written; bit 54,
+ *    which QEMU keeps whenever ssctr is on, means nothing on a draft hart:
+ *    it reads 0 (as in ctr-sim).
+ * QEMU does the access itself (privilege and Smstateen checks, its own
+ * bits, the old value), then the glue adjusts: hstateen0 bits only while
+ * mstateen0's are set, as QEMU does for its own.  Reads need nothing
+ * more: QEMU returns hstateen0 masked with mstateen0.  True when the
+ * access was handled here.
  */
 static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
                            target_ulong write_mask, RISCVException *excp)
 {
-    uint64_t bit = rvp_ctr_stateen_bit(s->ctr.cfg.layout), mask;
-    uint64_t *reg;
+    bool draft = s->ctr.cfg.layout == RVP_CTR_LAYOUT_DRAFT;
+    bool rv32 = s->ctr.cfg.xlen == 32;
+    uint64_t *reg, old, mask = 0;
     int shift = 0;
+    bool h;
 
-    if (!write_mask || s->in_stateen ||
-        s->ctr.cfg.layout != RVP_CTR_LAYOUT_DRAFT) {
+    if (s->in_stateen) {
+        return false;
+    }
+    switch (csrno) {
+    case CSR_MSTATEEN0H ... CSR_MSTATEEN3H:
+    case CSR_HSTATEEN0H ... CSR_HSTATEEN3H:
+        if (!rv32) {
+            *excp = RISCV_EXCP_ILLEGAL_INST;
+            return true;
+        }
+        break;
+    }
+    if (!write_mask) {
         return false;
     }
     switch (csrno) {
@@ -434,16 +499,19 @@ static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
         /* fall through */
     case CSR_MSTATEEN0:
         reg = &env->mstateen[0];
+        h = false;
         break;
     case CSR_HSTATEEN0H:
         shift = 32;
         /* fall through */
     case CSR_HSTATEEN0:
         reg = &env->hstateen[0];
+        h = true;
         break;
     default:
         return false;
     }
+    old = *reg;
     /* Re-entered through riscv_csrrw(): in_stateen sends it to QEMU. */
     s->in_stateen = true;
     *excp = riscv_csrrw(env, csrno, ret_value, new_value, write_mask, 0);
@@ -451,12 +519,28 @@ static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
     if (*excp != RISCV_EXCP_NONE) {
         return true;
     }
-    mask = ((uint64_t)write_mask << shift) & bit;
-    if (reg == &env->hstateen[0]) {
+    if (rv32 && !shift) {
+        *reg = (*reg & MAKE_64BIT_MASK(0, 32)) |
+               (old & ~MAKE_64BIT_MASK(0, 32));
+    }
+    if (rv32 && shift) {
+        mask |= rvperf_stateen0h_missing(env, h);
+    }
+    if (draft) {
+        mask |= rvp_ctr_stateen_bit(RVP_CTR_LAYOUT_DRAFT);
+    }
+    mask &= (uint64_t)write_mask << shift;
+    if (rv32) {
+        mask &= MAKE_64BIT_MASK(shift, 32);     /* the half written */
+    }
+    if (h) {
         mask &= env->mstateen[0];
     }
     *reg = (*reg & ~mask) | (((uint64_t)new_value << shift) & mask);
-    *reg &= ~RVP_CTR_V1_STATEEN0_CTR;
+    if (draft) {
+        *reg &= ~RVP_CTR_V1_STATEEN0_CTR;
+    }
+    env->hstateen[0] &= env->mstateen[0];
     return true;
 }
 
@@ -562,27 +646,6 @@ bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp)
     return true;
 }
 
-/*
- * The length of the transfer instruction at SRC, which the predictor's
- * return-address stack needs for calls and co-routine swaps (0: unknown
- * or not needed).  jalr and c.jalr have written their link register (x1
- * or x5) when the record is made, so a link of SRC + 2 means a compressed
- * one; jal has not yet, and is 4 bytes on RV64 (c.jal is RV32 only).
- * This avoids a code fetch per call.
- */
-static unsigned int rvperf_insn_len(CPURISCVState *env, int type,
-                                    target_ulong src)
-{
-    switch (type) {
-    case CTRDATA_TYPE_DIRECT_CALL:
-    case CTRDATA_TYPE_INDIRECT_CALL:
-    case CTRDATA_TYPE_CO_ROUTINE_SWAP:
-        return env->gpr[1] == src + 2 || env->gpr[5] == src + 2 ? 2 : 4;
-    default:
-        return 0;
-    }
-}
-
 /* The counter model's transfer events (as rvp_hart_transfer counts them). */
 static void rvperf_pmu_transfer(struct rvp_pmu *pmu, enum rvp_mode mode,
                                 int type, bool misp)
@@ -679,6 +742,22 @@ void helper_rvperf_flush(CPURISCVState *env)
     rvperf_flush(env, env->rvperf);
 }
 
+/*
+ * A transfer's record made at its instruction (-icount, or a mode where a
+ * counter counts transfers): TYPE_LEN is the ctrdata type | the
+ * instruction's length << 8, which the predictor's return-address stack
+ * needs for calls.
+ */
+void helper_rvperf_xfer(CPURISCVState *env, target_ulong src,
+                        target_ulong dst, uint32_t type_len)
+{
+    RVPerfState *s = env->rvperf;
+
+    rvperf_drain(env, s);
+    rvperf_transfer(env, s, type_len & 0xff, src, dst, env->priv,
+                    env->virt_enabled, type_len >> 8);
+}
+
 /* riscv_cpu_set_mode(): the buffered records are the old mode's. */
 void rvperf_mode_change(CPURISCVState *env)
 {
@@ -730,9 +809,12 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
     case CTRDATA_TYPE_EXCEP_INT_RET:
         break;
     default:
-        /* The helper's record (-icount): made at its instruction. */
-        rvperf_transfer(env, s, type, src, dst, src_priv, src_virt,
-                        rvperf_insn_len(env, type, src));
+        /*
+         * Upstream's helper: the translated code of a hart with the model
+         * calls helper_rvperf_xfer() instead, so this is some other
+         * caller's transfer, of unknown length.
+         */
+        rvperf_transfer(env, s, type, src, dst, src_priv, src_virt, 0);
         return true;
     }
     rvperf_sync(env, &s->ctr, src_priv, src_virt);

@@ -7,7 +7,19 @@
  *   MSIP), s7 LCOFIP, s8 ACLINT SSWI (hart 0 SETSSIP), s9 MPV|MPIE,
  *   s10 MPP, s11 rvp_noaccess + 1 (LR there is misaligned, a load from
  *   -1(s11) takes a load access fault below M).
+ * Built for RV64 or RV32 (the replay of an "impl xlen=32" scenario); on
+ * RV32 MPV is mstatush's, which the replay never enters (no VS/VU), so s9
+ * is MPIE only.
  */
+#if __riscv_xlen == 64
+#define REG_S sd
+#define REG_L ld
+#define SZREG 8
+#else
+#define REG_S sw
+#define REG_L lw
+#define SZREG 4
+#endif
 	.option norvc
 	.option norelax
 	.text
@@ -15,21 +27,21 @@
 	.globl rvp_setup
 rvp_setup:
 	lla	t0, rvp_save
-	sd	s0, 8(t0)
-	sd	s1, 16(t0)
-	sd	s2, 24(t0)
-	sd	s3, 32(t0)
-	sd	s4, 40(t0)
-	sd	s5, 48(t0)
-	sd	s6, 56(t0)
-	sd	s7, 64(t0)
-	sd	s8, 72(t0)
-	sd	s9, 80(t0)
-	sd	s10, 88(t0)
-	sd	s11, 96(t0)
-	sd	sp, 104(t0)
+	REG_S	s0, 1*SZREG(t0)
+	REG_S	s1, 2*SZREG(t0)
+	REG_S	s2, 3*SZREG(t0)
+	REG_S	s3, 4*SZREG(t0)
+	REG_S	s4, 5*SZREG(t0)
+	REG_S	s5, 6*SZREG(t0)
+	REG_S	s6, 7*SZREG(t0)
+	REG_S	s7, 8*SZREG(t0)
+	REG_S	s8, 9*SZREG(t0)
+	REG_S	s9, 10*SZREG(t0)
+	REG_S	s10, 11*SZREG(t0)
+	REG_S	s11, 12*SZREG(t0)
+	REG_S	sp, 13*SZREG(t0)
 	csrr	t1, mtvec
-	sd	t1, 112(t0)
+	REG_S	t1, 14*SZREG(t0)
 	lla	t1, rvp_mtrap
 	csrw	mtvec, t1
 	/*
@@ -65,9 +77,13 @@ rvp_setup:
 	li	s6, 0x2000000
 	li	s7, 0x2000
 	li	s8, 0x2f00000
+#if __riscv_xlen == 64
 	li	s9, 1
 	slli	s9, s9, 39
 	ori	s9, s9, 0x80
+#else
+	li	s9, 0x80
+#endif
 	li	s10, 0x1800
 	lla	s11, rvp_noaccess
 	addi	s11, s11, 1
@@ -78,22 +94,22 @@ rvp_setup:
 	.globl rvp_teardown
 rvp_teardown:
 	lla	t0, rvp_save
-	ld	t1, 112(t0)
+	REG_L	t1, 14*SZREG(t0)
 	csrw	mtvec, t1
-	ld	ra, 0(t0)
-	ld	s0, 8(t0)
-	ld	s1, 16(t0)
-	ld	s2, 24(t0)
-	ld	s3, 32(t0)
-	ld	s4, 40(t0)
-	ld	s5, 48(t0)
-	ld	s6, 56(t0)
-	ld	s7, 64(t0)
-	ld	s8, 72(t0)
-	ld	s9, 80(t0)
-	ld	s10, 88(t0)
-	ld	s11, 96(t0)
-	ld	sp, 104(t0)
+	REG_L	ra, 0*SZREG(t0)
+	REG_L	s0, 1*SZREG(t0)
+	REG_L	s1, 2*SZREG(t0)
+	REG_L	s2, 3*SZREG(t0)
+	REG_L	s3, 4*SZREG(t0)
+	REG_L	s4, 5*SZREG(t0)
+	REG_L	s5, 6*SZREG(t0)
+	REG_L	s6, 7*SZREG(t0)
+	REG_L	s7, 8*SZREG(t0)
+	REG_L	s8, 9*SZREG(t0)
+	REG_L	s9, 10*SZREG(t0)
+	REG_L	s10, 11*SZREG(t0)
+	REG_L	s11, 12*SZREG(t0)
+	REG_L	sp, 13*SZREG(t0)
 	ret
 
 /*
@@ -104,7 +120,7 @@ rvp_teardown:
 	.globl rvp_mtrap, rvp_mret
 rvp_mtrap:
 	csrr	t5, mcause
-	sd	t5, 0(s2)
+	REG_S	t5, 0(s2)
 	csrw	mepc, s3
 	csrc	mstatus, s4
 	csrs	mstatus, s5
@@ -115,7 +131,7 @@ rvp_mret:
 	.balign 8
 	.globl rvp_save
 rvp_save:
-	.space 128
+	.space 16*SZREG
 	.balign 4096
 rvp_noaccess:
 	.space 4096

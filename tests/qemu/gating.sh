@@ -5,8 +5,8 @@
 # only U|S enabled while in M), then with it enabled.  QEMU's -d in_asm,op
 # log shows the guest code and TCG ops of every TB it translated: each
 # loop's TBs translated while off must hold no record code, the
-# retranslation after enabling must: a ctr_add_entry call under -icount
-# (and on upstream's CTR), without -icount the stores into the per-hart
+# retranslation after enabling must: under -icount a rvperf_xfer call
+# (ctr_add_entry on upstream's CTR), without -icount the stores into the per-hart
 # buffer, which end in the rvperf_flush call for a full buffer.  Both
 # runs; the guest checks the recorded entries itself each time.
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it (or without
@@ -68,7 +68,8 @@ for l in open(log):
     elif cur is not None:
         if cur[0] is None and l.startswith('0x'):
             cur[0] = int(l.split(':')[0], 16)
-        if 'call ctr_add_entry' in l or 'call rvperf_flush' in l:
+        if ('call ctr_add_entry' in l or 'call rvperf_xfer' in l or
+                'call rvperf_flush' in l):
             cur[1] = True
 for name in ('work_a', 'work_b'):
     lo, hi = addr[name], addr[name + '_end']

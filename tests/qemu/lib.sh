@@ -37,12 +37,17 @@ make_tmp() {
 	trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 }
 
-# build_guest OUT.elf SOURCE...: the guest at 0x80000000; its compiler
-# output goes to OUT.cc.  Returns the compiler's status.
+# build_guest OUT.elf SOURCE...: the guest at 0x80000000 (RV64, or RV32
+# with GUEST_XLEN=32); its compiler output goes to OUT.cc.  Returns the
+# compiler's status.
 build_guest() {
 	out=$1
 	shift
-	"$cc" -O1 -march=rv64gc_zicsr -mabi=lp64d -mcmodel=medany \
+	case ${GUEST_XLEN:-64} in
+	32) arch="-march=rv32gc_zicsr -mabi=ilp32d" ;;
+	*) arch="-march=rv64gc_zicsr -mabi=lp64d" ;;
+	esac
+	"$cc" -O1 $arch -mcmodel=medany \
 		-ffreestanding -nostdlib -static -Wl,-Ttext=0x80000000 \
 		-I"$top/tests/qemu" -o "$out" "$top/tests/qemu/start.S" \
 		"$top/tests/qemu/guest.c" "$@" 2>"$out.cc"

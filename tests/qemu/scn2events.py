@@ -45,11 +45,14 @@ lines in order, each as what it means on a real hart:
 Traps to HS and VS go straight to their continuation (stvec/vstvec point
 there, written earlier from a mode that can); traps to M go through
 rvp_mtrap (a few instructions, then mret back to M at the continuation).
+An "impl xlen=32" scenario is replayed on an RV32 hart (the guest built
+for RV32, ctr-sim's template says xlen=32); VS and VU are not entered
+there (MPV is in mstatush, which rvp_mtrap does not restore).
 Where a scenario cannot be replayed (SYSTEM, memory or Zcmp/Zcmt insn
 lines, retire, cycles-lost, cycles beyond the nops budget, counter CSRs
-QEMU keeps, RV32, a trap no guest instruction makes from that mode), the
-replay stops there and the line is reported.  Scenario lines and guest
-instructions go one to one: a transfer a scenario repeats at one address
+QEMU keeps, VS/VU on RV32, a trap no guest instruction makes from that
+mode), the replay stops there and the line is reported.  Scenario lines
+and guest instructions go one to one: a transfer a scenario repeats at one address
 is a new instruction (a new address) each time.
 
 OUT.tmpl is the same sequence as a ctr-sim scenario with @label addresses:
@@ -141,11 +144,12 @@ def sext(v, bits):
     return v - (1 << bits) if v & (1 << (bits - 1)) else v
 
 
-def decode(raw):
+def decode(raw, xlen=64):
     """(kind, length, offset, rd, rs1, rs2, funct3) of the instructions
-    insn lines may replay: branch, jal, jalr (incl. c.j, c.jr, c.jalr,
-    c.beqz, c.bnez) and 'other' for register-only ALU instructions; None
-    for the rest (memory, system, Zcmp/Zcmt)."""
+    insn lines may replay on an XLEN hart: branch, jal, jalr (incl. c.j,
+    c.jal on RV32, c.jr, c.jalr, c.beqz, c.bnez) and 'other' for
+    register-only ALU instructions; None for the rest (memory, system,
+    Zcmp/Zcmt)."""
     if raw & 3 == 3:
         op = raw & 0x7F
         rd, f3 = (raw >> 7) & 31, (raw >> 12) & 7
@@ -162,21 +166,21 @@ def decode(raw):
             return ('jal', 4, off, rd, 0, 0, 0)
         if op == 0x67 and f3 == 0:
             return ('jalr', 4, sext(raw >> 20, 12), rd, rs1, 0, 0)
-        if op in (0x33, 0x3B):
+        if op == 0x33 or (op == 0x3B and xlen == 64):
             return ('other', 4, 0, rd, rs1, rs2, 0)
-        if op in (0x13, 0x1B):
+        if op == 0x13 or (op == 0x1B and xlen == 64):
             return ('other', 4, 0, rd, rs1, 0, 0)
         if op in (0x37, 0x17):
             return ('other', 4, 0, rd, 0, 0, 0)
         return None
     f3, q = raw >> 13, raw & 3
-    if q == 1 and f3 == 5:                      # c.j
+    if q == 1 and (f3 == 5 or (f3 == 1 and xlen == 32)):  # c.j, c.jal
         b = raw
         off = sext(((b >> 12) & 1) << 11 | ((b >> 8) & 1) << 10 |
                    ((b >> 9) & 3) << 8 | ((b >> 6) & 1) << 7 |
                    ((b >> 7) & 1) << 6 | ((b >> 2) & 1) << 5 |
                    ((b >> 11) & 1) << 4 | ((b >> 3) & 7) << 1, 12)
-        return ('jal', 2, off, 0, 0, 0, 0)
+        return ('jal', 2, off, 1 if f3 == 1 else 0, 0, 0, 0)
     if q == 1 and f3 in (6, 7):                 # c.beqz, c.bnez
         b = raw
         off = sext(((b >> 12) & 1) << 8 | ((b >> 5) & 3) << 6 |
@@ -191,12 +195,13 @@ def decode(raw):
     return None
 
 
-def branch_values(f3, rs1, rs2, taken):
+def branch_values(f3, rs1, rs2, taken, xlen=64):
     """[(reg, value)] making branch F3 on rs1, rs2 go as TAKEN."""
+    m = 2**xlen
     tests = {0: lambda a, b: a == b, 1: lambda a, b: a != b,
              4: lambda a, b: a < b, 5: lambda a, b: a >= b,
-             6: lambda a, b: a % 2**64 < b % 2**64,
-             7: lambda a, b: a % 2**64 >= b % 2**64}
+             6: lambda a, b: a % m < b % m,
+             7: lambda a, b: a % m >= b % m}
     if f3 not in tests:
         return None
     for a in (0, 1, -1):
@@ -233,8 +238,12 @@ class Gen:
     plan: per opportunity, the CSR writes to do there (tvecs, delegation),
     None on the passes that collect them."""
 
-    def __init__(self, lines, outcomes, plan, upstream):
+    def __init__(self, lines, outcomes, plan, upstream, xlen=64):
         self.lines = lines
+        self.xlen = xlen
+        self.wb = xlen // 8     # bytes a register stores
+        self.sx = 'sd' if xlen == 64 else 'sw'
+        self.lx = 'ld' if xlen == 64 else 'lw'
         self.outcomes = outcomes
         self.plan = plan
         self.upstream = upstream
@@ -278,9 +287,9 @@ class Gen:
 
     def const(self, reg, val):
         """reg = val, from the constant pool (2 instructions)."""
-        self.vals.append(val & (2**64 - 1))
-        self.emit('ld %s, 0(s1)' % reg)
-        self.emit('addi s1, s1, 8')
+        self.vals.append(val & (2**self.xlen - 1))
+        self.emit('%s %s, 0(s1)' % (self.lx, reg))
+        self.emit('addi s1, s1, %d' % self.wb)
 
     def opportunity(self):
         """A point where the CSR writes the plan puts here are done."""
@@ -311,6 +320,10 @@ class Gen:
     def xret(self, to, pre=(), needs=None):
         """mret/sret from the current mode to TO (xret_allowed); pre:
         instructions before it.  Returns the label it returns to."""
+        if to in VIRT and self.xlen == 32:
+            raise Unsupported('%s on RV32 (the replay\'s trap handler keeps '
+                              'MPV in mstatus, RV32 has it in mstatush)'
+                              % to)
         self.opportunity()
         if needs:
             needs()
@@ -370,7 +383,7 @@ class Gen:
         self.pending += 6       # rvp_mtrap up to and with its mret
         self.point('xret M @rvp_mret @%s' % cont)
         self.place(cont)
-        self.emit('sd zero, 0(s2)')
+        self.emit('%s zero, 0(s2)' % self.sx)
         self.emit('li s4, 0')
         self.emit('li s5, 0')
         for s in after or []:
@@ -409,7 +422,8 @@ class Gen:
         elif to == 'M':
             self.to_m_via_handler('ecall', 'exc', ECALL[m], True)
         elif to == 'S':
-            self.trap_direct('S', 'ld zero, -1(s11)', 'exc', 5, False)
+            self.trap_direct('S', '%s zero, -1(s11)' % self.lx, 'exc', 5,
+                             False)
         else:
             self.trap_direct('VS', 'lr.w zero, (s11)', 'exc', 4, False)
 
@@ -485,7 +499,7 @@ class Gen:
             self.pending += 6
             self.point('xret M @rvp_mret @%s' % cont2)
             self.place(cont2)
-            for x in ['sd zero, 0(s2)', 'li s4, 0', 'li s5, 0',
+            for x in ['%s zero, 0(s2)' % self.sx, 'li s4, 0', 'li s5, 0',
                       'csrc mip, s7']:
                 self.emit(x)
         else:
@@ -516,7 +530,7 @@ class Gen:
 
     def access(self, line, kind, name, num, val=None):
         """csrr/csrw/sctrclr: status in 0(s2) (rvp_mtrap stores mcause
-        there), a read's value in 8(s2)."""
+        there), a read's value in the next word."""
         trap = self.outcome()
         nxt = self.label()
         if kind == 'w':
@@ -540,12 +554,17 @@ class Gen:
             self.point('xret %s @rvp_mret @%s' % (self.mode, nxt))
         self.place(nxt)
         if kind == 'r':
-            self.emit('sd t0, 8(s2)')
-            self.emit('addi s2, s2, 16')
-            mask = STATEEN_MASK if 'stateen' in name else 2**64 - 1
+            self.emit('%s t0, %d(s2)' % (self.sx, self.wb))
+            self.emit('addi s2, s2, %d' % (2 * self.wb))
+            mask = 2**self.xlen - 1
+            if 'stateen' in name:
+                mask = STATEEN_MASK
+                if self.xlen == 32:
+                    mask = (mask >> 32 if name.endswith('h') else
+                            mask) & 0xFFFFFFFF
             self.names.append(('r', name, mask))
         else:
-            self.emit('addi s2, s2, 8')
+            self.emit('addi s2, s2, %d' % self.wb)
             self.names.append(('w', name, 0))
 
     def dump(self):
@@ -554,10 +573,13 @@ class Gen:
         # Unrolled: a loop's branches would be recorded too.
         self.asm += ['\tcsrr t3, 0x150', '\t.set rvp_i, 0x200',
                      '\t.rept 256', '\tli t2, rvp_i', '\tcsrw 0x150, t2',
-                     '\tcsrr t0, 0x151', '\tsd t0, 0(s2)',
-                     '\tcsrr t0, 0x152', '\tsd t0, 8(s2)',
-                     '\tcsrr t0, 0x153', '\tsd t0, 16(s2)',
-                     '\taddi s2, s2, 24', '\t.set rvp_i, rvp_i + 1',
+                     '\tcsrr t0, 0x151', '\t%s t0, 0(s2)' % self.sx,
+                     '\tcsrr t0, 0x152', '\t%s t0, %d(s2)' % (self.sx,
+                                                              self.wb),
+                     '\tcsrr t0, 0x153', '\t%s t0, %d(s2)' % (self.sx,
+                                                              2 * self.wb),
+                     '\taddi s2, s2, %d' % (3 * self.wb),
+                     '\t.set rvp_i, rvp_i + 1',
                      '\t.endr', '\tcsrw 0x150, t3']
         self.pending += 1 + 256 * 9 + 1
         self.point('dump  # line %d' % self.lineno)
@@ -597,9 +619,9 @@ class Gen:
                                   % self.layout)
             return
         if tok[0] == 'impl':
-            if any(t.startswith('xlen=32') for t in tok[1:]):
-                raise Unsupported('RV32 (the guest is RV64)')
-            return      # QEMU's implementation on both sides
+            # QEMU's implementation on both sides; XLEN is the guest's
+            # (scenario_xlen())
+            return
         if tok[0] == 'priv':
             to = tok[1].upper()
             if (m == 'M' and to != 'M' and nxt and nxt[0] == 'trap' and
@@ -747,7 +769,7 @@ class Gen:
         addr, raw = int(tok[1], 0), int(tok[2], 0)
         taken = 'taken' in tok[3:]
         tgt = [int(t[7:], 0) for t in tok[3:] if t.startswith('target=')]
-        d = decode(raw)
+        d = decode(raw, self.xlen)
         if d is None:
             raise Unsupported('insn 0x%x: not replayed (memory, system or '
                               'table jump)' % raw)
@@ -758,7 +780,7 @@ class Gen:
                                   'keeps' % (raw, r))
         setup = []
         if kind == 'branch':
-            vals = branch_values(cond, rs1, rs2, taken)
+            vals = branch_values(cond, rs1, rs2, taken, self.xlen)
             if vals is None:
                 raise Unsupported('insn 0x%x: no register values make it '
                                   '%s' % (raw, 'taken' if taken else
@@ -835,8 +857,10 @@ class Gen:
         self.place(t_lab)
 
     def run(self):
-        self.tmpl += ['layout ratified',
-                      'impl cc=off' if self.upstream else 'impl misp=on']
+        impl = 'impl cc=off' if self.upstream else 'impl misp=on'
+        if self.xlen == 32:
+            impl += ' xlen=32'
+        self.tmpl += ['layout ratified', impl]
         todo = [(i, raw.split('#', 1)[0].strip())
                 for i, raw in enumerate(self.lines)]
         todo = [(i, l) for i, l in todo if l]
@@ -930,15 +954,25 @@ def outcomes_from_sim(g, sim):
     return res
 
 
+def scenario_xlen(lines):
+    """The hart's XLEN: 32 with an impl line saying xlen=32, else 64."""
+    for l in lines:
+        tok = l.split('#', 1)[0].split()
+        if tok[:1] == ['impl'] and 'xlen=32' in tok[1:]:
+            return 32
+    return 64
+
+
 def generate(scn, sim, upstream):
     lines = open(scn).read().splitlines()
-    g = Gen(lines, None, None, upstream)
+    xlen = scenario_xlen(lines)
+    g = Gen(lines, None, None, upstream, xlen)
     g.run()
     outcomes = outcomes_from_sim(g, sim)
-    g = Gen(lines, outcomes, None, upstream)
+    g = Gen(lines, outcomes, None, upstream, xlen)
     g.run()
     plan = make_plan(g)
-    g2 = Gen(lines, outcomes, plan, upstream)
+    g2 = Gen(lines, outcomes, plan, upstream, xlen)
     g2.run()
     assert g2.nlab == g.nlab
     return g2
@@ -960,16 +994,17 @@ def write(g, scn, out_s, out_c, out_t):
         f.write('\t.option norvc\n\t.option norelax\n'
                 '\t.section .rodata\n\t.balign 8\nrvp_vals:\n')
         for v in g.vals:
-            f.write('\t.dword 0x%x\n' % v)
+            f.write('\t.%s 0x%x\n' % ('dword' if g.xlen == 64 else 'word',
+                                       v))
         f.write('\t.text\n\t.balign 4\n\t.globl rvp_ops\nrvp_ops:\n'
-                '\tlla t0, rvp_save\n\tsd ra, 0(t0)\n'
+                '\tlla t0, rvp_save\n\t%s ra, 0(t0)\n'
                 '\tcall rvp_setup\n\tlla s1, rvp_vals\n'
-                '\tlla s2, rvp_out\n')
+                '\tlla s2, rvp_out\n' % g.sx)
         for a in g.asm:
             f.write(a + '\n')
         f.write('\ttail rvp_teardown\n')
         f.write('\t.bss\n\t.balign 8\n\t.globl rvp_out\nrvp_out:\n'
-                '\t.space %d\n' % (8 * max(nout, 1) + 8))
+                '\t.space %d\n' % (g.wb * (max(nout, 1) + 1)))
     with open(out_t, 'w') as f:
         f.write('\n'.join(g.tmpl) + '\n')
 
