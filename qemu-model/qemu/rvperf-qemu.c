@@ -79,8 +79,10 @@ static void rvperf_sync(CPURISCVState *env, struct rvp_ctr *ctr,
 }
 
 /*
- * The guest's cycles: instructions retired under -icount (deterministic,
- * what mcycle counts then).  Without -icount QEMU has no guest cycle count
+ * The guest's cycles under -icount: what QEMU's mcycle counts then, the
+ * virtual clock in ns (instructions << shift, plus the time the hart
+ * spent idle in WFI: it runs on while the hart waits, as a core clock
+ * does); deterministic.  Without -icount QEMU has no guest cycle count
  * (mcycle shows host ticks, i.e. emulation time), so records say CCV=0;
  * that also spares a host clock read per record.  False when there is no
  * count here (no -icount, or icount in the middle of a TB).
@@ -93,7 +95,7 @@ static bool rvperf_now(RVPerfState *s, int64_t *now)
     if (current_cpu && current_cpu->running && !current_cpu->neg.can_do_io) {
         return false;
     }
-    *now = icount_get_raw();
+    *now = icount_get();
     return true;
 }
 

@@ -5,7 +5,7 @@
  * switches in every mode, dumps in M-mode) and prints what it stored as
  * ctr-sim prints it: "name=0x..." per read, "illegal" or "virtual" per
  * access that took that trap, "entry N SOURCE TARGET DATA" per valid
- * entry of each dump.
+ * entry of each dump, "idle N" per timer wait (the cycles it took).
  */
 #include "events.h"
 #include "guest.h"
@@ -67,6 +67,15 @@ void ops(void)
 		}
 		if (d->kind == 'w') {
 			put_trap(o[0]);
+			o++;
+			continue;
+		}
+		if (d->kind == 'i') {
+			/* cycles spent in a timer wait: events.sh gives them to
+			 * ctr-sim, they are not compared */
+			put_str("idle ");
+			put_hex(o[0]);
+			put_str("\n");
 			o++;
 			continue;
 		}

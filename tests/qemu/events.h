@@ -7,7 +7,8 @@
 
 /*
  * One per access or dump, in order: 'r' a read (status, value), 'w' a
- * write or SCTRCLR (status), 'd' a dump (256 x source, target, data).
+ * write or SCTRCLR (status), 'i' a timer wait (the cycles it took), 'd' a
+ * dump (256 x source, target, data).
  * status: 0, or the mcause of the trap the access took.  mask: the bits
  * of a read the model implements (mstateen0/hstateen0: see scn2events.py).
  */
