@@ -156,6 +156,7 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
 {
     struct rvp_ctr_config cfg;
     enum rvp_ctr_layout layout;
+    unsigned int hpm;
     const char *why;
     RVPerfState *s;
 
@@ -182,6 +183,13 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
         error_setg(errp, "ctr-layout: %s", why);
         return;
     }
+    /* The counter model's hpm counters are 3, 4, ... without gaps. */
+    hpm = ctpop32(cpu->cfg.pmu_mask);
+    if (cpu->cfg.pmu_mask != MAKE_64BIT_MASK(3, hpm)) {
+        error_setg(errp, "ctr-layout: pmu-mask must be the counters from 3 "
+                   "up, without gaps (0x%" PRIx32 ")", cpu->cfg.pmu_mask);
+        return;
+    }
     s = g_new0(RVPerfState, 1);
     if (rvp_ctr_init(&s->ctr, &cfg)) {
         g_free(s);
@@ -190,8 +198,9 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
     }
     rvp_pred_init(&s->pred);
     {
+        /* the hpm counters QEMU implements (pmu-mask: 3..18 by default) */
         struct rvp_pmu_config pc = {
-            .hpm_counters = 29,
+            .hpm_counters = hpm,
             .sscofpmf = cpu->cfg.ext_sscofpmf,
             .h_ext = cfg.h_ext,
             .xlen = cfg.xlen,

@@ -3,7 +3,10 @@
  * ctr-sim - runs a CTR scenario (qemu-model/README.md) from a file or
  * standard input over the qemu-model core.
  *
- *	ctr-sim [SCENARIO]
+ *	ctr-sim [--lines] [SCENARIO]
+ *
+ * --lines: each result line starts with the number of the scenario line
+ * that printed it and a tab (tools that map results back to lines).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +19,17 @@ int main(int argc, char **argv)
 	FILE *in = stdin;
 	char *text = NULL;
 	size_t len = 0, cap = 0, n;
+	unsigned int flags = 0;
 	int status;
 
+	if (argc > 1 && strcmp(argv[1], "--lines") == 0) {
+		flags |= SCENARIO_LINE_NUMBERS;
+		argc--;
+		argv++;
+	}
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--help") == 0)) {
 		fprintf(argc > 2 ? stderr : stdout,
-			"usage: ctr-sim [SCENARIO]\n");
+			"usage: ctr-sim [--lines] [SCENARIO]\n");
 		return argc > 2 ? 2 : 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "-") != 0) {
@@ -48,7 +57,7 @@ int main(int argc, char **argv)
 	}
 	if (in != stdin)
 		fclose(in);
-	status = scenario_run(text, len, stdout, stderr);
+	status = scenario_run(text, len, stdout, stderr, flags);
 	free(text);
 	return status;
 }

@@ -28,8 +28,17 @@ struct sim {
 	bool configured;	/* a command other than layout/impl ran */
 	unsigned long line;
 	FILE *out, *err;
+	bool line_numbers;	/* SCENARIO_LINE_NUMBERS */
 	char errbuf[256];
 };
+
+/* Where a result goes: OUT, after the line's number if asked for. */
+static FILE *out_line(struct sim *s)
+{
+	if (s->out && s->line_numbers)
+		fprintf(s->out, "%lu\t", s->line);
+	return s->out;
+}
 
 static int fail(struct sim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -422,9 +431,9 @@ static void print_trap(struct sim *s, enum rvp_access acc)
 	if (!s->out)
 		return;
 	if (acc == RVP_ACCESS_VIRTUAL)
-		fputs("virtual\n", s->out);
+		fputs("virtual\n", out_line(s));
 	else if (acc != RVP_ACCESS_OK)
-		fputs("illegal\n", s->out);
+		fputs("illegal\n", out_line(s));
 }
 
 static int cmd_csrr(struct sim *s, int argc, char **argv)
@@ -441,7 +450,7 @@ static int cmd_csrr(struct sim *s, int argc, char **argv)
 	if (acc != RVP_ACCESS_OK)
 		print_trap(s, acc);
 	else if (s->out)
-		fprintf(s->out, "%s=0x%" PRIx64 "\n", argv[1], val);
+		fprintf(out_line(s), "%s=0x%" PRIx64 "\n", argv[1], val);
 	return 0;
 }
 
@@ -684,7 +693,7 @@ static int cmd_dump(struct sim *s, int argc, char **argv)
 		rvp_ctr_entry_get(&s->hart.ctr, i, &e);
 		if (!(e.source & RVP_CTRSOURCE_V) || !s->out)
 			continue;
-		fprintf(s->out, "entry %u 0x%" PRIx64 " 0x%" PRIx64
+		fprintf(out_line(s), "entry %u 0x%" PRIx64 " 0x%" PRIx64
 				" 0x%" PRIx64 "\n",
 			i, e.source, e.target, e.data);
 	}
@@ -749,7 +758,8 @@ static int run_line(struct sim *s, char *line)
 	return fail(s, "unknown command '%.40s'", argv[0]);
 }
 
-int scenario_run(const char *text, size_t len, FILE *out, FILE *err)
+int scenario_run(const char *text, size_t len, FILE *out, FILE *err,
+		 unsigned int flags)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	char line[MAX_LINE + 1];
@@ -763,6 +773,7 @@ int scenario_run(const char *text, size_t len, FILE *out, FILE *err)
 	}
 	s->out = out;
 	s->err = err;
+	s->line_numbers = flags & SCENARIO_LINE_NUMBERS;
 	rvp_hart_config_default(&s->cfg, RVP_CTR_LAYOUT_RATIFIED);
 	reinit(s);
 	while (pos < len) {

@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = fmemopen(errbuf, sizeof(errbuf) - 1, "w");
 	if (!out || !err)
 		abort();
-	status = scenario_run((const char *)data, size, out, err);
+	status = scenario_run((const char *)data, size, out, err, 0);
 	fclose(out);
 	fclose(err);
 	errlen = strlen(errbuf);

@@ -63,6 +63,24 @@ def run_good(path):
     extra = got[len(want):]
     result(not extra, '%s: no unexpected output' % name,
            ['unexpected: ' + l for l in extra[:5]])
+    # --lines: the same results, each after the number of a line that
+    # prints one (csrr, csrw, sctrclr or dump)
+    p = subprocess.run([SIM, '--lines', path], capture_output=True,
+                       text=True)
+    with open(path) as f:
+        cmds = [l.split('#', 1)[0].split()[:1] for l in f]
+    bad = []
+    numbered = p.stdout.splitlines()
+    for i, l in enumerate(numbered):
+        num, _, rest = l.partition('\t')
+        k = int(num) if num.isdigit() else 0
+        if (i >= len(got) or rest != got[i] or not 1 <= k <= len(cmds) or
+                cmds[k - 1] not in (['csrr'], ['csrw'], ['sctrclr'],
+                                    ['dump'])):
+            bad.append(l)
+    result(len(numbered) == len(got) and not bad,
+           '%s: --lines numbers each result with its line' % name,
+           ['not so: ' + l for l in bad[:3]])
 
 
 def run_bad(path):

@@ -39,8 +39,13 @@ n=0
 for scn in ${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn "$top"/tests/qemu/*.scn)}; do
 	b=$(basename "$scn" .scn)
 	r=$(python3 "$top/tests/qemu/scn2events.py" gen "$scn" "$tmp/$b.S" \
-		"$tmp/$b.gen.c" "$tmp/$b.tmpl" "$sim" $upstream) ||
-		r="0 1 0 generator failed"
+		"$tmp/$b.gen.c" "$tmp/$b.tmpl" "$sim" $upstream 2>"$tmp/$b.gen.err") ||
+		r="fail"
+	if [ "$r" = fail ]; then
+		n=$((n + 1))
+		echo "fail $b - generator failed: $(tail -1 "$tmp/$b.gen.err")" >>"$tmp/list"
+		continue
+	fi
 	set -- $r
 	lines=$1 stop=$2 outs=$3
 	shift 3
@@ -60,6 +65,10 @@ i=0
 whole=0 part=0 skipped=0
 while read -r what b stop why; do
 	i=$((i + 1))
+	if [ "$what" = fail ]; then
+		echo "not ok $i $b # $why"
+		continue
+	fi
 	if [ "$what" = skip ]; then
 		echo "ok $i $b # SKIP not replayed: $stop $why"
 		skipped=$((skipped + 1))

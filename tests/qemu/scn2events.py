@@ -102,13 +102,32 @@ IND = {'miselect': 0x350, 'mireg': 0x351, 'mireg2': 0x352, 'mireg3': 0x353,
 # Of mstateen0/hstateen0 the model implements SE0, CSRIND and the CTR
 # bits; QEMU has more (its other extensions'): reads compare these bits.
 STATEEN_MASK = (1 << 63) | (1 << 60) | (1 << 54) | (1 << 55)
-# QEMU's own CSRs the scenarios use whose values do not depend on what ran
-# before (the counters themselves do: the guest runs more instructions):
-# counter enables and inhibit, scountovf, and the RV32 halves (illegal on
-# RV64).
+# QEMU's own CSRs the scenarios use: counter enables and inhibit,
+# scountovf, and mcycle/minstret (and their user and RV32 views), which the
+# replay zeroes as it starts and ctr-sim's sequence advances by what the
+# guest ran ("cycles K" and "retire K" before each line: under -icount
+# shift=0 both count instructions, mcycle also the timer waits' idle time).
 QEMU_CSRS = {'mcounteren': 0x306, 'scounteren': 0x106, 'hcounteren': 0x606,
-             'mcountinhibit': 0x320, 'scountovf': 0xDA0, 'mcycleh': 0xB80,
-             'minstreth': 0xB82, 'cycleh': 0xC80, 'instreth': 0xC82}
+             'mcountinhibit': 0x320, 'scountovf': 0xDA0,
+             'mcycle': 0xB00, 'minstret': 0xB02, 'cycle': 0xC00,
+             'instret': 0xC02, 'mcycleh': 0xB80, 'minstreth': 0xB82,
+             'cycleh': 0xC80, 'instreth': 0xC82, 'mip': 0x344}
+# Of mip ctr-sim models LCOFIP only: reads compare that bit and writes
+# write only that bit (QEMU's other bits would raise interrupts the
+# scenario does not take).
+MIP_MASK = 1 << 13         # LCOFIP
+# ... of which QEMU 10.2's RV32 halves do not carry from the lower half
+# into the upper one (mcycle 0xfffffff0 + 0x2a leaves mcycleh as it was)
+# and start the lower half's count elsewhere than its write: on RV32 they
+# are not replayed.
+RV32_BROKEN = ('mcycle', 'minstret', 'cycle', 'instret', 'mcycleh',
+               'minstreth', 'cycleh', 'instreth')
+# mcounteren/scounteren/hcounteren bit 1 (TM) enables QEMU's time CSR,
+# which ctr-sim lacks (the bit is read-only 0 there): reads compare the rest.
+COUNTEREN_MASK = ~2 & (2**64 - 1)
+# QEMU's hpm counters (pmu-mask's default, 3..18), which the glue's counter
+# model implements too; ctr-sim's sequence says so ("impl hpm=16").
+HPM_COUNTERS = 16
 # Counter CSRs the model has (mhpmevent/mhpmcounter 3..31 in the glue).
 NUMBERED = [('mhpmcounter', 0xB03, 0xB83), ('mhpmevent', 0x323, 0x723),
             ('hpmcounter', 0xC03, 0xC83)]
@@ -290,9 +309,11 @@ class Gen:
         self.asm.append('%s:' % lab)
 
     def point(self, line):
-        """A template line, with the cycles retired since the last one."""
+        """A template line, after the instructions retired since the last
+        one (each a cycle too)."""
         if self.pending:
             self.tmpl.append('cycles %d' % self.pending)
+            self.tmpl.append('retire %d' % self.pending)
         self.pending = 0
         self.tmpl.append(line)
 
@@ -449,8 +470,11 @@ class Gen:
                 self.need(('mideleg', 13), False)
                 if m == 'M':
                     self.to_m_via_handler('csrsi mstatus, 8', 'int', 13,
-                                          True, setup=['csrs mip, s7'],
-                                          after=['csrc mip, s7'])
+                                          True,
+                                          setup=['csrs mie, s7',
+                                                 'csrs mip, s7'],
+                                          after=['csrc mip, s7',
+                                                 'csrc mie, s7'])
                     return
                 raise Unsupported('LCOFI to M from %s' % m)
             setup = ['li t1, 1'] if m != 'M' else ['li t1, 1',
@@ -464,8 +488,8 @@ class Gen:
                 if m != 'S':
                     raise Unsupported('LCOFI to HS from %s' % m)
                 self.trap_direct('S', 'csrs sip, s7', 'int', 13, True,
-                                 setup=['csrsi sstatus, 2'],
-                                 after=['csrc sip, s7'])
+                                 setup=['csrs sie, s7', 'csrsi sstatus, 2'],
+                                 after=['csrc sip, s7', 'csrc sie, s7'])
             elif m == 'S':
                 self.trap_direct('S', 'csrsi sip, 2', 'int', 1, True,
                                  setup=['csrsi sstatus, 2'],
@@ -484,7 +508,7 @@ class Gen:
                 self.need(('hvien', 13), True)
                 self.trap_direct('VS', 'csrs sip, s7', 'int', 13, True,
                                  setup=['csrsi sstatus, 2', 'csrs sie, s7'],
-                                 after=['csrc sip, s7'])
+                                 after=['csrc sip, s7', 'csrc sie, s7'])
             else:
                 self.trap_direct('VS', 'csrsi sip, 2', 'int', 1, True,
                                  setup=['csrsi sstatus, 2'],
@@ -495,7 +519,7 @@ class Gen:
         before its mret, so the interrupt is taken at TO's first
         instruction."""
         cont2 = self.label()
-        pre = ['csrs mip, s7']
+        pre = ['csrs mie, s7', 'csrs mip, s7']
         if tgt == 'M':
             pre = ['lla s3, %s' % cont2, 'mv s4, s9', 'mv s5, s10'] + pre
 
@@ -511,13 +535,14 @@ class Gen:
             self.point('xret M @rvp_mret @%s' % cont2)
             self.place(cont2)
             for x in ['%s zero, 0(s2)' % self.sx, 'li s4, 0', 'li s5, 0',
-                      'csrc mip, s7']:
+                      'csrc mip, s7', 'csrc mie, s7']:
                 self.emit(x)
         else:
             self.point('trap int 13 %s @%s @%s' % (tgt, cont, cont2))
             self.mode = tgt
             self.place(cont2)
             self.emit('csrc sip, s7')
+            self.emit('csrc sie, s7')
 
     def switch(self, to):
         """priv TO: a real mode switch."""
@@ -534,9 +559,10 @@ class Gen:
 
     # --------------------------------------------------------- accesses
     def outcome(self):
+        """The next access's trap cause (0: none); access() notes where
+        its template line is."""
         k = self.naccess
         self.naccess += 1
-        self.accesses.append(len(self.tmpl))
         return self.outcomes[k] if self.outcomes is not None else 0
 
     def access(self, line, kind, name, num, val=None):
@@ -557,6 +583,7 @@ class Gen:
             insn = '.insn 0x10400073'       # SCTRCLR
         self.emit(insn, 0 if trap else 1)
         self.point('%s  # line %d' % (line, self.lineno))
+        self.accesses.append(len(self.tmpl) - 1)
         if trap or kind == 'r':
             self.nprint += 1
         if trap:
@@ -573,6 +600,10 @@ class Gen:
                 if self.xlen == 32:
                     mask = (mask >> 32 if name.endswith('h') else
                             mask) & 0xFFFFFFFF
+            elif name.endswith('counteren'):
+                mask = COUNTEREN_MASK & (2**self.xlen - 1)
+            elif name == 'mip':
+                mask = MIP_MASK
             self.names.append(('r', name, mask))
         else:
             self.emit('addi s2, s2, %d' % self.wb)
@@ -633,6 +664,9 @@ class Gen:
     # ------------------------------------------------------------ lines
     def csr_num(self, name):
         if re.fullmatch(r'0x[0-9a-fA-F]+', name) and int(name, 16) < 0x1000:
+            if int(name, 16) in (0xC01, 0xC81):
+                raise Unsupported('%s: QEMU\'s time CSR, which ctr-sim '
+                                  'lacks' % name)
             return int(name, 16)
         if name in CTR[self.layout]:
             return CTR[self.layout][name]
@@ -677,18 +711,27 @@ class Gen:
             self.switch(to)
             return
         if tok[0] in ('csrr', 'csrw'):
+            if self.xlen == 32 and tok[1] in RV32_BROKEN:
+                raise Unsupported('%s: QEMU 10.2\'s RV32 counter halves do '
+                                  'not carry' % tok[1])
             num = self.csr_num(tok[1])
             if tok[0] == 'csrr':
                 self.access(raw, 'r', tok[1], num)
             else:
-                self.access(raw, 'w', tok[1], num, int(tok[2], 0))
+                val = int(tok[2], 0)
+                if tok[1] == 'mip':
+                    val &= MIP_MASK
+                self.access(raw, 'w', tok[1], num, val)
             return
         if tok[0] == 'sctrclr':
             self.access(raw, 'c', 'sctrclr', None)
             return
-        if tok[0] == 'cycles':
+        if tok[0] in ('cycles', 'retire'):
+            # N nops: N instructions retired, N cycles
             n = int(tok[1], 0)
             if n > MAX_CYCLES or self.nops + n > MAX_NOPS:
+                if tok[0] == 'retire':
+                    raise Unsupported('retire %d: too many nops' % n)
                 self.wait(n)
                 return
             self.nops += n
@@ -902,9 +945,13 @@ class Gen:
 
     def run(self):
         impl = 'impl cc=off' if self.upstream else 'impl misp=on'
+        impl += ' hpm=%d' % HPM_COUNTERS
         if self.xlen == 32:
             impl += ' xlen=32'
-        self.tmpl += ['layout ratified', impl]
+        # rvp_ops zeroes minstret, then mcycle (write()): minstret has
+        # counted the instructions after its write by then
+        self.tmpl += ['layout ratified', impl,
+                      'retire %d' % (1 if self.xlen == 64 else 2)]
         todo = [(i, raw.split('#', 1)[0].strip())
                 for i, raw in enumerate(self.lines)]
         todo = [(i, l) for i, l in todo if l]
@@ -972,30 +1019,17 @@ def outcomes_from_sim(g, sim):
     labels = {}
     text = fill(g.tmpl, lambda n: labels.setdefault(n, 0x80000000 +
                                                     4 * len(labels)))
-    p = subprocess.run([sim], input='\n'.join(text) + '\n',
+    p = subprocess.run([sim, '--lines'], input='\n'.join(text) + '\n',
                        capture_output=True, text=True)
     if p.returncode:
         raise Unsupported('ctr-sim refused the sequence: %s'
                           % p.stderr.strip())
-    out = p.stdout.splitlines()
-    res = []
-    pos = 0
-    acc = set(g.accesses)
-    for i, l in enumerate(g.tmpl):
-        tok = l.split()
-        if i in acc:
-            first = out[pos] if pos < len(out) else ''
-            if first in ('illegal', 'virtual'):
-                res.append(2 if first == 'illegal' else 22)
-                pos += 1
-            else:
-                res.append(0)
-                if tok[0] == 'csrr':
-                    pos += 1
-        elif tok[0] == 'dump':
-            while pos < len(out) and out[pos].startswith('entry '):
-                pos += 1
-    return res
+    said = {}           # template line (1-based): what it printed first
+    for l in p.stdout.splitlines():
+        num, _, what = l.partition('\t')
+        said.setdefault(int(num), what)
+    trap = {'illegal': 2, 'virtual': 22}
+    return [trap.get(said.get(i + 1), 0) for i in g.accesses]
 
 
 def scenario_xlen(lines):
@@ -1044,6 +1078,12 @@ def write(g, scn, out_s, out_c, out_t):
                 '\tlla t0, rvp_save\n\t%s ra, 0(t0)\n'
                 '\tcall rvp_setup\n\tlla s1, rvp_vals\n'
                 '\tlla s2, rvp_out\n' % g.sx)
+        # the counters start where ctr-sim's do: at 0 (run())
+        if g.xlen == 32:
+            f.write('\tcsrw minstreth, zero\n\tcsrw minstret, zero\n'
+                    '\tcsrw mcycleh, zero\n\tcsrw mcycle, zero\n')
+        else:
+            f.write('\tcsrw minstret, zero\n\tcsrw mcycle, zero\n')
         for a in g.asm:
             f.write(a + '\n')
         f.write('\ttail rvp_teardown\n')
@@ -1072,16 +1112,10 @@ def main():
         # K-th output line (1-based)
         scn, sim, k = sys.argv[2], sys.argv[3], int(sys.argv[4])
         t = open(scn).read().splitlines()
-        lo, hi = 0, len(t)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            p = subprocess.run([sim], input='\n'.join(t[:mid + 1]) + '\n',
-                               capture_output=True, text=True)
-            if len(p.stdout.splitlines()) >= k:
-                hi = mid
-            else:
-                lo = mid + 1
-        m = re.search(r'# line (\d+)', t[lo]) if lo < len(t) else None
+        out = subprocess.run([sim, '--lines', scn], capture_output=True,
+                             text=True).stdout.splitlines()
+        n = int(out[k - 1].split('\t')[0]) if 0 < k <= len(out) else 0
+        m = re.search(r'# line (\d+)', t[n - 1]) if n else None
         print(m.group(1) if m else '?')
     else:
         tmpl, nm = sys.argv[2:4]
