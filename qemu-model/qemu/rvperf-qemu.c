@@ -996,23 +996,27 @@ const VMStateDescription vmstate_rvperf = {
 /*
  * The virt machine's riscv,pmu node for a hart with the model: the map of
  * rvp_pmu_map.h (SBI general and branch-unit cache events to the model's
- * selectors, raw events below 16 on any hpm counter).  False without the
- * model (QEMU's own map then).
+ * selectors, raw events below 16 on any hpm counter), its counter bitmaps
+ * limited to the counters the hart has (mcycle, minstret and pmu-mask's),
+ * as QEMU's own map is.  False without the model (QEMU's own map then).
  */
 bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node)
 {
     static const uint32_t ev2sel[] = RVP_PMU_MAP_EVENT_TO_MHPMEVENT;
     static const uint32_t ev2ctr[] = RVP_PMU_MAP_EVENT_TO_MHPMCOUNTERS;
     static const uint32_t raw2ctr[] = RVP_PMU_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
+    /* stride: the tuple's length; a counter bitmap ends each, if any */
     static const struct {
         const char *name;
         const uint32_t *cells;
-        size_t n;
+        size_t n, stride;
     } props[] = {
-        { "riscv,event-to-mhpmevent", ev2sel, ARRAY_SIZE(ev2sel) },
-        { "riscv,event-to-mhpmcounters", ev2ctr, ARRAY_SIZE(ev2ctr) },
-        { "riscv,raw-event-to-mhpmcounters", raw2ctr, ARRAY_SIZE(raw2ctr) },
+        { "riscv,event-to-mhpmevent", ev2sel, ARRAY_SIZE(ev2sel), 0 },
+        { "riscv,event-to-mhpmcounters", ev2ctr, ARRAY_SIZE(ev2ctr), 3 },
+        { "riscv,raw-event-to-mhpmcounters", raw2ctr, ARRAY_SIZE(raw2ctr),
+          5 },
     };
+    uint32_t counters = cpu->cfg.pmu_mask | 0x5;     /* + mcycle, minstret */
 
     if (!cpu->env.rvperf) {
         return false;
@@ -1021,7 +1025,13 @@ bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node)
         g_autofree uint32_t *be = g_new(uint32_t, props[p].n);
 
         for (size_t i = 0; i < props[p].n; i++) {
-            be[i] = cpu_to_be32(props[p].cells[i]);
+            uint32_t cell = props[p].cells[i];
+
+            if (props[p].stride && i % props[p].stride ==
+                props[p].stride - 1) {
+                cell &= counters;
+            }
+            be[i] = cpu_to_be32(cell);
         }
         qemu_fdt_setprop(fdt, node, props[p].name, be,
                          props[p].n * sizeof(uint32_t));

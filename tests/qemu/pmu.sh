@@ -4,14 +4,15 @@
 # 7): pmu.c counts a known number of branches, calls and returns through
 # mhpmevent3..7 with CTR off, then overflows a counter (OF, scountovf, an
 # exact LCOFI) and inhibits one; the virt machine's devicetree (dumpdtb) must
-# carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h.
+# carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h, its counter
+# bitmaps limited to the hart's counters (default and a smaller pmu-mask).
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
 . "$(dirname "$0")/lib.sh"
 hostcc=${HOST_CC:-cc}
 need_rvperf_qemu
 make_tmp
-echo "1..16"
+echo "1..20"
 cpu=rv64,sscofpmf=true,smctr=true,ssctr=true,ctr-layout=ratified
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/pmu.c"
 timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
@@ -31,8 +32,14 @@ while [ "$i" -lt 13 ]; do
 	sed 's/^/# /' "$tmp/err" | head -5
 done
 # The devicetree: QEMU writes it with dumpdtb; a small FDT reader prints
-# the three riscv,pmu properties of /pmu as cells.
-"$QEMU" -M virt,dumpdtb="$tmp/virt.dtb" -cpu "$cpu" -display none \
+# the three riscv,pmu properties of /pmu as cells.  Their counter bitmaps
+# name the counters the hart has: mcycle, minstret and pmu-mask's (3..18
+# by default; 3..6 with pmu-mask=0x78).
+"$hostcc" -I"$top/include" -I"$top/qemu-model/core" -o "$tmp/map" \
+	"$top/tests/qemu/pmu-map-print.c" || echo "# pmu-map-print did not build"
+for conf in "$cpu 7fffd" "$cpu,pmu-mask=0x78 7d"; do
+set -- $conf
+"$QEMU" -M virt,dumpdtb="$tmp/virt.dtb" -cpu "$1" -display none \
 	>/dev/null 2>"$tmp/dtb.err"
 python3 - "$tmp/virt.dtb" >"$tmp/dt" <<'PY'
 import struct, sys
@@ -56,18 +63,31 @@ while True:
     elif tok == 9:
         break
 PY
-"$hostcc" -I"$top/include" -I"$top/qemu-model/core" -o "$tmp/map" \
-	"$top/tests/qemu/pmu-map-print.c" && "$tmp/map" >"$tmp/want"
+"$tmp/map" "$2" >"$tmp/want" 2>/dev/null
 for prop in riscv,event-to-mhpmevent riscv,event-to-mhpmcounters \
 	riscv,raw-event-to-mhpmcounters; do
 	i=$((i + 1))
 	w=$(grep "^$prop " "$tmp/want")
 	g=$(grep "^$prop " "$tmp/dt")
 	if [ -n "$w" ] && [ "$w" = "$g" ]; then
-		echo "ok $i /pmu $prop is rvp_pmu_map.h's"
+		echo "ok $i /pmu $prop is rvp_pmu_map.h's (counters 0x$2)"
 	else
-		echo "not ok $i /pmu $prop is rvp_pmu_map.h's"
+		echo "not ok $i /pmu $prop is rvp_pmu_map.h's (counters 0x$2)"
 		echo "# want: $w"
 		echo "# got:  $g"
 	fi
 done
+done
+# A pmu-mask with gaps: the counter model's counters are 3, 4, ... only.
+# QEMU must refuse the CPU at start (-S: a QEMU that starts just waits).
+i=$((i + 1))
+timeout 10 "$QEMU" -M virt -cpu "$cpu,pmu-mask=0x28" -display none -S \
+	</dev/null >"$tmp/gap.out" 2>&1
+rc=$?
+if [ "$rc" != 124 ] && [ "$rc" != 0 ] &&
+	grep -q "pmu-mask must be the counters from 3" "$tmp/gap.out"; then
+	echo "ok $i pmu-mask=0x28 (gaps) refused: $(grep -o 'pmu-mask must[^(]*' "$tmp/gap.out")"
+else
+	echo "not ok $i pmu-mask=0x28 (gaps) refused (status $rc)"
+	sed 's/^/# /' "$tmp/gap.out" | head -3
+fi
