@@ -36,19 +36,7 @@ run() {
 		-serial stdio -cpu "$cpu" -kernel "$tmp/g.elf" "$@" \
 		-d in_asm,op -D "$tmp/op.log" </dev/null 2>"$tmp/err" |
 		tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
-	n=$(grep -c '^ok \|^not ok ' "$tmp/got")
-	i=0
-	while read -r line; do
-		case $line in
-		"ok "*|"not ok "*)
-			i=$((i + 1))
-			echo "$line" | sed "s/^\(not ok\|ok\) [0-9]* */\1 $((first + i - 1)) $label: /" ;;
-		esac
-	done <"$tmp/got"
-	while [ "$i" -lt 4 ]; do
-		i=$((i + 1))
-		echo "not ok $((first + i - 1)) $label: guest check missing"
-	done
+	guest_tap "$tmp/got" "$first" 4 "$label"
 	[ "$n" = 4 ] || sed 's/^/# /' "$tmp/got" "$tmp/err" | head -20
 	# TBs per loop in translation order: whether each records.
 	python3 - "$tmp/op.log" "$tmp/syms" "$((first + 4))" "$label" <<'PY'

@@ -60,3 +60,23 @@ build_guest_or_bail() {
 	sed 's/^/# /' "$1.cc"
 	exit 1
 }
+
+# guest_tap GOT FIRST COUNT [LABEL]: the guest's "ok"/"not ok" lines in
+# GOT (numbered or not) as TAP lines FIRST, FIRST + 1, ..., "LABEL: "
+# before each description; the ones the guest did not print, up to COUNT,
+# are "not ok ... guest check missing".  Sets n to how many it printed.
+guest_tap() {
+	n=0
+	while read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			n=$((n + 1))
+			echo "$line" | sed "s/^\(not ok\|ok\) [0-9]* */\1 $(($2 + n - 1)) ${4:+$4: }/" ;;
+		esac
+	done <"$1"
+	k=$n
+	while [ "$k" -lt "$3" ]; do
+		k=$((k + 1))
+		echo "not ok $(($2 + k - 1)) ${4:+$4: }guest check missing"
+	done
+}

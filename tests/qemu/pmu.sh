@@ -18,19 +18,9 @@ build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/pmu.c"
 timeout 60 "$QEMU" -M virt -bios none -nographic -monitor none -serial stdio \
 	-cpu "$cpu" -kernel "$tmp/g.elf" </dev/null 2>"$tmp/err" |
 	tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
-i=0
-while read -r line; do
-	case $line in
-	"ok "*|"not ok "*)
-		i=$((i + 1))
-		echo "$line" | sed "s/^\(not ok\|ok\) /\1 $i /" ;;
-	esac
-done <"$tmp/got"
-while [ "$i" -lt 13 ]; do
-	i=$((i + 1))
-	echo "not ok $i guest check missing"
-	sed 's/^/# /' "$tmp/err" | head -5
-done
+guest_tap "$tmp/got" 1 13
+[ "$n" = 13 ] || sed 's/^/# /' "$tmp/err" | head -5
+i=13
 # The devicetree: QEMU writes it with dumpdtb; a small FDT reader prints
 # the three riscv,pmu properties of /pmu as cells.  Their counter bitmaps
 # name the counters the hart has: mcycle, minstret and pmu-mask's (3..18
