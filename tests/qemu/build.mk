@@ -2,6 +2,9 @@
 # tests/qemu: ctr-sim scenarios replayed as bare-metal guest code on a QEMU
 # patched with qemu-model/qemu, and the model's own guest checks.  E2e
 # tiers: need QEMU=..., SKIP without.
+# events-gen.sh: the replay's generator, guest builds and ctr-sim sequences
+# without QEMU (make check).
+HOST_TESTS += tests/qemu/events-gen.sh
 E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh' \
 	'e2e-qemu-gating=env QEMU=$(QEMU) tests/qemu/gating.sh'
 E2E_QEMU_TIERS += 'e2e-qemu-cycles=env QEMU=$(QEMU) O=$(O) tests/qemu/cycles.sh'
