@@ -10,11 +10,6 @@
 # ctr-sim (the default); SKIPs without either.
 set -u
 . "$(dirname "$0")/lib.sh"
-# O is relative to the top or absolute, as make takes it
-case ${O:-build} in
-/*) sim=${CTR_SIM:-$O/qemu-model/ctr-sim} ;;
-*) sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim} ;;
-esac
 need_rvperf_qemu
 [ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
 make_tmp

@@ -11,10 +11,6 @@
 # whole.  events.sh (e2e, QEMU=...) compares the values themselves.
 set -u
 . "$(dirname "$0")/lib.sh"
-case ${O:-build} in
-/*) sim=$O/qemu-model/ctr-sim ;;
-*) sim=$top/${O:-build}/qemu-model/ctr-sim ;;
-esac
 need_cc
 [ -x "$sim" ] || { echo "Bail out! no ctr-sim at $sim (make all)"; exit 1; }
 make_tmp

@@ -19,11 +19,6 @@
 # configured so (impl cc=off).
 set -u
 . "$(dirname "$0")/lib.sh"
-# O is relative to the top or absolute, as make takes it
-case ${O:-build} in
-/*) sim=${CTR_SIM:-$O/qemu-model/ctr-sim} ;;
-*) sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim} ;;
-esac
 upstream=
 need_qemu
 if [ "${UPSTREAM_CTR:-}" = 1 ]; then

@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the tests/qemu scripts that run bare-metal guest code
 # (start.S + guest.c + the test's own C) on a QEMU patched with
-# qemu-model/qemu.  Sets top, cc and nm; the functions SKIP or bail out
+# qemu-model/qemu.  Sets top, cc, nm and sim; the functions SKIP or bail out
 # the way TAP wants.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
 nm=${CROSS_NM:-riscv64-linux-gnu-nm}
+# ctr-sim: CTR_SIM, else the build's ($O relative to the top or absolute,
+# as make takes it)
+case ${O:-build} in
+/*) sim=${CTR_SIM:-$O/qemu-model/ctr-sim} ;;
+*) sim=${CTR_SIM:-$top/${O:-build}/qemu-model/ctr-sim} ;;
+esac
 
 # QEMU is given and executable (else SKIP, exit 0).
 need_qemu() {
