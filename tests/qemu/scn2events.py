@@ -349,6 +349,14 @@ class Gen:
             self.emit('%s %s, t0' % ('csrs' if val else 'csrc', reg))
 
     # ----------------------------------------------------- transitions
+    def through_mtrap(self, kind, cause, src, back, cont):
+        """The template lines of a trap to M that rvp_mtrap takes (six
+        instructions up to and with its mret) and of that mret to BACK at
+        CONT."""
+        self.point('trap %s %d M @%s @rvp_mtrap' % (kind, cause, src))
+        self.pending += 6
+        self.point('xret %s @rvp_mret @%s' % (back, cont))
+
     def xret(self, to, pre=(), needs=None):
         """mret/sret from the current mode to TO (xret_allowed); pre:
         instructions before it.  Returns the label it returns to."""
@@ -410,10 +418,8 @@ class Gen:
             # taken before the next instruction, which is the source
             src = self.label()
             self.place(src)
-        self.point('trap %s %d M @%s @rvp_mtrap' % (kind, cause, src))
+        self.through_mtrap(kind, cause, src, 'M', cont)
         self.mode = 'M'
-        self.pending += 6       # rvp_mtrap up to and with its mret
-        self.point('xret M @rvp_mret @%s' % cont)
         self.place(cont)
         self.emit('%s zero, 0(s2)' % self.sx)
         self.emit('li s4, 0')
@@ -529,10 +535,8 @@ class Gen:
                 self.need('stvec' if tgt == 'S' else 'vstvec', cont2)
         cont = self.xret(to, pre, needs)
         if tgt == 'M':
-            self.point('trap int 13 M @%s @rvp_mtrap' % cont)
+            self.through_mtrap('int', 13, cont, 'M', cont2)
             self.mode = 'M'
-            self.pending += 6
-            self.point('xret M @rvp_mret @%s' % cont2)
             self.place(cont2)
             for x in ['%s zero, 0(s2)' % self.sx, 'li s4, 0', 'li s5, 0',
                       'csrc mip, s7', 'csrc mie, s7']:
@@ -587,9 +591,7 @@ class Gen:
         if trap or kind == 'r':
             self.nprint += 1
         if trap:
-            self.point('trap exc %d M @%s @rvp_mtrap' % (trap, acc))
-            self.pending += 6
-            self.point('xret %s @rvp_mret @%s' % (self.mode, nxt))
+            self.through_mtrap('exc', trap, acc, self.mode, nxt)
         self.place(nxt)
         if kind == 'r':
             self.emit('%s t0, %d(s2)' % (self.sx, self.wb))
