@@ -47,11 +47,7 @@ for scn; do
 		sed 's/^/# /' "$tmp/$b.gen.err" | tail -3
 	fi
 	i=$((i + 1))
-	xlen=64
-	grep -q '^impl.* xlen=32' "$tmp/$b.tmpl" 2>/dev/null && xlen=32
-	if ! GUEST_XLEN=$xlen build_guest "$tmp/$b.elf" \
-		"$top/tests/qemu/events.c" "$top/tests/qemu/events-rt.S" \
-		"$tmp/$b.gen.c" "$tmp/$b.S"; then
+	if ! build_replay_guest "$b"; then
 		echo "not ok $i $b: RV$xlen guest does not build"
 		sed 's/^/# /' "$tmp/$b.elf.cc" | head -10
 		continue

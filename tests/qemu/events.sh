@@ -70,14 +70,9 @@ while read -r what b stop why; do
 		continue
 	fi
 	layout=$(sed -n '1s/^layout //p' "$tmp/$b.tmpl")
-	xlen=64
-	grep -q '^impl.* xlen=32' "$tmp/$b.tmpl" && xlen=32
-	res=
-	if ! GUEST_XLEN=$xlen build_guest "$tmp/$b.elf" "$top/tests/qemu/events.c" \
-		"$top/tests/qemu/events-rt.S" "$tmp/$b.gen.c" "$tmp/$b.S"; then
+	if ! build_replay_guest "$b"; then
 		echo "not ok $i $b # guest did not build"
 		sed 's/^/# /' "$tmp/$b.elf.cc" | head -20
-		res=fail
 	else
 		"$nm" "$tmp/$b.elf" >"$tmp/$b.nm"
 		cpu=rv$xlen,h=true,smstateen=true,sscofpmf=true,smcsrind=true,sscsrind=true,smaia=true,ssaia=true,smctr=true,ssctr=true

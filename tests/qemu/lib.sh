@@ -59,6 +59,16 @@ build_guest() {
 		"$top/tests/qemu/guest.c" "$@" 2>"$out.cc"
 }
 
+# build_replay_guest NAME: the guest scn2events.py generated as
+# $tmp/NAME.{S,gen.c,tmpl} (events.sh, events-gen.sh), built as
+# $tmp/NAME.elf for the XLEN its template says; sets xlen (32 or 64).
+build_replay_guest() {
+	xlen=64
+	grep -q '^impl.* xlen=32' "$tmp/$1.tmpl" 2>/dev/null && xlen=32
+	GUEST_XLEN=$xlen build_guest "$tmp/$1.elf" "$top/tests/qemu/events.c" \
+		"$top/tests/qemu/events-rt.S" "$tmp/$1.gen.c" "$tmp/$1.S"
+}
+
 # build_guest, or "Bail out!" with the compiler's output and exit 1.
 build_guest_or_bail() {
 	build_guest "$@" && return 0
