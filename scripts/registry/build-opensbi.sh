@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Builds OpenSBI firmware from the registry's OpenSBI source (pinned in
+# scripts/registry/pins.txt) into the cache, and prints the fw_dynamic.bin.
+#
+#   build-opensbi.sh platform   rvperf's external platform (opensbi-ext/):
+#                               what a vendor ships, what CI boots
+#   build-opensbi.sh generic    upstream's own generic platform, unchanged:
+#                               the baseline the M-mode benchmark compares
+#
+# A build is keyed by the source pin and, for the platform, by the content of
+# opensbi-ext/ and include/rvperf/: an unchanged tree is not rebuilt, a
+# changed one gets a fresh build (the previous one is removed).  Any compiler
+# warning fails the build (OpenSBI also builds with -Werror).
+# Environment: RVPERF_CACHE, CROSS_COMPILE (riscv64-linux-gnu-), JOBS.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${RVPERF_CACHE:?RVPERF_CACHE is not set}
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+jobs=${JOBS:-$(nproc)}
+pin=opensbi-1.8.1.src
+flavour=${1:-}
+
+die() { echo "build-opensbi: $*" >&2; exit 1; }
+command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing (run 'make deps')"
+
+pinsum=$(awk -v k=$pin '$1 == k { print $4 }' "$top/scripts/registry/pins.txt")
+case $flavour in
+platform)
+	key=$( { echo "$pinsum $cross"; cd "$top" &&
+		find opensbi-ext include/rvperf -type f | LC_ALL=C sort |
+		xargs sha256sum; } | sha256sum | cut -c1-16)
+	args=(PLATFORM_DIR="$top/opensbi-ext") plat=opensbi-ext ;;
+generic)
+	key=$(echo "$pinsum $cross" | sha256sum | cut -c1-16)
+	args=(PLATFORM=generic) plat=generic ;;
+*) die "usage: build-opensbi.sh platform|generic" ;;
+esac
+base=$cache/opensbi-$flavour
+out=$base/$key
+fw=$out/platform/$plat/firmware/fw_dynamic.bin
+
+mkdir -p "$base"
+exec 9>"$base/.lock"
+flock 9
+if [ ! -f "$out/.done" ]; then
+	src=$("$top/scripts/registry/fetch.sh" unpack "$cache/opensbi-1.8.1" $pin)
+	find "$base" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	echo "build-opensbi: building the $flavour firmware (OpenSBI 1.8.1)" >&2
+	log=$base/build.log
+	if ! make -C "$src" O="$out" "${args[@]}" CROSS_COMPILE="$cross" \
+			-j"$jobs" >"$log" 2>&1; then
+		tail -30 "$log" >&2
+		die "the $flavour build failed (log: $log)"
+	fi
+	if grep -q 'warning:' "$log"; then
+		grep 'warning:' "$log" | head -10 >&2
+		die "the $flavour build printed warnings (log: $log)"
+	fi
+	[ -f "$fw" ] || die "no $fw after the build"
+	touch "$out/.done"
+fi
+echo "$fw"
