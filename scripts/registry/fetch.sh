@@ -11,11 +11,12 @@
 #                                pins; prints DEST
 #
 # Environment: RVPERF_CACHE (downloads go to $RVPERF_CACHE/registry),
-# DEBIAN_MIRROR (default http://deb.debian.org/debian).
+# DEBIAN_MIRROR (default http://deb.debian.org/debian), RVPERF_PINS (another
+# pins file, for tests).
 # A pin the pool no longer serves fails with one line naming it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pins=$here/pins.txt
+pins=${RVPERF_PINS:-$here/pins.txt}
 cache=${RVPERF_CACHE:?RVPERF_CACHE is not set}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 dl=$cache/registry
@@ -42,7 +43,6 @@ file() {
 	out=$dl/$(basename "$POOL")
 	if ! verified "$out"; then
 		mkdir -p "$dl"
-		echo "registry: downloading $(basename "$POOL") ($((SIZE / 1048576)) MiB)" >&2
 		code=$(curl -sS -L --retry 3 -o "$out.part" -w '%{http_code}' \
 			"$mirror/$POOL") || die "cannot download $mirror/$POOL (network?)"
 		case $code in
@@ -54,6 +54,7 @@ file() {
 		mv "$out.part" "$out"
 		verified "$out" || { rm -f "$out"
 			die "$POOL does not match its pin '$key' (size $SIZE, SHA-256 $SUM)"; }
+		echo "registry: downloaded $(basename "$POOL") ($((SIZE / 1048576)) MiB)" >&2
 	fi
 	echo "$out"
 }
@@ -62,12 +63,13 @@ file() {
 unpack() {
 	local dest=$1 key f stamp=""
 	shift
-	for key in "$@"; do pin "$key"; stamp+="$key $SUM"$'\n'; done
+	for key in "$@"; do pin "$key"; stamp+="$key $SUM;"; done
 	mkdir -p "$(dirname "$dest")"
 	exec 9>"$dest.lock"
 	flock 9
 	if [ "$(cat "$dest/.rvperf-pins" 2>/dev/null)" != "$stamp" ]; then
 		rm -rf "$dest"
+		rm -rf "$dest.tmp"
 		mkdir -p "$dest.tmp"
 		for key in "$@"; do
 			f=$(file "$key")

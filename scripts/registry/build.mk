@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The stack users run, from Debian's registry (scripts/registry/pins.txt),
+# built or unpacked into $(RVPERF_CACHE) and reused:
+#   PLATFORM_FW   rvperf's OpenSBI platform (opensbi-ext/) on OpenSBI 1.8.1
+#   GENERIC_FW    upstream OpenSBI 1.8.1's own generic platform (the
+#                 M-mode benchmark's baseline)
+#   CTR_QEMU      Debian's QEMU 10.0.2 (bookworm-backports): Smctr/Ssctr;
+#   CTR_QEMU_USER and its qemu-riscv64 (plugin API with registers)
+# The firmware is copied into $(O) so that its path does not change with
+# the content key the cache uses.
+CTR_QEMU_BIN = $(RVPERF_CACHE)/qemu-10.0.2/rvperf-bin
+CTR_QEMU = $(CTR_QEMU_BIN)/qemu-system-riscv64
+CTR_QEMU_USER = $(CTR_QEMU_BIN)/qemu-riscv64
+PLATFORM_FW := $(O)/opensbi/platform/fw_dynamic.bin
+GENERIC_FW := $(O)/opensbi/generic/fw_dynamic.bin
+
+# The scripts know whether anything changed; make always asks them.
+$(O)/opensbi/%/fw_dynamic.bin: FORCE
+	$(Q)fw=$$(scripts/registry/build-opensbi.sh $*) && mkdir -p $(@D) && \
+		{ cmp -s "$$fw" $@ || cp "$$fw" $@; }
+$(CTR_QEMU): FORCE
+	$(Q)scripts/registry/qemu-backports.sh >/dev/null
+
+.PHONY: registry-stack
+registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU)
+
+# The pins and the fetch script's failure modes, without the network.
+HOST_TESTS += tests/infra/registry-test.sh
