@@ -7,3 +7,20 @@ TV_CFLAGS := -Iuserspace/tv
 $(eval $(call host-program,$(O)/tests/tv/codec-test,\
 	tests/tv/codec-test.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_TESTS += $(O)/tests/tv/codec-test
+
+# libFuzzer target on the decoder, with ASan and UBSan (when clang is
+# there); tests/tv/fuzz-brief.sh runs it briefly in make check.
+TV_FUZZ_CC ?= clang
+ifneq ($(shell command -v $(TV_FUZZ_CC) 2>/dev/null),)
+TV_FUZZER := $(O)/tests/tv/fuzz-decode
+$(TV_FUZZER): $(TV_SRCS) tests/tv/fuzz_decode.c userspace/tv/tv.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZCC  $@")
+	$(Q)$(TV_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(TV_CFLAGS) -o $@ \
+		$(TV_SRCS) tests/tv/fuzz_decode.c
+HOST_PROGS += $(TV_FUZZER)
+FUZZERS += $(TV_FUZZER)
+endif
+HOST_TESTS += tests/tv/fuzz-brief.sh

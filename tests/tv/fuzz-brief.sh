@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The trace decoder fuzzer, briefly (FUZZ_BRIEF_SECONDS, default 20): a
+# broken invariant, sanitizer report or crash fails the check.  The corpus
+# lives in $O and grows from run to run; it starts from seeds written here
+# (the first byte picks XLEN/FLEN/MLEN, mode and chunk size).
+. "$(dirname "$0")/../tap.sh"
+O=${O:-build}
+fuzzer=$O/tests/tv/fuzz-decode
+secs=${FUZZ_BRIEF_SECONDS:-20}
+if [ ! -x "$fuzzer" ]; then
+	echo "ok 1 - trace decoder fuzzer # SKIP clang with libFuzzer not installed"
+	echo "1..1"
+	exit 0
+fi
+corpus=$O/tests/tv/fuzz-corpus
+mkdir -p "$corpus"
+# add gp,t0,t1 (C.1); a store with its response; an orphan end (lenient).
+printf '\000\001\003\021\263\201\142\000\004\003\020\064\022\000\000\000\000\000\000\002' >"$corpus/seed-add"
+printf '\000\001\010\000\020\000\000\000\000\000\000\041\170\126\064\022\011\002\002' >"$corpus/seed-store"
+printf '\020\002\001\013\007\012\000\020\000\000\000\000\000\000\002' >"$corpus/seed-lenient"
+log=$O/tests/tv/fuzz-brief.log
+nice "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$O/tests/tv/" "$corpus" >"$log" 2>&1
+status=$?
+ok $status "trace decoder fuzzer ran $secs s under ASan/UBSan with every invariant holding"
+[ $status -eq 0 ] || tail -n 30 "$log" | diag
+runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
+[ -n "$runs" ] && diag "$runs inputs run"
+tap_done
