@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # userspace/tv/: the tandem-verification trace protocol library (codec,
 # names, disassembler, shadow state, gdbstub client) and its tests.
-TV_SRCS := userspace/tv/tv_codec.c userspace/tv/tv_names.c
+TV_SRCS := userspace/tv/tv_codec.c userspace/tv/tv_names.c userspace/tv/tv_shadow.c
 TV_CFLAGS := -Iuserspace/tv
 
 $(eval $(call host-program,$(O)/tests/tv/codec-test,\
 	tests/tv/codec-test.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_TESTS += $(O)/tests/tv/codec-test
+$(eval $(call host-program,$(O)/tests/tv/diff-test,\
+	tests/tv/diff-test.c $(TV_SRCS),$(TV_CFLAGS)))
+HOST_TESTS += $(O)/tests/tv/diff-test
 
 # libFuzzer target on the decoder, with ASan and UBSan (when clang is
 # there); tests/tv/fuzz-brief.sh runs it briefly in make check.

@@ -259,4 +259,121 @@ const char *tv_op_name(unsigned int op);
 const char *tv_addl_name(unsigned int id);
 const char *tv_mem_op_name(unsigned int op);
 
+
+/* ------------------------------------------------------------- shadow */
+
+/*
+ * The shadow state of the tandem-verification section: every state change
+ * of a trace applied to a copy of the hart's state, group by group.  Each
+ * apply also lists the elements the group touched, so two states can be
+ * compared where either changed (the efficient comparison the section
+ * allows: after a comparison both agree everywhere else).
+ */
+enum tv_kind {
+	TV_K_PC, TV_K_REG, TV_K_PRIV, TV_K_PADDR, TV_K_EADDR, TV_K_PC_PADDR,
+	TV_K_STDATA, TV_K_MTIME, TV_K_MEM, TV_K_INSN,
+};
+
+/* One state element: a register, a memory range (up to 8 bytes), ... */
+struct tv_elem_ref {
+	uint8_t kind;		/* enum tv_kind */
+	uint8_t size;		/* TV_K_MEM: bytes */
+	uint16_t reg;		/* TV_K_REG: address */
+	uint64_t addr;		/* TV_K_MEM: first byte */
+};
+
+#define TV_NREGS 0x1040		/* CSRs, GPRs, FPRs */
+
+struct tv_shadow {
+	struct tv_config cfg;
+	uint64_t regs[TV_NREGS];
+	uint8_t reg_known[TV_NREGS / 8];
+	uint64_t pc, priv, paddr, eaddr, pc_paddr, stdata, mtime;
+	unsigned int known;		/* TV_EL_* of the scalars above */
+	/* Memory, byte by byte: open addressing on address + 1. */
+	uint64_t *mem_keys;
+	uint8_t *mem_vals;
+	size_t mem_cap, mem_used;
+	/* The last group applied. */
+	struct tv_elem_ref *touched;
+	size_t n_touched, touched_cap;
+	uint64_t pc_before;		/* pc when the group began */
+	uint32_t insn;			/* its instruction, if has_insn */
+	bool has_insn, has_reset, has_init;
+	uint64_t ignored_regs;		/* register items beyond TV_NREGS */
+};
+
+int tv_shadow_init(struct tv_shadow *s, const struct tv_config *cfg);
+void tv_shadow_free(struct tv_shadow *s);
+void tv_shadow_apply(struct tv_shadow *s, const struct tv_group *g);
+/* An element's value (memory: little-endian bytes); false when unknown. */
+bool tv_shadow_get(const struct tv_shadow *s, const struct tv_elem_ref *e,
+		   uint64_t *value);
+void tv_shadow_set(struct tv_shadow *s, const struct tv_elem_ref *e,
+		   uint64_t value);
+void tv_shadow_touch(struct tv_shadow *s, const struct tv_elem_ref *e);
+/* The TV_EL_* class an element belongs to (for absent elements). */
+unsigned int tv_elem_class(const struct tv_elem_ref *e);
+const char *tv_elem_ref_name(const struct tv_elem_ref *e, char *buf,
+			     size_t len);
+
+/*
+ * Non-deterministic elements: excluded from comparisons, and a register
+ * an instruction reads from a non-deterministic CSR (rdtime, csrr mip)
+ * takes the reference's value instead of being compared.
+ */
+struct tv_nondet {
+	uint8_t regs[TV_NREGS / 8];
+	unsigned int classes;	/* TV_EL_* wholly non-deterministic */
+};
+/* A register name (mtime, mip, cycle, time, a0 ...) or element class. */
+int tv_nondet_add(struct tv_nondet *nd, const char *name);
+bool tv_nondet_has(const struct tv_nondet *nd, const struct tv_elem_ref *e);
+
+/* ------------------------------------------------------------- diff */
+
+struct tv_divergence {
+	uint64_t group;		/* index in trace A */
+	uint64_t offset_a, offset_b;	/* byte offsets of the groups */
+	uint64_t pc;		/* where A's instruction executed */
+	uint32_t insn;
+	bool has_insn;
+	struct tv_elem_ref elem;
+	uint64_t a, b;
+	bool a_known, b_known;
+	const char *what;	/* NULL, or a divergence of the trace's shape */
+};
+
+typedef int (*tv_report_fn)(void *ctx, const struct tv_divergence *d);
+
+struct tv_diff_opts {
+	struct tv_config cfg_a, cfg_b;
+	enum tv_mode mode;
+	const struct tv_nondet *nondet;	/* may be NULL */
+	uint64_t max;			/* stop after this many; 0: all */
+	tv_report_fn report;
+	void *ctx;
+};
+
+struct tv_diff_result {
+	uint64_t groups;
+	uint64_t divergences;
+	int err_trace;			/* 0, or 1/2: that trace did not decode */
+	struct tv_error err;
+};
+
+/*
+ * Compares trace A (the reference) with trace B group by group: applies
+ * each to its shadow state, compares the elements either group touched
+ * (minus absent and non-deterministic ones), reports every difference
+ * and copies A's value into B's shadow so the comparison goes on.
+ * Returns 0 when no divergence, 1 with divergences, -1 when a trace does
+ * not decode (res->err).
+ */
+int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+	    const struct tv_diff_opts *opts, struct tv_diff_result *res);
+
+/* For an instruction: a CSR read's destination register and CSR. */
+bool tv_insn_reads_csr(uint32_t insn, unsigned int *rd, unsigned int *csr);
+
 #endif /* RVPERF_TV_H */

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * tv_shadow.c - the shadow state of a trace, non-deterministic elements,
+ * and the comparison of two traces (tv_diff).
+ */
+#include "tv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- memory */
+
+static size_t mem_slot(uint64_t key, size_t cap)
+{
+	/* Fibonacci hashing: neighbouring bytes spread over the table. */
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static int mem_grow(struct tv_shadow *s)
+{
+	size_t cap = s->mem_cap ? s->mem_cap * 2 : 4096;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	uint8_t *vals = malloc(cap);
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	for (size_t i = 0; i < s->mem_cap; i++) {
+		size_t j;
+
+		if (!s->mem_keys[i])
+			continue;
+		for (j = mem_slot(s->mem_keys[i], cap); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = s->mem_keys[i];
+		vals[j] = s->mem_vals[i];
+	}
+	free(s->mem_keys);
+	free(s->mem_vals);
+	s->mem_keys = keys;
+	s->mem_vals = vals;
+	s->mem_cap = cap;
+	return 0;
+}
+
+static void mem_put(struct tv_shadow *s, uint64_t addr, uint8_t v)
+{
+	uint64_t key = addr + 1;
+	size_t j;
+
+	if (!key)
+		return;	/* the last byte of the address space: not kept */
+	if (2 * (s->mem_used + 1) > s->mem_cap && mem_grow(s))
+		return;
+	for (j = mem_slot(key, s->mem_cap); s->mem_keys[j]; j = (j + 1) & (s->mem_cap - 1))
+		if (s->mem_keys[j] == key) {
+			s->mem_vals[j] = v;
+			return;
+		}
+	s->mem_keys[j] = key;
+	s->mem_vals[j] = v;
+	s->mem_used++;
+}
+
+static bool mem_get(const struct tv_shadow *s, uint64_t addr, uint8_t *v)
+{
+	uint64_t key = addr + 1;
+
+	if (!s->mem_cap || !key)
+		return false;
+	for (size_t j = mem_slot(key, s->mem_cap); s->mem_keys[j];
+	     j = (j + 1) & (s->mem_cap - 1))
+		if (s->mem_keys[j] == key) {
+			*v = s->mem_vals[j];
+			return true;
+		}
+	return false;
+}
+
+/* ------------------------------------------------------------- state */
+
+int tv_shadow_init(struct tv_shadow *s, const struct tv_config *cfg)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->touched_cap = 64;
+	s->touched = malloc(s->touched_cap * sizeof(*s->touched));
+	return s->touched ? 0 : -1;
+}
+
+void tv_shadow_free(struct tv_shadow *s)
+{
+	free(s->mem_keys);
+	free(s->mem_vals);
+	free(s->touched);
+	s->mem_keys = NULL;
+	s->mem_vals = NULL;
+	s->touched = NULL;
+}
+
+unsigned int tv_elem_class(const struct tv_elem_ref *e)
+{
+	switch (e->kind) {
+	case TV_K_PC: return TV_EL_PC;
+	case TV_K_REG:
+		return TV_REG_IS_GPR(e->reg) ? TV_EL_GPR
+		     : TV_REG_IS_FPR(e->reg) ? TV_EL_FPR : TV_EL_CSR;
+	case TV_K_PRIV: return TV_EL_PRIV;
+	case TV_K_PADDR: return TV_EL_PADDR;
+	case TV_K_EADDR: return TV_EL_EADDR;
+	case TV_K_PC_PADDR: return TV_EL_PC_PADDR;
+	case TV_K_STDATA: return TV_EL_STDATA;
+	case TV_K_MTIME: return TV_EL_MTIME;
+	case TV_K_MEM: return TV_EL_MEM;
+	case TV_K_INSN: return TV_EL_INSN;
+	}
+	return 0;
+}
+
+const char *tv_elem_ref_name(const struct tv_elem_ref *e, char *buf, size_t len)
+{
+	switch (e->kind) {
+	case TV_K_REG:
+		return tv_reg_name(e->reg, buf, len);
+	case TV_K_MEM:
+		snprintf(buf, len, "mem[0x%llx/%u]", (unsigned long long)e->addr, e->size);
+		return buf;
+	default:
+		snprintf(buf, len, "%s", tv_elem_name(tv_elem_class(e)));
+		return buf;
+	}
+}
+
+static uint64_t *scalar(struct tv_shadow *s, unsigned int kind)
+{
+	switch (kind) {
+	case TV_K_PC: return &s->pc;
+	case TV_K_PRIV: return &s->priv;
+	case TV_K_PADDR: return &s->paddr;
+	case TV_K_EADDR: return &s->eaddr;
+	case TV_K_PC_PADDR: return &s->pc_paddr;
+	case TV_K_STDATA: return &s->stdata;
+	case TV_K_MTIME: return &s->mtime;
+	case TV_K_INSN: return NULL;
+	}
+	return NULL;
+}
+
+bool tv_shadow_get(const struct tv_shadow *s, const struct tv_elem_ref *e,
+		   uint64_t *value)
+{
+	switch (e->kind) {
+	case TV_K_REG:
+		if (e->reg >= TV_NREGS || !(s->reg_known[e->reg / 8] & (1u << (e->reg % 8))))
+			return false;
+		*value = s->regs[e->reg];
+		return true;
+	case TV_K_MEM: {
+		uint64_t v = 0;
+
+		for (unsigned int i = 0; i < e->size; i++) {
+			uint8_t byte;
+
+			if (!mem_get(s, e->addr + i, &byte))
+				return false;
+			v |= (uint64_t)byte << (8 * i);
+		}
+		*value = v;
+		return true;
+	}
+	case TV_K_INSN:
+		if (!s->has_insn)
+			return false;
+		*value = s->insn;
+		return true;
+	default:
+		if (!(s->known & tv_elem_class(e)))
+			return false;
+		*value = *scalar((struct tv_shadow *)s, e->kind);
+		return true;
+	}
+}
+
+static uint64_t reg_mask(const struct tv_shadow *s, uint16_t reg)
+{
+	unsigned int bits = 8 * tv_reg_bytes(&s->cfg, reg);
+
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+void tv_shadow_set(struct tv_shadow *s, const struct tv_elem_ref *e,
+		   uint64_t value)
+{
+	switch (e->kind) {
+	case TV_K_REG:
+		if (e->reg >= TV_NREGS) {
+			s->ignored_regs++;
+			return;
+		}
+		s->regs[e->reg] = value & reg_mask(s, e->reg);
+		s->reg_known[e->reg / 8] |= (uint8_t)(1u << (e->reg % 8));
+		return;
+	case TV_K_MEM:
+		for (unsigned int i = 0; i < e->size; i++)
+			mem_put(s, e->addr + i, (uint8_t)(value >> (8 * i)));
+		return;
+	case TV_K_INSN:
+		s->insn = (uint32_t)value;
+		s->has_insn = true;
+		return;
+	default:
+		*scalar(s, e->kind) = value;
+		s->known |= tv_elem_class(e);
+		return;
+	}
+}
+
+void tv_shadow_touch(struct tv_shadow *s, const struct tv_elem_ref *e)
+{
+	if (s->n_touched == s->touched_cap) {
+		struct tv_elem_ref *p = realloc(s->touched, 2 * s->touched_cap * sizeof(*p));
+
+		if (!p)
+			return;
+		s->touched = p;
+		s->touched_cap *= 2;
+	}
+	s->touched[s->n_touched++] = *e;
+}
+
+static void set_touch(struct tv_shadow *s, unsigned int kind, uint16_t reg,
+		      uint64_t addr, unsigned int size, uint64_t value)
+{
+	struct tv_elem_ref e = { .kind = (uint8_t)kind, .reg = reg,
+				 .addr = addr, .size = (uint8_t)size };
+
+	tv_shadow_set(s, &e, value);
+	tv_shadow_touch(s, &e);
+}
+
+static uint64_t sext(uint64_t v, unsigned int bytes)
+{
+	unsigned int sh = 64 - 8 * bytes;
+
+	return bytes >= 8 ? v : (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* The value an AMO leaves in memory, from the old one and its operand. */
+static uint64_t amo_result(unsigned int op, unsigned int bytes, uint64_t old,
+			   uint64_t opnd)
+{
+	int64_t so = (int64_t)sext(old, bytes), sn = (int64_t)sext(opnd, bytes);
+	uint64_t mask = bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+
+	old &= mask;
+	opnd &= mask;
+	switch (op) {
+	case TV_MEM_AMOSWAP: return opnd;
+	case TV_MEM_AMOADD: return old + opnd;
+	case TV_MEM_AMOXOR: return old ^ opnd;
+	case TV_MEM_AMOAND: return old & opnd;
+	case TV_MEM_AMOOR: return old | opnd;
+	case TV_MEM_AMOMIN: return so < sn ? old : opnd;
+	case TV_MEM_AMOMAX: return so > sn ? old : opnd;
+	case TV_MEM_AMOMINU: return old < opnd ? old : opnd;
+	case TV_MEM_AMOMAXU: return old > opnd ? old : opnd;
+	}
+	return opnd;
+}
+
+static void apply_mem(struct tv_shadow *s, const struct tv_item *req,
+		      const struct tv_item *rsp)
+{
+	unsigned int bytes = 1u << req->size;
+	uint64_t old;
+
+	switch (req->id) {
+	case TV_MEM_STORE:
+		set_touch(s, TV_K_MEM, 0, req->value, bytes, req->data);
+		return;
+	case TV_MEM_SC:
+		if (!rsp || rsp->result == 0)
+			set_touch(s, TV_K_MEM, 0, req->value, bytes, req->data);
+		return;
+	case TV_MEM_LOAD:
+	case TV_MEM_LR:
+	case TV_MEM_FETCH:
+		/* What memory held: an observation the shadow learns. */
+		if (rsp && rsp->has_data)
+			set_touch(s, TV_K_MEM, 0, req->value, bytes, rsp->data);
+		return;
+	default: {	/* AMOs */
+		struct tv_elem_ref e = { .kind = TV_K_MEM, .addr = req->value,
+					 .size = (uint8_t)bytes };
+
+		if (rsp && rsp->has_data)
+			old = rsp->data;
+		else if (!tv_shadow_get(s, &e, &old))
+			return;	/* the new value cannot be known */
+		set_touch(s, TV_K_MEM, 0, req->value, bytes,
+			  amo_result(req->id, bytes, old, req->data));
+		return;
+	}
+	}
+}
+
+void tv_shadow_apply(struct tv_shadow *s, const struct tv_group *g)
+{
+	const struct tv_item *it = g->items, *end = it + g->n_items;
+	const struct tv_item *req = NULL;
+	bool incr_pc = false, new_pc = false;
+	unsigned int ilen = 0;
+
+	s->n_touched = 0;
+	s->pc_before = s->pc;
+	s->has_insn = g->has_insn;
+	s->has_reset = g->has_reset;
+	s->has_init = g->has_init;
+	for (; it < end; it++) {
+		if (req && it->op != TV_OP_MEM_RSP) {
+			apply_mem(s, req, NULL);
+			req = NULL;
+		}
+		switch (it->op) {
+		case TV_OP_INCR_PC:
+			incr_pc = true;
+			break;
+		case TV_OP_FULL_REG:
+			set_touch(s, TV_K_REG, it->reg, 0, 0, it->value);
+			break;
+		case TV_OP_INCR_REG_ADD:
+		case TV_OP_INCR_REG_OR: {
+			struct tv_elem_ref e = { .kind = TV_K_REG, .reg = it->reg };
+			uint64_t v = 0;
+
+			tv_shadow_get(s, &e, &v);
+			v = it->op == TV_OP_INCR_REG_ADD ? v + it->value : v | it->value;
+			set_touch(s, TV_K_REG, it->reg, 0, 0, v);
+			break;
+		}
+		case TV_OP_ADDL_STATE: {
+			static const uint8_t kinds[] = {
+				[TV_AS_PRIV] = TV_K_PRIV, [TV_AS_PADDR] = TV_K_PADDR,
+				[TV_AS_EADDR] = TV_K_EADDR, [TV_AS_STORE8] = TV_K_STDATA,
+				[TV_AS_STORE16] = TV_K_STDATA, [TV_AS_STORE32] = TV_K_STDATA,
+				[TV_AS_STORE64] = TV_K_STDATA, [TV_AS_MTIME] = TV_K_MTIME,
+				[TV_AS_PC_PADDR] = TV_K_PC_PADDR, [TV_AS_PC] = TV_K_PC,
+			};
+
+			if (it->id == TV_AS_PC)
+				new_pc = true;
+			if (it->id < sizeof(kinds))
+				set_touch(s, kinds[it->id], 0, 0, 0, it->value);
+			break;
+		}
+		case TV_OP_MEM_REQ:
+			req = it;
+			break;
+		case TV_OP_MEM_RSP:
+			if (req)
+				apply_mem(s, req, it);
+			req = NULL;
+			break;
+		case TV_OP_INSN16:
+		case TV_OP_INSN32:
+			s->insn = (uint32_t)it->value;
+			ilen = it->op == TV_OP_INSN16 ? 2 : 4;
+			break;
+		}
+	}
+	if (req)
+		apply_mem(s, req, NULL);
+	/* Increment pc: by the group's instruction, unless pc was given. */
+	if (incr_pc && !new_pc && ilen) {
+		uint64_t mask = s->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
+
+		set_touch(s, TV_K_PC, 0, 0, 0, (s->pc + ilen) & mask);
+	}
+	if (g->has_insn) {
+		struct tv_elem_ref e = { .kind = TV_K_INSN };
+
+		tv_shadow_touch(s, &e);
+	}
+}
+
+/* ------------------------------------------------------------- nondet */
+
+int tv_nondet_add(struct tv_nondet *nd, const char *name)
+{
+	unsigned int cls = tv_elem_by_name(name);
+	int reg;
+
+	if (strcmp(name, "mtime") == 0) {
+		/* The additional-state mtime and the time CSRs read it. */
+		nd->classes |= TV_EL_MTIME;
+		nd->regs[0xc01 / 8] |= 1u << (0xc01 % 8);
+		nd->regs[0xc81 / 8] |= 1u << (0xc81 % 8);
+		return 0;
+	}
+	reg = tv_reg_by_name(name);
+	if (reg >= 0 && reg < TV_NREGS) {
+		nd->regs[reg / 8] |= (uint8_t)(1u << (reg % 8));
+		return 0;
+	}
+	if (cls) {
+		nd->classes |= cls;
+		return 0;
+	}
+	return -1;
+}
+
+bool tv_nondet_has(const struct tv_nondet *nd, const struct tv_elem_ref *e)
+{
+	if (nd->classes & tv_elem_class(e))
+		return true;
+	return e->kind == TV_K_REG && e->reg < TV_NREGS &&
+	       (nd->regs[e->reg / 8] & (1u << (e->reg % 8)));
+}
+
+bool tv_insn_reads_csr(uint32_t insn, unsigned int *rd, unsigned int *csr)
+{
+	unsigned int f3 = insn >> 12 & 7;
+
+	if ((insn & 0x7f) != 0x73 || f3 == 0 || f3 == 4)
+		return false;
+	*rd = insn >> 7 & 31;
+	*csr = insn >> 20;
+	return *rd != 0;
+}
+
+/* ------------------------------------------------------------- diff */
+
+static bool same_ref(const struct tv_elem_ref *x, const struct tv_elem_ref *y)
+{
+	return x->kind == y->kind && x->reg == y->reg && x->addr == y->addr &&
+	       x->size == y->size;
+}
+
+struct diff_ctx {
+	const struct tv_diff_opts *o;
+	struct tv_diff_result *res;
+	struct tv_shadow *a, *b;
+	const struct tv_group *ga, *gb;
+	unsigned int absent;
+	int exempt_rd;		/* GPR taken from A without comparison */
+	bool stop;
+};
+
+static void report(struct diff_ctx *c, const struct tv_elem_ref *e,
+		   const char *what)
+{
+	struct tv_divergence d = { 0 };
+
+	d.group = c->ga ? c->ga->index : c->gb->index;
+	d.offset_a = c->ga ? c->ga->offset : 0;
+	d.offset_b = c->gb ? c->gb->offset : 0;
+	d.pc = c->a->pc_before;
+	d.insn = c->a->insn;
+	d.has_insn = c->a->has_insn;
+	d.what = what;
+	if (e) {
+		d.elem = *e;
+		d.a_known = tv_shadow_get(c->a, e, &d.a);
+		d.b_known = tv_shadow_get(c->b, e, &d.b);
+	}
+	c->res->divergences++;
+	if (c->o->report && c->o->report(c->o->ctx, &d))
+		c->stop = true;
+	if (c->o->max && c->res->divergences >= c->o->max)
+		c->stop = true;
+}
+
+static void compare_elem(struct diff_ctx *c, const struct tv_elem_ref *e)
+{
+	uint64_t va = 0, vb = 0;
+	bool ka, kb;
+
+	if (c->absent & tv_elem_class(e))
+		return;
+	if (e->kind == TV_K_REG && e->reg == TV_REG_GPR(c->exempt_rd) && c->exempt_rd) {
+		if (tv_shadow_get(c->a, e, &va))
+			tv_shadow_set(c->b, e, va);
+		return;
+	}
+	if (c->o->nondet && tv_nondet_has(c->o->nondet, e))
+		return;
+	ka = tv_shadow_get(c->a, e, &va);
+	kb = tv_shadow_get(c->b, e, &vb);
+	if (ka == kb && va == vb)
+		return;
+	report(c, e, NULL);
+	if (ka)	/* resynchronise: B takes A's value */
+		tv_shadow_set(c->b, e, va);
+}
+
+static void compare_groups(struct diff_ctx *c)
+{
+	struct tv_shadow *a = c->a, *b = c->b;
+	unsigned int rd, csr;
+
+	c->exempt_rd = 0;
+	if (a->has_insn && c->o->nondet && tv_insn_reads_csr(a->insn, &rd, &csr)) {
+		struct tv_elem_ref e = { .kind = TV_K_REG, .reg = (uint16_t)csr };
+
+		if (tv_nondet_has(c->o->nondet, &e))
+			c->exempt_rd = (int)rd;
+	}
+	for (size_t i = 0; i < a->n_touched && !c->stop; i++)
+		compare_elem(c, &a->touched[i]);
+	for (size_t i = 0; i < b->n_touched && !c->stop; i++) {
+		size_t k;
+
+		for (k = 0; k < a->n_touched; k++)
+			if (same_ref(&a->touched[k], &b->touched[i]))
+				break;
+		if (k == a->n_touched)
+			compare_elem(c, &b->touched[i]);
+	}
+}
+
+int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+	    const struct tv_diff_opts *opts, struct tv_diff_result *res)
+{
+	struct tv_decoder da, db;
+	struct tv_shadow sa, sb;
+	struct tv_group ga, gb;
+	struct diff_ctx c = { .o = opts, .res = res, .a = &sa, .b = &sb };
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	c.absent = opts->cfg_a.absent | opts->cfg_b.absent;
+	tv_dec_init(&da, &opts->cfg_a, opts->mode);
+	tv_dec_init(&db, &opts->cfg_b, opts->mode);
+	tv_dec_set_buffer(&da, a, alen);
+	tv_dec_set_buffer(&db, b, blen);
+	if (tv_shadow_init(&sa, &opts->cfg_a) || tv_shadow_init(&sb, &opts->cfg_b)) {
+		res->err_trace = 1;
+		snprintf(res->err.msg, sizeof(res->err.msg), "out of memory");
+		return -1;
+	}
+	while (!c.stop) {
+		enum tv_status sta = tv_dec_next(&da, &ga);
+		enum tv_status stb = tv_dec_next(&db, &gb);
+
+		if (sta == TV_ERROR || stb == TV_ERROR) {
+			res->err_trace = sta == TV_ERROR ? 1 : 2;
+			res->err = sta == TV_ERROR ? da.err : db.err;
+			rc = -1;
+			break;
+		}
+		if (sta == TV_END && stb == TV_END)
+			break;
+		if (sta == TV_END || stb == TV_END) {
+			c.ga = sta == TV_GROUP ? &ga : NULL;
+			c.gb = stb == TV_GROUP ? &gb : NULL;
+			report(&c, NULL, sta == TV_END ? "trace A ends here"
+							: "trace B ends here");
+			break;
+		}
+		tv_shadow_apply(&sa, &ga);
+		tv_shadow_apply(&sb, &gb);
+		c.ga = &ga;
+		c.gb = &gb;
+		compare_groups(&c);
+		res->groups++;
+	}
+	tv_dec_free(&da);
+	tv_dec_free(&db);
+	tv_shadow_free(&sa);
+	tv_shadow_free(&sb);
+	if (rc == 0 && res->divergences)
+		rc = 1;
+	return rc;
+}
