@@ -27,3 +27,9 @@ HOST_PROGS += $(TV_FUZZER)
 FUZZERS += $(TV_FUZZER)
 endif
 HOST_TESTS += tests/tv/fuzz-brief.sh
+
+# The listing's disassembler against objdump.
+$(eval $(call host-program,$(O)/tests/tv/disas-check,\
+	tests/tv/disas-check.c userspace/tv/tv_disas.c $(TV_SRCS),$(TV_CFLAGS)))
+HOST_PROGS += $(O)/tests/tv/disas-check
+HOST_TESTS += tests/tv/disas-test.sh
