@@ -77,6 +77,9 @@ endef
 HOST_PROGS :=		# host executables built by 'make all'
 HOST_TESTS :=		# executables printing TAP, run by 'make check'
 GUEST_HOST_TESTS :=	# host-side TAP scripts that boot guests of their own
+STACK_TIERS :=		# make check's tiers on the registry-built stack (platform
+			# firmware, CTR-capable QEMUs): scripts/registry/build.mk
+STACK_TARGETS :=	# what those tiers need built first
 GUEST_TESTS :=		# guest executables printing TAP, run in the guest tier
 GUEST_PROGS :=		# other guest executables put in the initramfs
 BENCHES :=		# executables printing benchmark ratios, run by 'make bench'
@@ -141,8 +144,9 @@ check-unit: all
 	$(Q)$(TESTRUN) $(HOST_TESTS)
 
 check: deps
-	$(Q)$(SUBMAKE) all guest-image
-	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER) $(GUEST_HOST_TESTS)
+	$(Q)$(SUBMAKE) all guest-image $(STACK_TARGETS)
+	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER) $(GUEST_HOST_TESTS) \
+		$(STACK_TIERS)
 
 # The guest tier alone.  GUEST_HOST_TESTS stay out: they run check-guest
 # themselves.
@@ -154,7 +158,7 @@ check-e2e: deps
 	$(Q)$(SUBMAKE) all $(E2E_IMAGE)
 	$(Q)$(TESTRUN) $(E2E_TIERS) $(E2E_PLUGIN_TIERS) $(E2E_SBI_TIERS) $(E2E_QEMU_TIERS)
 
-bench: all
+bench: all registry-stack
 	$(Q)for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done; \
 	[ -n "$(strip $(BENCHES))" ] || echo "no benchmarks are registered"
 

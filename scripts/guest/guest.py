@@ -312,6 +312,9 @@ def main():
     ap.add_argument('--icount', type=int,
                     default=int(icount) if icount != '' else None,
                     help='boot with -icount shift=N (exact instret)')
+    ap.add_argument('--no-icount', dest='icount', action='store_const',
+                    const=None, help='boot without -icount (free-running '
+                    'clock, as kernel CI runs QEMU); overrides GUEST_ICOUNT')
     ap.add_argument('--qemu-arg', action='append', default=[],
                     help='one more QEMU argument (repeatable), e.g. a -plugin')
     args = ap.parse_args()

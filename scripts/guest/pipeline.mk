@@ -135,15 +135,6 @@ guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
 # stops make with one line, before anything is built.
 QEMU ?= $(call unquote,$(CONFIG_E2E_QEMU))
 OPENSBI_FW ?= $(call unquote,$(CONFIG_E2E_OPENSBI_FW))
-E2E_CPU ?= rv64,sscofpmf=true
-# The driver's CTR layout in the e2e kernel: draft when E2E_CPU asks QEMU for
-# the v0.1.4 draft (ctr-layout=draft, qemu-model/qemu), else ratified;
-# E2E_CTR_LAYOUT=draft|ratified says it outright.
-E2E_CTR_LAYOUT ?= $(if $(findstring ctr-layout=draft,$(E2E_CPU)),draft,ratified)
-ifeq ($(filter ratified draft,$(E2E_CTR_LAYOUT)),)
-$(error E2E_CTR_LAYOUT must be ratified or draft, not '$(E2E_CTR_LAYOUT)')
-endif
-E2E_KERNEL = $(if $(filter draft,$(E2E_CTR_LAYOUT)),$(GUEST_KERNEL_DRAFT),$(GUEST_KERNEL))
 ifneq ($(filter check-e2e,$(MAKECMDGOALS)),)
 ifneq ($(QEMU),)
 ifeq ($(shell command -v '$(QEMU)' 2>/dev/null),)
@@ -156,6 +147,31 @@ $(error check-e2e: OPENSBI_FW=$(OPENSBI_FW) does not exist)
 endif
 endif
 endif
+# The e2e hart: E2E_CPU when given; otherwise what the QEMU itself says it
+# has (scripts/guest/probe-cpu.py: Sscofpmf, and CTR with Smcsrind and
+# Smstateen where it has them, in E2E_CTR_LAYOUT's layout where it has
+# ctr-layout), so nobody has to spell seven properties.
+ifeq ($(origin E2E_CPU),undefined)
+ifneq ($(and $(QEMU),$(filter check-e2e,$(MAKECMDGOALS))),)
+E2E_CPU := $(shell scripts/guest/probe-cpu.py '$(QEMU)' \
+	$(if $(filter undefined,$(origin E2E_CTR_LAYOUT)),ratified,$(E2E_CTR_LAYOUT)) \
+	|| echo probe-failed)
+ifeq ($(E2E_CPU),probe-failed)
+$(error check-e2e: no -cpu for $(QEMU) (see the line above); pass E2E_CPU=...)
+endif
+$(info check-e2e: -cpu $(E2E_CPU) (probed; E2E_CPU=... overrides))
+else
+E2E_CPU := rv64,sscofpmf=true
+endif
+endif
+# The driver's CTR layout in the e2e kernel: draft when E2E_CPU asks QEMU for
+# the v0.1.4 draft (ctr-layout=draft, qemu-model/qemu), else ratified;
+# E2E_CTR_LAYOUT=draft|ratified says it outright.
+E2E_CTR_LAYOUT ?= $(if $(findstring ctr-layout=draft,$(E2E_CPU)),draft,ratified)
+ifeq ($(filter ratified draft,$(E2E_CTR_LAYOUT)),)
+$(error E2E_CTR_LAYOUT must be ratified or draft, not '$(E2E_CTR_LAYOUT)')
+endif
+E2E_KERNEL = $(if $(filter draft,$(E2E_CTR_LAYOUT)),$(GUEST_KERNEL_DRAFT),$(GUEST_KERNEL))
 
 # ---- the e2e image: the check image's programs and plan, then the e2e-only
 # lines (GUEST_E2E_LINES, with their programs in GUEST_E2E_PROGS), with bash,
@@ -198,6 +214,26 @@ $(GUEST_E2E_INITRD): $(GUEST_E2E_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 
 .PHONY: guest-e2e-image
 guest-e2e-image: $(E2E_KERNEL) $(GUEST_E2E_INITRD)
+
+# $(call ctr-guest-tier,NAME,QEMU,CPU,FIRMWARE,KERNEL,ICOUNT): the e2e image
+# booted on that stack; ICOUNT empty boots without -icount (free-running
+# clock, as kernel CI runs QEMU), where sampling bounds must hold too.
+ctr-guest-tier = '$(1)=scripts/guest/guest.py check --kernel $(5) \
+	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
+	--out $(GUEST_DIR)/$(1)/out --qemu $(2) --cpu $(3) --bios $(4) \
+	--timeout $(GUEST_E2E_TIMEOUT) $(if $(6),--icount $(6),--no-icount)'
+
+# ---- make check: guest-visible CTR on Debian's QEMU 10.0.2 (backports)
+# with rvperf's OpenSBI platform (scripts/registry/build.mk), with and
+# without -icount.
+CTR_QEMU_CPU := rv64,sscofpmf=true,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,smstateen=true
+CTR_GUEST_TIERS = \
+	$(call ctr-guest-tier,ctr-guest-icount,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),0) \
+	$(call ctr-guest-tier,ctr-guest,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),)
+.PHONY: ctr-guest-image
+ctr-guest-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
+STACK_TARGETS += ctr-guest-image
+STACK_TIERS += $(CTR_GUEST_TIERS)
 
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'

@@ -24,6 +24,9 @@ $(CTR_QEMU): FORCE
 
 .PHONY: registry-stack
 registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU)
+STACK_TARGETS += registry-stack
+# For the scripts that compare firmware (tests/bench/bench-sbi.sh).
+export PLATFORM_FW GENERIC_FW
 
 # The pins and the fetch script's failure modes, without the network.
 HOST_TESTS += tests/infra/registry-test.sh

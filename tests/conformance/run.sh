@@ -7,7 +7,9 @@
 #   opensbi-1.1 Debian's OpenSBI 1.1 (qemu-system-data): its gaps are the
 #               payload's "# TODO" results, with reasons;
 #   given       with --fw FIRMWARE (make check-e2e OPENSBI_FW=...): that
-#               firmware instead of Debian's.
+#               firmware instead of Debian's; --name NAME names it, --only
+#               leaves the test firmware out (make check's run on the
+#               platform firmware, whose test-firmware twin runs already).
 # Every payload result becomes one result here, prefixed by the firmware's
 # name; plus, per boot, that QEMU ended by itself in time (a hang fails) and
 # that the payload printed its whole plan.  -icount shift=0 makes counts
@@ -17,8 +19,16 @@ set -u
 O=${O:-build}
 out=$O/tests/conformance
 mkdir -p "$out"
-given=
-[ "${1:-}" = --fw ] && given=${2:-}
+given= name=given only=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fw) given=${2:-}; shift ;;
+	--name) name=${2:-given}; shift ;;
+	--only) only=1 ;;
+	*) echo "Bail out! run.sh: unknown argument $1"; exit 1 ;;
+	esac
+	shift
+done
 qemu=${QEMU_SYSTEM:-qemu-system-riscv64}
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 osbi=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
@@ -78,11 +88,11 @@ boot() {
 	diag "$name: $n checks, $todo TODO; log $log"
 }
 
-boot rvperf-fw "$out/rvperf-fw.elf" 1
+[ $only = 1 ] || boot rvperf-fw "$out/rvperf-fw.elf" 1
 if [ -n "$given" ]; then
 	[ -f "$given" ]
 	ok $? "the firmware passed in exists ($given)"
-	[ -f "$given" ] && boot given "$given" 0
+	[ -f "$given" ] && boot "$name" "$given" 0
 elif [ -f "$osbi" ]; then
 	boot opensbi-1.1 "$osbi" 0
 else

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The OpenSBI external platform's glue (opensbi-ext/Kconfig, configs/,
-# objects.mk, platform.c) checked against itself on the host; with
-# OPENSBI_PLATFORM_FW=<fw_dynamic.bin built by hand> it also boots it.
-HOST_TESTS += tests/opensbi-platform/check.sh
+# objects.mk, platform.c) checked against itself, then the platform firmware
+# make builds from the registry's OpenSBI (scripts/registry/build.mk) booted:
+# its boot lines and the S-mode smoke payload on two harts (HSM stop/start),
+# on Debian's QEMU 7.2 and, with CTR, on Debian's QEMU 10.0.2.
+STACK_TIERS += 'opensbi-platform=env OPENSBI_PLATFORM_FW=$(PLATFORM_FW) \
+	QEMU_CTR=$(CTR_QEMU) tests/opensbi-platform/check.sh'
