@@ -3,8 +3,9 @@
 # rvperf top-level Makefile.
 #
 #   make run          the main job: record the sample workload's branch stacks (CTR
-#                     plugin on qemu-riscv64), report, HTML page, AutoFDO
-#   make run-guest    perf stat/record/report of the sample inside the guest kernel
+#                     plugin on qemu-riscv64), report, HTML page, AutoFDO; then
+#                     perf record -b of it inside the guest kernel (CTR QEMU)
+#   make run-guest    only that guest part
 #   make check        every CI-runnable test (installs what it needs)
 #   make check-guest  only the guest tier; GUEST_EXTRA="a b" adds test programs
 #   make check-e2e    tests that need binaries you pass: QEMU=... OPENSBI_FW=...
@@ -168,10 +169,15 @@ fuzz: all
 		$$f -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
 # The main job: branch stacks of the sample workload on stock
-# qemu-riscv64 with the CTR plugin (scripts/run-demo.sh).  run-guest is
-# the earlier demo: perf stat/record/report inside the guest kernel.
+# qemu-riscv64 with the CTR plugin (scripts/run-demo.sh), then the same
+# workload inside the guest kernel with the real perf record -b: CTR on
+# Debian's QEMU 10.0.2 through rvperf's OpenSBI platform and perf driver
+# (guest-run; run-guest alone does only that part).
 run: deps
 	$(Q)$(SUBMAKE) run-demo
+	@echo
+	@echo "== the same workload in the guest kernel: perf record -b (CTR, rvperf firmware and driver)"
+	$(Q)$(SUBMAKE) guest-run
 
 run-demo: $(RVPERF) $(PLUGIN_SO) $(O)/guest/bin/branchy
 	$(Q)O=$(O) scripts/run-demo.sh
@@ -190,4 +196,4 @@ print-%:
 	@echo '$($*)'
 
 help:
-	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile

@@ -276,6 +276,30 @@ def check_logs(out_dir, plan_path, timeout):
     return 1 if tap.failed else 0
 
 
+# The console lines that say which firmware, kernel and driver ran.
+STACK_LINES = re.compile(
+    r'^(OpenSBI v\S+|Platform Name\s*:.*|Runtime SBI Version\s*:.*|'
+    r'rvperf: SBI PMU extension:.*|Linux version \S+|'
+    r'(?:\[[ 0-9.]+\] )?rvperf-(?:pmu|ctr): .*)$')
+
+
+def show_stack(args):
+    """Prints which QEMU, firmware, kernel and driver the run used."""
+    try:
+        ver = subprocess.run([args.qemu, '--version'], capture_output=True,
+                             text=True, timeout=30).stdout.splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        ver = '(no version)'
+    print('== what ran: %s, -cpu %s, %s' % (
+        ver, args.cpu, '-icount shift=%d' % args.icount
+        if args.icount is not None else 'no -icount'))
+    print('   firmware %s' % args.bios)
+    for line in read_text(os.path.join(args.out, 'console.log')).splitlines():
+        line = line.strip()
+        if STACK_LINES.match(line):
+            print('   ' + re.sub(r'^\[[ 0-9.]+\] ', '', line)[:100])
+
+
 def show_logs(out_dir):
     started, done, sections, _ = parse_out(
         read_text(os.path.join(out_dir, 'out.log')))
@@ -322,6 +346,7 @@ def main():
     if args.mode != 'tap':
         boot(args)
     if args.mode == 'run':
+        show_stack(args)
         return show_logs(args.out)
     if not args.plan:
         fail('no plan given (--plan or GUEST_PLAN)')

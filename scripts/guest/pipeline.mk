@@ -104,14 +104,19 @@ GUEST_TIER = 'guest=scripts/guest/guest.py check --kernel $(GUEST_KERNEL) \
 	--out $(GUEST_DIR)/check/out --qemu $(GUEST_QEMU) \
 	--bios $(GUEST_OPENSBI_FW) $(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))'
 
-# ---- the run image: 'make run', profiling the sample workload
+# ---- the run image: 'make run', profiling the sample workload inside the
+# guest kernel with the real perf: branch stacks from CTR through rvperf's
+# OpenSBI platform and perf driver, on Debian's QEMU 10.0.2 without -icount
+# (as kernel CI and people run QEMU).  branchy runs 10x its default rounds,
+# about a second of guest time, so that sampling sees its steady state.
 GUEST_RUN_PLAN := $(GUEST_DIR)/run/plan
 GUEST_RUN_INITRD := $(GUEST_DIR)/run/initramfs.cpio.gz
+GUEST_RUN_ROUNDS ?= 200000
 guest-run-lines = \
-	'/bin/branchy' \
-	'/bin/perf stat -e instructions,cycles /bin/branchy' \
-	'/bin/perf record -e cycles -o /tmp/perf.data /bin/branchy' \
-	'/bin/perf report --stdio --sort comm,dso,sym -i /tmp/perf.data'
+	'/bin/perf stat -e instructions:u,cycles:u /bin/branchy $(GUEST_RUN_ROUNDS)' \
+	'/bin/perf record -b -e cycles:u -o /tmp/perf.data /bin/branchy $(GUEST_RUN_ROUNDS)' \
+	'/bin/perf report --stdio -i /tmp/perf.data -F overhead,symbol_from,symbol_to --percent-limit 2' \
+	'/bin/perf report --stdio -i /tmp/perf.data --no-branch-stack --sort sym --percent-limit 2'
 
 $(GUEST_RUN_PLAN): FORCE
 	$(call guest-plan,$@,$(guest-run-lines))
@@ -123,11 +128,14 @@ $(GUEST_RUN_INITRD): $(GUEST_RUN_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 		$(GUEST_RUN_PLAN) $(call guest-files,$(GUEST_PROGS)) \
 		/bin/perf=$(GUEST_PERF)
 
-guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD)
+# make check runs it too, and checks its report (tests/guest/run-guest-test.sh).
+STACK_TARGETS += $(GUEST_RUN_INITRD)
+STACK_TIERS += 'run-guest=tests/guest/run-guest-test.sh'
+guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
 	$(Q)scripts/guest/guest.py run --kernel $(GUEST_KERNEL) \
 		--initrd $(GUEST_RUN_INITRD) --out $(GUEST_DIR)/run/out \
-		--qemu $(GUEST_QEMU) --bios $(GUEST_OPENSBI_FW) \
-		$(if $(GUEST_ICOUNT),--icount $(GUEST_ICOUNT))
+		--qemu $(CTR_QEMU) --cpu $(CTR_QEMU_CPU) --bios $(PLATFORM_FW) \
+		--no-icount
 
 # ---- check-e2e: the guest checks on binaries the user passes in
 # QEMU and OPENSBI_FW come from the command line or from Kconfig
