@@ -5,11 +5,15 @@ ELF_SRCS := userspace/elf/elf_syms.c
 DWARF_SRCS := userspace/dwarf/dwarf.c
 AFDO_SRCS := userspace/autofdo/afdo.c $(DWARF_SRCS)
 RVPERF := $(O)/userspace/rvperf
+# rvperf tv (userspace/tv/build.mk, read after this file, adds -lelf).
+RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
+	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
+	userspace/tv/tv_gdb.c qemu-model/core/classify.c
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/html.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
-	$(ELF_SRCS) $(AFDO_SRCS),\
-	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf \
+	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS),\
+	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \
 	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core))
 HOST_PROGS += $(RVPERF)
 

@@ -16,6 +16,7 @@
 #include "perf_data.h"
 #include "record.h"
 #include "report.h"
+#include "tv_cmd.h"
 #include "rvperf_config.h"
 
 #define EXIT_BAD_DATA	1
@@ -310,6 +311,9 @@ static const struct command commands[] = {
 	  "  AutoFDO format (gcc -fauto-profile=OUT.afdo); --dump prints the\n"
 	  "  profile as text: function:total:head, then line offsets and counts.",
 	  cmd_autofdo },
+	{ "tv", "tandem-verification traces: dump, from-elf, diff, record, verify",
+	  "rvperf tv dump|from-elf|diff|record|verify [ARGS]\n"
+	  "  (rvperf tv SUBCOMMAND --help: that one's usage)", rvperf_tv },
 };
 
 static const struct command *find_command(const char *name)

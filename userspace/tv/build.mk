@@ -33,3 +33,7 @@ $(eval $(call host-program,$(O)/tests/tv/disas-check,\
 	tests/tv/disas-check.c userspace/tv/tv_disas.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_PROGS += $(O)/tests/tv/disas-check
 HOST_TESTS += tests/tv/disas-test.sh
+
+# rvperf tv's sources are in the rvperf line of userspace/build.mk; from-elf
+# reads ELF files through libelf.
+$(O)/userspace/rvperf: HOST_LDFLAGS += -lelf

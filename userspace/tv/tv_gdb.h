@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * tv_gdb.h - a tandem verifier with QEMU as the reference model.  The
+ * interface the specification asks of a tandem verifier (read state, write
+ * state, execute one instruction, reset) is what QEMU's gdbstub offers:
+ * registers and memory ('g', 'p', 'P', 'm', 'M'), single step ('s') and
+ * reset (the monitor's system_reset through qRcmd).
+ */
+#ifndef RVPERF_TV_GDB_H
+#define RVPERF_TV_GDB_H
+
+#include "tv.h"
+
+struct tv_verify_opts {
+	struct tv_config cfg;
+	enum tv_mode mode;
+	const char *qemu;	/* qemu-system-riscv64, or qemu-riscv64 (user) */
+	const char *elf;	/* the program the trace ran */
+	const char *machine;	/* system mode: -M (default virt) */
+	bool user;		/* user mode: qemu-riscv64 -g */
+	const struct tv_nondet *nondet;
+	uint64_t max;		/* stop after this many divergences; 0: all */
+	/* After a divergence: false copies the trace's shadow state into
+	 * QEMU (the specification's way); true takes QEMU's value into the
+	 * shadow state (a trace with an isolated corruption). */
+	bool resync_from_reference;
+	tv_report_fn report;
+	void *ctx;
+};
+
+struct tv_verify_result {
+	uint64_t groups, steps, divergences;
+	char error[200];
+};
+
+/* 0: no divergence, 1: divergences, -1: could not run (res->error). */
+int tv_verify(const uint8_t *trace, size_t len, const struct tv_verify_opts *o,
+	      struct tv_verify_result *res);
+
+#endif /* RVPERF_TV_GDB_H */
