@@ -36,6 +36,7 @@ $(eval $(call host-program,$(O)/tests/userspace/gen-trace,\
 HOST_PROGS += $(O)/tests/userspace/gen-trace
 HOST_TESTS += tests/userspace/report-test.sh
 HOST_TESTS += tests/userspace/html-test.py
+HOST_TESTS += tests/userspace/report-same-test.sh
 
 # Benchmarks.
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\
