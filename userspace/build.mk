@@ -10,7 +10,8 @@ RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
 	userspace/tv/tv_gdb.c qemu-model/core/classify.c
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
-	userspace/rvperf/report.c userspace/rvperf/html.c \
+	userspace/rvperf/report.c userspace/rvperf/report_model.c \
+	userspace/rvperf/report_text.c userspace/rvperf/report_html.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
 	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \

@@ -1,442 +1,40 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * report.c - `rvperf report`: what the branch stacks of a perf.data say.
- *
- *   hottest branch edges   every (from, to) pair in every stack, counted
- *   hot loops              backward branches inside one function, with the
- *                          number of iterations per entry into the loop
- *   call edges             caller -> callee for call records
- *
- * Trip counts: a branch stack is newest first, and between two consecutive
- * records the program ran straight from the older record's target to the
- * newer record's source.  Each such pair meets the loop's latch (the
- * backward branch's source) at most once: either the newer record is the
- * back-edge (an iteration) or the straight run passes the latch without
- * taking it (an exit).  Iterations per entry = (taken + exits) / exits,
- * both counted over the same pairs, so what a stack's ends cut off costs
- * both alike.
+ * report.c - `rvperf report`: reads a perf.data into the report model
+ * (report_model.h) and shows it with one of the renderers
+ * (report_render.h).  This file is the perf.data producer; the analysis
+ * and the ways of showing it live elsewhere.
  */
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "elf_syms.h"
 #include "perf_data.h"
 #include "report.h"
 #include "report_model.h"
+#include "report_render.h"
 
-#define PERF_BR_COND		1
-#define PERF_BR_CALL		4
-#define PERF_BR_IND_CALL	5
-
-struct mapping {
-	uint64_t start, len, pgoff;
-	char *file;
-	struct elf_syms *elf;	/* NULL until looked up; see elf_failed */
-	int elf_failed;
-};
-
-struct report {
-	const struct report_options *opt;
-	struct mapping *maps;
-	size_t nr_maps;
-	struct pd_branch *branches;	/* every stack, concatenated */
-	size_t nr_branches, cap_branches;
-	size_t *stack_start;		/* index of each stack's first record */
-	size_t nr_stacks, cap_stacks;
-	uint64_t *ips;			/* each sample's IP */
-	size_t cap_ips;
-	uint64_t samples;
-};
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+/* Feeds the recording's mappings and samples to the model.  0;
+ * REPORT_BAD_DATA after saying why when the file is cut or damaged (the
+ * model holds what came before); -1 after saying why when it is no
+ * perf.data at all.  *nomem is set when the model ran out of memory. */
+static int read_perf_data(struct report_model *m, const char *input,
+			  int *nomem)
 {
-	size_t n = *cap ? *cap : 64;
-
-	/* A NULL result always means failure: allocate even for need 0. */
-	if (p && need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	p = realloc(p, n * elem);
-	if (p)
-		*cap = n;
-	return p;
-}
-
-/* ---- addresses to names */
-
-static struct elf_syms *elf_for(struct report *rp, struct mapping *m)
-{
-	const struct report_options *opt = rp->opt;
-	char path[4096];
-	const char *base;
-
-	if (m->elf || m->elf_failed)
-		return m->elf;
-	base = strrchr(m->file, '/');
-	base = base ? base + 1 : m->file;
-	if (opt->elf && (!opt->elf_match || strcmp(base, opt->elf_match) == 0))
-		snprintf(path, sizeof(path), "%s", opt->elf);
-	else
-		snprintf(path, sizeof(path), "%s%s", opt->symfs ? opt->symfs : "",
-			 m->file);
-	m->elf = calloc(1, sizeof(*m->elf));
-	if (!m->elf || elf_syms_load(m->elf, path)) {
-		free(m->elf);
-		m->elf = NULL;
-		m->elf_failed = 1;
-	}
-	return m->elf;
-}
-
-static struct mapping *mapping_of(struct report *rp, uint64_t addr)
-{
-	size_t i = rp->nr_maps;
-
-	while (i--)	/* the latest mapping wins */
-		if (addr >= rp->maps[i].start &&
-		    addr - rp->maps[i].start < rp->maps[i].len)
-			return &rp->maps[i];
-	return NULL;
-}
-
-/* The function holding a runtime address, and the link-time address. */
-static const struct elf_sym *symbol_of(struct report *rp, uint64_t addr,
-				       uint64_t *link_addr)
-{
-	struct mapping *m = mapping_of(rp, addr);
-	struct elf_syms *es = m ? elf_for(rp, m) : NULL;
-	uint64_t vaddr;
-
-	if (!es)
-		return NULL;
-	if (!elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr))
-		return NULL;
-	if (link_addr)
-		*link_addr = vaddr;
-	return elf_syms_find(es, vaddr);
-}
-
-static void format_addr(void *ctx, uint64_t addr, char *buf, size_t size)
-{
-	struct report *rp = ctx;
-	uint64_t vaddr = 0;
-	const struct elf_sym *s = symbol_of(rp, addr, &vaddr);
-
-	if (s)
-		snprintf(buf, size, "%s+0x%" PRIx64, s->name, vaddr - s->addr);
-	else
-		snprintf(buf, size, "0x%" PRIx64, addr);
-}
-
-static const char *function_of(struct report *rp, uint64_t addr)
-{
-	const struct elf_sym *s = symbol_of(rp, addr, NULL);
-
-	return s ? s->name : NULL;
-}
-
-/* ---- reading */
-
-static int add_sample(struct report *rp, const struct pd_sample *s)
-{
-	rp->ips = grow(rp->ips, &rp->cap_ips, rp->samples + 1,
-		       sizeof(*rp->ips));
-	if (!rp->ips)
-		return -1;
-	rp->ips[rp->samples++] = s->ip;
-	rp->branches = grow(rp->branches, &rp->cap_branches,
-			    rp->nr_branches + s->nr_branches,
-			    sizeof(*rp->branches));
-	rp->stack_start = grow(rp->stack_start, &rp->cap_stacks,
-			       rp->nr_stacks + 2, sizeof(*rp->stack_start));
-	if (!rp->branches || !rp->stack_start)
-		return -1;
-	memcpy(rp->branches + rp->nr_branches, s->branches,
-	       s->nr_branches * sizeof(*s->branches));
-	rp->stack_start[rp->nr_stacks++] = rp->nr_branches;
-	rp->nr_branches += s->nr_branches;
-	rp->stack_start[rp->nr_stacks] = rp->nr_branches;
-	return 0;
-}
-
-static int add_mapping(struct report *rp, const struct pd_record *rec)
-{
-	struct mapping *m;
-	size_t cap = rp->nr_maps;
-
-	m = realloc(rp->maps, (cap + 1) * sizeof(*m));
-	if (!m)
-		return -1;
-	rp->maps = m;
-	m += rp->nr_maps++;
-	memset(m, 0, sizeof(*m));
-	m->start = rec->map_start;
-	m->len = rec->map_len;
-	m->pgoff = rec->map_pgoff;
-	m->file = strdup(rec->name);
-	return m->file ? 0 : -1;
-}
-
-/* ---- the three tables */
-
-static int cmp_edge_addr(const void *a, const void *b)
-{
-	const struct edge *x = a, *y = b;
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	if (x->type != y->type)
-		return (int)x->type - (int)y->type;
-	return (int)x->new_type - (int)y->new_type;
-}
-
-static int cmp_edge_count(const void *a, const void *b)
-{
-	const struct edge *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return cmp_edge_addr(a, b);
-}
-
-/* Distinct (from, to, type) with counts, most frequent first. */
-static struct edge *count_edges(struct report *rp, size_t *nr)
-{
-	struct edge *e = calloc(rp->nr_branches + 1, sizeof(*e));
-	size_t i, n = 0;
-
-	if (!e)
-		return NULL;
-	for (i = 0; i < rp->nr_branches; i++) {
-		e[i].from = rp->branches[i].from;
-		e[i].to = rp->branches[i].to;
-		e[i].type = PD_BR_TYPE(rp->branches[i].flags);
-		e[i].new_type = PD_BR_NEW_TYPE(rp->branches[i].flags);
-		e[i].count = 1;
-	}
-	qsort(e, rp->nr_branches, sizeof(*e), cmp_edge_addr);
-	for (i = 0; i < rp->nr_branches; i++) {
-		if (n && cmp_edge_addr(&e[n - 1], &e[i]) == 0)
-			e[n - 1].count++;
-		else
-			e[n++] = e[i];
-	}
-	qsort(e, n, sizeof(*e), cmp_edge_count);
-	*nr = n;
-	return e;
-}
-
-/* perf's name for the edge's type, "-" when it has none. */
-const char *edge_type_name(const struct edge *e)
-{
-	const char *name = pd_branch_type_name(e->type, e->new_type);
-
-	return *name ? name : "-";
-}
-
-/* A loop: a backward conditional branch or direct jump (or one of unknown
- * type) that stays inside one function. */
-static int is_back_edge(struct report *rp, const struct edge *e)
-{
-	const char *f, *t;
-
-	if (e->to > e->from ||
-	    (e->type != PERF_BR_COND && e->type != 0 && e->type != 2))
-		return 0;
-	f = function_of(rp, e->from);
-	t = function_of(rp, e->to);
-	return f && t && strcmp(f, t) == 0;
-}
-
-static void measure_loop(struct report *rp, struct loop *l)
-{
-	size_t s, k;
-
-	for (s = 0; s < rp->nr_stacks; s++) {
-		size_t last = rp->stack_start[s + 1];
-
-		for (k = rp->stack_start[s]; k + 1 < last; k++) {
-			const struct pd_branch *newer = &rp->branches[k];
-			uint64_t start = rp->branches[k + 1].to;
-
-			if (newer->from == l->latch && newer->to == l->head)
-				l->taken++;
-			else if (start <= l->latch && l->latch < newer->from)
-				l->exits++;
-		}
-	}
-}
-
-static int cmp_call(const void *a, const void *b)
-{
-	const struct call_edge *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (strcmp(x->caller, y->caller))
-		return strcmp(x->caller, y->caller);
-	return strcmp(x->callee, y->callee);
-}
-
-static int cmp_func(const void *a, const void *b)
-{
-	const struct func_samples *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* Adds count to the named entry of a small table (linear: tables hold
- * one row per distinct function or function pair). */
-static int add_call(struct analysis *an, const char *caller,
-		    const char *callee, uint64_t count)
-{
-	size_t j;
-
-	for (j = 0; j < an->nr_calls; j++)
-		if (!strcmp(an->calls[j].caller, caller) &&
-		    !strcmp(an->calls[j].callee, callee))
-			break;
-	if (j == an->nr_calls) {
-		an->calls[j].caller = caller;
-		an->calls[j].callee = callee;
-		an->nr_calls++;
-	}
-	an->calls[j].count += count;
-	an->call_records += count;
-	return 0;
-}
-
-static int analyse(struct report *rp, struct analysis *an, size_t max_loops)
-{
-	size_t i, j;
-
-	an->samples = rp->samples;
-	an->records = rp->nr_branches;
-	an->format_addr = format_addr;
-	an->ctx = rp;
-	an->edges = count_edges(rp, &an->nr_edges);
-	an->loops = calloc(max_loops + 1, sizeof(*an->loops));
-	an->calls = calloc(an->nr_edges + 1, sizeof(*an->calls));
-	an->funcs = calloc(rp->samples + 1, sizeof(*an->funcs));
-	if (!an->edges || !an->loops || !an->calls || !an->funcs)
-		return -1;
-	for (i = 0; i < an->nr_edges && an->nr_loops < max_loops; i++) {
-		struct loop *l = &an->loops[an->nr_loops];
-
-		if (!is_back_edge(rp, &an->edges[i]))
-			continue;
-		l->latch = an->edges[i].from;
-		l->head = an->edges[i].to;
-		l->count = an->edges[i].count;
-		measure_loop(rp, l);
-		an->nr_loops++;
-	}
-	for (i = 0; i < an->nr_edges; i++) {
-		const struct edge *e = &an->edges[i];
-		const char *caller, *callee;
-
-		if (e->type != PERF_BR_CALL && e->type != PERF_BR_IND_CALL)
-			continue;
-		caller = function_of(rp, e->from);
-		callee = function_of(rp, e->to);
-		add_call(an, caller ? caller : "?", callee ? callee : "?",
-			 e->count);
-	}
-	qsort(an->calls, an->nr_calls, sizeof(*an->calls), cmp_call);
-	for (i = 0; i < rp->samples; i++) {
-		const char *f = function_of(rp, rp->ips[i]);
-
-		f = f ? f : "?";
-		for (j = 0; j < an->nr_funcs; j++)
-			if (!strcmp(an->funcs[j].name, f))
-				break;
-		if (j == an->nr_funcs)
-			an->funcs[an->nr_funcs++].name = f;
-		an->funcs[j].samples++;
-	}
-	qsort(an->funcs, an->nr_funcs, sizeof(*an->funcs), cmp_func);
-	return 0;
-}
-
-static void print_text(const struct analysis *an, size_t top)
-{
-	char a[160], b[160];
-	size_t i;
-
-	printf("# rvperf report: %s: %" PRIu64 " samples, %" PRIu64
-	       " branch records\n", an->input, an->samples, an->records);
-	if (!an->records) {
-		puts("\n(no branch stacks in this file: record with -b / -j)");
-		return;
-	}
-	printf("\n## Hottest branch edges\n\n%10s %7s  %-34s    %-34s %s\n",
-	       "count", "share", "from", "to", "type");
-	for (i = 0; i < an->nr_edges && i < top; i++) {
-		const struct edge *e = &an->edges[i];
-
-		an->format_addr(an->ctx, e->from, a, sizeof(a));
-		an->format_addr(an->ctx, e->to, b, sizeof(b));
-		printf("%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e->count,
-		       100.0 * (double)e->count / (double)an->records, a, b,
-		       edge_type_name(e));
-	}
-
-	printf("\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",
-	       "trips/entry", "loop (latch -> head)");
-	for (i = 0; i < an->nr_loops && i < top; i++) {
-		const struct loop *l = &an->loops[i];
-
-		an->format_addr(an->ctx, l->latch, a, sizeof(a));
-		an->format_addr(an->ctx, l->head, b, sizeof(b));
-		if (l->exits)
-			printf("%10" PRIu64 " %8" PRIu64 " %12.1f  %s -> %s\n",
-			       l->count, l->exits, loop_trips(l), a, b);
-		else
-			printf("%10" PRIu64 " %8s %12s  %s -> %s\n", l->count,
-			       "0", "(no exit)", a, b);
-	}
-	if (!an->nr_loops)
-		puts("  (no backward branch inside a function)");
-
-	printf("\n## Call edges\n\n%10s %7s  %s\n", "count", "share",
-	       "caller -> callee");
-	for (i = 0; i < an->nr_calls && i < top; i++)
-		printf("%10" PRIu64 " %6.2f%%  %s -> %s\n", an->calls[i].count,
-		       100.0 * (double)an->calls[i].count /
-		       (double)an->call_records,
-		       an->calls[i].caller, an->calls[i].callee);
-	if (!an->nr_calls)
-		puts("  (no call records)");
-}
-
-int report_run(const struct report_options *opt)
-{
-	struct report rp = { .opt = opt };
-	struct analysis an = { .input = opt->input };
 	struct pd_reader r;
 	struct pd_record rec;
-	size_t i;
 	int err, status = 0;
 
-	err = pd_open(&r, opt->input);
+	err = pd_open(&r, input);
 	if (err) {
-		fprintf(stderr, "rvperf report: %s: %s\n", opt->input, r.error);
+		fprintf(stderr, "rvperf report: %s: %s\n", input, r.error);
 		pd_close(&r);
-		return REPORT_BAD_DATA;
+		return -1;
 	}
 	if (r.warning[0])
-		fprintf(stderr, "rvperf report: %s: warning: %s\n", opt->input,
+		fprintf(stderr, "rvperf report: %s: warning: %s\n", input,
 			r.warning);
 	while ((err = pd_next(&r, &rec)) != PD_END) {
 		if (err) {
-			fprintf(stderr, "rvperf report: %s: %s%s\n", opt->input,
+			fprintf(stderr, "rvperf report: %s: %s%s\n", input,
 				r.error, err == PD_TRUNCATED ?
 				" (reporting what came before)" : "");
 			status = REPORT_BAD_DATA;
@@ -446,44 +44,53 @@ int report_run(const struct report_options *opt)
 		}
 		if ((rec.header.type == PERF_RECORD_MMAP ||
 		     rec.header.type == PERF_RECORD_MMAP2) &&
-		    add_mapping(&rp, &rec))
-			err = PD_ERR_NOMEM;
+		    report_model_add_mapping(m, rec.map_start, rec.map_len,
+					     rec.map_pgoff, rec.name))
+			*nomem = 1;
 		if (rec.header.type == PERF_RECORD_SAMPLE &&
-		    add_sample(&rp, &rec.sample))
-			err = PD_ERR_NOMEM;
-		if (err)
+		    report_model_add_sample(m, rec.sample.ip,
+					    rec.sample.branches,
+					    rec.sample.nr_branches))
+			*nomem = 1;
+		if (*nomem)
 			break;
 	}
 	pd_close(&r);
+	return status;
+}
 
-	if (err == PD_ERR_NOMEM || analyse(&rp, &an, opt->top)) {
+int report_run(const struct report_options *opt)
+{
+	const struct report_symbols syms = {
+		.elf = opt->elf, .elf_match = opt->elf_match,
+		.symfs = opt->symfs,
+	};
+	struct report_model m;
+	int nomem = 0, status;
+
+	if (report_model_init(&m, opt->input, &syms)) {
+		fprintf(stderr, "rvperf report: out of memory\n");
+		return REPORT_BAD_DATA;
+	}
+	status = read_perf_data(&m, opt->input, &nomem);
+	if (status < 0) {
+		report_model_free(&m);
+		return REPORT_BAD_DATA;
+	}
+	if (nomem || report_model_analyse(&m, opt->top)) {
 		fprintf(stderr, "rvperf report: out of memory\n");
 		status = REPORT_BAD_DATA;
 	} else if (opt->html) {
 		FILE *f = fopen(opt->html, "w");
 
-		if (!f || report_write_html(&an, f, opt->top) || fclose(f)) {
+		if (!f || report_render_html(&m, f, opt->top) || fclose(f)) {
 			fprintf(stderr, "rvperf report: %s: cannot write\n",
 				opt->html);
 			status = REPORT_BAD_DATA;
 		}
 	} else {
-		print_text(&an, opt->top);
+		report_render_text(&m, stdout, opt->top);
 	}
-
-	free(an.edges);
-	free(an.loops);
-	free(an.calls);
-	free(an.funcs);
-	for (i = 0; i < rp.nr_maps; i++) {
-		if (rp.maps[i].elf)
-			elf_syms_free(rp.maps[i].elf);
-		free(rp.maps[i].elf);
-		free(rp.maps[i].file);
-	}
-	free(rp.maps);
-	free(rp.branches);
-	free(rp.stack_start);
-	free(rp.ips);
+	report_model_free(&m);
 	return status;
 }

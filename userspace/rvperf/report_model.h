@@ -1,14 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * report_model.h - what `rvperf report` found in a recording, shared by the
- * text output (report.c) and the HTML page (html.c).
+ * report_model.h - what the branch stacks of a recording say, apart from
+ * where they came from and how they are shown.
+ *
+ *   producers   report.c (perf.data); any other source of branch stacks
+ *               (an N-Trace decoder, say) feeds the same three calls
+ *   the model   the hottest branch edges, hot loops with iterations per
+ *               entry, call edges, samples per function; addresses named
+ *               function+offset from the mapped ELF files
+ *   renderers   report_text.c, report_html.c (report_render.h); a new one
+ *               reads the model and touches neither
+ *
+ * Use: report_model_init, then report_model_add_mapping and
+ * report_model_add_sample in the order the recording has them (a later
+ * mapping of an address wins), report_model_analyse once, read the tables,
+ * report_model_free.
  */
 #ifndef RVPERF_REPORT_MODEL_H
 #define RVPERF_REPORT_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+
+#include "perf_data.h"
 
 struct edge {
 	uint64_t from, to;
@@ -24,7 +38,7 @@ struct loop {
 };
 
 struct call_edge {
-	const char *caller, *callee;
+	const char *caller, *callee;	/* "?" where no symbol is known */
 	uint64_t count;
 };
 
@@ -33,22 +47,48 @@ struct func_samples {
 	uint64_t samples;	/* samples whose IP is in the function */
 };
 
-struct analysis {
-	const char *input;
+/* Where symbols come from: each mapping's file under symfs, or elf. */
+struct report_symbols {
+	const char *elf;	/* use this ELF for symbols ... */
+	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
+	const char *symfs;	/* prefix for mapped file names */
+};
+
+struct report_model_input;	/* stacks and mappings; report_model.c's */
+
+struct report_model {
+	const char *input;		/* names the recording in headings */
 	uint64_t samples, records;
-	struct edge *edges;	/* most frequent first */
+	struct edge *edges;		/* most frequent first */
 	size_t nr_edges;
-	struct loop *loops;	/* most frequent first */
+	struct loop *loops;		/* most frequent first */
 	size_t nr_loops;
-	struct call_edge *calls;/* most frequent first */
+	struct call_edge *calls;	/* most frequent first */
 	size_t nr_calls;
 	uint64_t call_records;
 	struct func_samples *funcs;	/* most samples first */
 	size_t nr_funcs;
-	/* Names an address "function+0xoffset" (or "0xaddress"). */
-	void (*format_addr)(void *ctx, uint64_t addr, char *buf, size_t size);
-	void *ctx;
+	struct report_model_input *in;
 };
+
+/* 0, or -1 when out of memory (as for every call below returning int). */
+int report_model_init(struct report_model *m, const char *input,
+		      const struct report_symbols *syms);
+/* The file mapped at [start, start + len) from file offset pgoff. */
+int report_model_add_mapping(struct report_model *m, uint64_t start,
+			     uint64_t len, uint64_t pgoff, const char *file);
+/* One sample: its IP and its branch stack, newest record first. */
+int report_model_add_sample(struct report_model *m, uint64_t ip,
+			    const struct pd_branch *branches, size_t nr);
+/* Fills the tables; at most max_loops loops are measured. */
+int report_model_analyse(struct report_model *m, size_t max_loops);
+void report_model_free(struct report_model *m);
+
+/* "function+0xoffset", or "0xaddress" where no symbol is known. */
+void report_model_name_addr(const struct report_model *m, uint64_t addr,
+			    char *buf, size_t size);
+/* perf's name for the edge's type, "-" when it has none. */
+const char *edge_type_name(const struct edge *e);
 
 /* Iterations per entry, or a negative number when no exit was seen. */
 static inline double loop_trips(const struct loop *l)
@@ -56,8 +96,5 @@ static inline double loop_trips(const struct loop *l)
 	return l->exits ? (double)(l->taken + l->exits) / (double)l->exits
 			: -1.0;
 }
-
-const char *edge_type_name(const struct edge *e);
-int report_write_html(const struct analysis *an, FILE *f, size_t top);
 
 #endif /* RVPERF_REPORT_MODEL_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * html.c - `rvperf report --html FILE`: one self-contained page (inline CSS
+ * report_html.c - `rvperf report --html FILE`: one self-contained page (inline CSS
  * and SVG, no script, nothing fetched) showing the hot paths as a graph over
  * the program's functions, with the report's tables below it.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_model.h"
+#include "report_render.h"
 
 #define NODE_W		190
 #define NODE_H		46
@@ -57,18 +57,18 @@ static int node_index(struct node *n, size_t *nr, const char *name)
 }
 
 /* The function part of "name+0xoff". */
-static void function_name(const struct analysis *an, uint64_t addr, char *buf,
+static void function_name(const struct report_model *an, uint64_t addr, char *buf,
 			  size_t size)
 {
 	char *plus;
 
-	an->format_addr(an->ctx, addr, buf, size);
+	report_model_name_addr(an, addr, buf, size);
 	plus = strrchr(buf, '+');
 	if (plus)
 		*plus = '\0';
 }
 
-static void write_graph(const struct analysis *an, FILE *f, size_t top)
+static void write_graph(const struct report_model *an, FILE *f, size_t top)
 {
 	struct node nodes[MAX_NODES];
 	int from_of[64], to_of[64];
@@ -205,17 +205,17 @@ static void write_graph(const struct analysis *an, FILE *f, size_t top)
 	fputs("</svg>\n", f);
 }
 
-static void table_row_addr(const struct analysis *an, FILE *f, uint64_t addr)
+static void table_row_addr(const struct report_model *an, FILE *f, uint64_t addr)
 {
 	char buf[160];
 
-	an->format_addr(an->ctx, addr, buf, sizeof(buf));
+	report_model_name_addr(an, addr, buf, sizeof(buf));
 	fputs("<td class=\"sym\">", f);
 	put_escaped(f, buf);
 	fputs("</td>", f);
 }
 
-int report_write_html(const struct analysis *an, FILE *f, size_t top)
+int report_render_html(const struct report_model *an, FILE *f, size_t top)
 {
 	size_t i;
 
