@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * codec.c - N-Trace messages to bytes and back.
+ *
+ * A byte is MDO[5:0] << 2 | MSEO[1:0].  The fields of a message are one
+ * bit string, LSB first: TCODE fills the first MDO, fixed fields follow
+ * without padding, a variable field goes on from wherever the fixed ones
+ * stopped and ends at a byte whose MSEO says "end of field" (01) or "end
+ * of message" (11).  So the layout of each TCODE is: how many fixed bits
+ * after TCODE (SRC included) and how many variable fields.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nexus.h"
+
+#define MSEO_NORMAL	0
+#define MSEO_END_FIELD	1
+#define MSEO_RESERVED	2
+#define MSEO_END_MSG	3
+#define IDLE_BYTE	0xFF
+
+const char *nx_tcode_name(unsigned int tcode)
+{
+	switch (tcode) {
+	case NX_TCODE_OWNERSHIP: return "Ownership";
+	case NX_TCODE_DIRECT_BRANCH: return "DirectBranch";
+	case NX_TCODE_INDIRECT_BRANCH: return "IndirectBranch";
+	case NX_TCODE_ERROR: return "Error";
+	case NX_TCODE_PROG_TRACE_SYNC: return "ProgTraceSync";
+	case NX_TCODE_DIRECT_BRANCH_SYNC: return "DirectBranchSync";
+	case NX_TCODE_INDIRECT_BRANCH_SYNC: return "IndirectBranchSync";
+	case NX_TCODE_RESOURCE_FULL: return "ResourceFull";
+	case NX_TCODE_INDIRECT_BRANCH_HIST: return "IndirectBranchHist";
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC: return "IndirectBranchHistSync";
+	case NX_TCODE_REPEAT_BRANCH: return "RepeatBranch";
+	case NX_TCODE_PROG_TRACE_CORRELATION: return "ProgTraceCorrelation";
+	}
+	if (tcode >= NX_TCODE_VENDOR_FIRST && tcode <= NX_TCODE_VENDOR_LAST)
+		return "VendorDefined";
+	return "Reserved";
+}
+
+bool nx_tcode_is_sync(unsigned int tcode)
+{
+	return tcode == NX_TCODE_PROG_TRACE_SYNC ||
+	       tcode == NX_TCODE_DIRECT_BRANCH_SYNC ||
+	       tcode == NX_TCODE_INDIRECT_BRANCH_SYNC ||
+	       tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+}
+
+/* Kinds of variable fields, in the order a message sends them. */
+enum var_kind { V_ICNT, V_UADDR, V_FADDR, V_HIST, V_DATA, V_RDATA1 };
+
+struct layout {
+	unsigned int fixed;		/* bits after TCODE and SRC */
+	unsigned int n_vars;		/* without TSTAMP */
+	enum var_kind vars[3];
+};
+
+/* The layout of a known TCODE given its fixed fields (RCODE and CDF
+ * change the count); 0 for an unknown TCODE. */
+static int layout_of(unsigned int tcode, unsigned int rcode, unsigned int cdf,
+		     struct layout *l)
+{
+	static const struct layout
+		own = { 0, 1, { V_DATA } },
+		db = { 0, 1, { V_ICNT } },
+		ib = { 2, 2, { V_ICNT, V_UADDR } },
+		err = { 4, 1, { V_DATA } },
+		sync = { 4, 2, { V_ICNT, V_FADDR } },
+		ibs = { 6, 2, { V_ICNT, V_FADDR } },
+		rf = { 4, 1, { V_DATA } },
+		rf2 = { 4, 2, { V_DATA, V_RDATA1 } },
+		ibh = { 2, 3, { V_ICNT, V_UADDR, V_HIST } },
+		ibhs = { 6, 3, { V_ICNT, V_FADDR, V_HIST } },
+		rb = { 0, 1, { V_DATA } },
+		ptc0 = { 6, 1, { V_ICNT } },
+		ptc1 = { 6, 2, { V_ICNT, V_HIST } };
+
+	switch (tcode) {
+	case NX_TCODE_OWNERSHIP: *l = own; return 1;
+	case NX_TCODE_DIRECT_BRANCH: *l = db; return 1;
+	case NX_TCODE_INDIRECT_BRANCH: *l = ib; return 1;
+	case NX_TCODE_ERROR: *l = err; return 1;
+	case NX_TCODE_PROG_TRACE_SYNC:
+	case NX_TCODE_DIRECT_BRANCH_SYNC: *l = sync; return 1;
+	case NX_TCODE_INDIRECT_BRANCH_SYNC: *l = ibs; return 1;
+	case NX_TCODE_RESOURCE_FULL:
+		*l = rcode == NX_RCODE_HIST_REPEAT ? rf2 : rf;
+		return 1;
+	case NX_TCODE_INDIRECT_BRANCH_HIST: *l = ibh; return 1;
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC: *l = ibhs; return 1;
+	case NX_TCODE_REPEAT_BRANCH: *l = rb; return 1;
+	case NX_TCODE_PROG_TRACE_CORRELATION:
+		*l = cdf == 1 ? ptc1 : ptc0;
+		return 1;
+	}
+	return 0;
+}
+
+/* The fixed fields after SRC, LSB first, as one value. */
+static uint64_t fixed_value(const struct nx_msg *m)
+{
+	switch (m->tcode) {
+	case NX_TCODE_INDIRECT_BRANCH:
+	case NX_TCODE_INDIRECT_BRANCH_HIST:
+		return m->btype & 3;
+	case NX_TCODE_ERROR:
+		return m->etype & 15;
+	case NX_TCODE_PROG_TRACE_SYNC:
+	case NX_TCODE_DIRECT_BRANCH_SYNC:
+		return m->sync & 15;
+	case NX_TCODE_INDIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		return (m->sync & 15) | (m->btype & 3) << 4;
+	case NX_TCODE_RESOURCE_FULL:
+		return m->rcode & 15;
+	case NX_TCODE_PROG_TRACE_CORRELATION:
+		return (m->evcode & 15) | (m->cdf & 3) << 4;
+	}
+	return 0;
+}
+
+/* ---- writing */
+
+struct bitw {
+	uint8_t *out;
+	size_t n;
+	uint64_t acc;		/* bits not yet in a byte */
+	unsigned int bits;	/* how many (< 6 between calls) */
+};
+
+static void put_fixed(struct bitw *w, uint64_t v, unsigned int nbits)
+{
+	if (nbits < 64)
+		v &= (1ull << nbits) - 1;
+	w->acc |= v << w->bits;
+	w->bits += nbits;
+	while (w->bits >= 6) {
+		w->out[w->n++] = (uint8_t)((w->acc & 0x3F) << 2 | MSEO_NORMAL);
+		w->acc >>= 6;
+		w->bits -= 6;
+	}
+}
+
+static unsigned int bit_length(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+/* A variable field of CHUNKS MDOs carrying V (the last with MSEO 01). */
+static void put_var_chunks(struct bitw *w, uint64_t v, unsigned int chunks)
+{
+	unsigned int room = 6 - w->bits;	/* in the open MDO */
+
+	w->out[w->n++] = (uint8_t)(((w->acc | v << w->bits) & 0x3F) << 2 |
+				   (chunks == 1 ? MSEO_END_FIELD : MSEO_NORMAL));
+	v = room < 64 ? v >> room : 0;
+	while (--chunks) {
+		w->out[w->n++] = (uint8_t)((v & 0x3F) << 2 |
+					   (chunks == 1 ? MSEO_END_FIELD
+							: MSEO_NORMAL));
+		v >>= 6;
+	}
+	w->acc = 0;
+	w->bits = 0;
+}
+
+static void put_var(struct bitw *w, uint64_t v)
+{
+	unsigned int need = bit_length(v), room = 6 - w->bits, chunks = 1;
+
+	if (need > room)
+		chunks += (need - room + 5) / 6;
+	put_var_chunks(w, v, chunks);
+}
+
+/* An address field: bits [XLEN-1:1] of A.  With MSB extension the top
+ * bit of the last MDO stands for every bit above it, so the field stops
+ * as soon as the bits above it all equal that bit. */
+static void put_addr(struct bitw *w, const struct nx_config *cfg, uint64_t a)
+{
+	unsigned int width = cfg->xlen - 1, room = 6 - w->bits, chunks;
+	uint64_t f = a >> 1;
+
+	if (width < 64)
+		f &= (1ull << width) - 1;
+	if (!cfg->ext_addr_msb) {
+		put_var(w, f);
+		return;
+	}
+	for (chunks = 1;; chunks++) {
+		unsigned int avail = room + 6 * (chunks - 1);
+		uint64_t top, above;
+
+		if (avail > width)
+			break;
+		top = f >> (avail - 1) & 1;
+		above = f >> avail;	/* avail <= width <= 63 */
+		if (above == (top ? ((1ull << (width - avail)) - 1) : 0))
+			break;
+	}
+	put_var_chunks(w, f, chunks);
+}
+
+size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,
+		     uint8_t *out)
+{
+	struct bitw w = { .out = out };
+	struct layout l;
+	unsigned int i;
+
+	if (!layout_of(m->tcode, m->rcode, m->cdf, &l))
+		return 0;
+	put_fixed(&w, m->tcode, 6);
+	if (cfg->src_bits)
+		put_fixed(&w, m->src, cfg->src_bits);
+	if (l.fixed)
+		put_fixed(&w, fixed_value(m), l.fixed);
+	for (i = 0; i < l.n_vars; i++) {
+		switch (l.vars[i]) {
+		case V_ICNT: put_var(&w, m->icnt); break;
+		case V_UADDR:
+		case V_FADDR: put_addr(&w, cfg, m->addr); break;
+		case V_HIST: put_var(&w, m->hist); break;
+		case V_DATA: put_var(&w, m->data); break;
+		case V_RDATA1: put_var(&w, m->rdata1); break;
+		}
+	}
+	if (m->has_tstamp)
+		put_var(&w, m->tstamp);
+	out[w.n - 1] |= MSEO_END_MSG;
+	return w.n;
+}
+
+/* ---- reading */
+
+void nx_reader_init(struct nx_reader *r, const struct nx_config *cfg,
+		    const uint8_t *data, size_t len, size_t base)
+{
+	memset(r, 0, sizeof(*r));
+	r->data = data;
+	r->len = len;
+	r->base = base;
+	r->cfg = *cfg;
+}
+
+#define MAX_VARS 8
+
+struct var {
+	uint64_t value;
+	uint64_t bits;		/* may exceed 64: zero bits beyond are legal */
+	bool overflow;		/* a one bit past bit 63 */
+	bool top;		/* the last MDO bit */
+};
+
+/* Skips to after the next end-of-message byte (or the end). */
+static void skip_message(struct nx_reader *r)
+{
+	while (r->pos < r->len && (r->data[r->pos++] & 3) != MSEO_END_MSG)
+		;
+}
+
+static enum nx_read_status bad(struct nx_reader *r, struct nx_msg *m,
+			       size_t start, const char *why)
+{
+	snprintf(r->err, sizeof(r->err), "%s", why);
+	memset(m, 0, sizeof(*m));
+	m->offset = r->base + start;
+	m->size = r->pos - start;
+	return NX_READ_BAD;
+}
+
+static uint64_t addr_of(const struct nx_config *cfg, const struct var *v)
+{
+	unsigned int width = cfg->xlen - 1;
+	uint64_t f = v->value;
+
+	if (cfg->ext_addr_msb && v->top && v->bits < width)
+		f |= ~0ull << v->bits;
+	if (width < 64)
+		f &= (1ull << width) - 1;
+	return f << 1;
+}
+
+enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
+{
+	struct var vars[MAX_VARS];
+	unsigned int n_vars = 0, fixed_need, fixed_have = 0, i;
+	uint64_t fixed = 0;
+	struct var cur = { 0 };
+	size_t start;
+	struct layout l;
+	bool known;
+	uint8_t b;
+
+	/* Idle bytes; any other end-of-message byte outside a message is
+	 * the tail of one we did not see the start of. */
+	while (r->pos < r->len && r->data[r->pos] == IDLE_BYTE)
+		r->pos++;
+	if (r->pos >= r->len)
+		return NX_READ_END;
+	start = r->pos;
+	b = r->data[r->pos++];
+	if ((b & 3) != MSEO_NORMAL) {
+		if ((b & 3) != MSEO_END_MSG)
+			skip_message(r);
+		return bad(r, m, start, (b & 3) == MSEO_END_MSG ?
+			   "end of a message that never started" :
+			   "message starts with a field end or reserved MSEO");
+	}
+	memset(m, 0, sizeof(*m));
+	m->tcode = b >> 2;
+	fixed_need = r->cfg.src_bits;
+	/* The type's own fixed bits: the widest case until they are read
+	 * (RCODE and CDF only decide the variable fields). */
+	known = layout_of(m->tcode, 0, 0, &l);
+	if (known)
+		fixed_need += l.fixed;
+	for (;;) {
+		unsigned int mdo, take = 0, mseo;
+
+		if (r->pos >= r->len)
+			return bad(r, m, start, "trace ends inside a message");
+		b = r->data[r->pos++];
+		mseo = b & 3;
+		mdo = b >> 2;
+		if (mseo == MSEO_RESERVED) {
+			skip_message(r);
+			return bad(r, m, start, "reserved MSEO value 10");
+		}
+		if (fixed_have < fixed_need) {
+			take = fixed_need - fixed_have;
+			if (take > 6)
+				take = 6;
+			fixed |= (uint64_t)(mdo & ((1u << take) - 1)) << fixed_have;
+			fixed_have += take;
+			mdo >>= take;
+		}
+		if (take < 6) {
+			unsigned int nb = 6 - take;
+
+			if (cur.bits < 64) {
+				cur.value |= (uint64_t)mdo << cur.bits;
+				if (cur.bits + nb > 64 && (mdo >> (64 - cur.bits)))
+					cur.overflow = true;
+			} else if (mdo) {
+				cur.overflow = true;
+			}
+			cur.bits += nb;
+			cur.top = (mdo >> (nb - 1)) & 1;
+		}
+		if (mseo == MSEO_NORMAL)
+			continue;
+		/* End of a field (and maybe of the message). */
+		if (fixed_have < fixed_need) {
+			if (mseo != MSEO_END_MSG)
+				skip_message(r);
+			return bad(r, m, start, "message ends inside its fixed fields");
+		}
+		if (!cur.bits) {
+			if (mseo != MSEO_END_MSG)
+				skip_message(r);
+			return bad(r, m, start, "empty variable field");
+		}
+		if (n_vars < MAX_VARS)
+			vars[n_vars] = cur;
+		n_vars++;
+		memset(&cur, 0, sizeof(cur));
+		if (mseo == MSEO_END_MSG)
+			break;
+	}
+	m->offset = r->base + start;
+	m->size = r->pos - start;
+	m->n_vars = n_vars;
+	if (r->cfg.src_bits) {
+		m->src = fixed & ((1u << r->cfg.src_bits) - 1);
+		fixed >>= r->cfg.src_bits;
+	}
+	if (!known) {
+		/* Vendor-defined or reserved: the caller decides. */
+		m->data = n_vars ? vars[0].value : 0;
+		return NX_READ_MSG;
+	}
+	switch (m->tcode) {
+	case NX_TCODE_INDIRECT_BRANCH:
+	case NX_TCODE_INDIRECT_BRANCH_HIST:
+		m->btype = fixed & 3;
+		break;
+	case NX_TCODE_ERROR:
+		m->etype = fixed & 15;
+		break;
+	case NX_TCODE_PROG_TRACE_SYNC:
+	case NX_TCODE_DIRECT_BRANCH_SYNC:
+		m->sync = fixed & 15;
+		break;
+	case NX_TCODE_INDIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		m->sync = fixed & 15;
+		m->btype = (fixed >> 4) & 3;
+		break;
+	case NX_TCODE_RESOURCE_FULL:
+		m->rcode = fixed & 15;
+		break;
+	case NX_TCODE_PROG_TRACE_CORRELATION:
+		m->evcode = fixed & 15;
+		m->cdf = (fixed >> 4) & 3;
+		break;
+	}
+	layout_of(m->tcode, m->rcode, m->cdf, &l);
+	if (m->tcode == NX_TCODE_RESOURCE_FULL && m->rcode > NX_RCODE_HIST_REPEAT) {
+		/* A reserved RCODE: its RDATA fields are unknown; keep the
+		 * first, do not guess which one is TSTAMP. */
+		m->data = vars[0].value;
+		return NX_READ_MSG;
+	}
+	if (n_vars == l.n_vars + 1 && r->cfg.tstamp) {
+		m->has_tstamp = true;
+		m->tstamp = vars[l.n_vars].value;
+	} else if (n_vars != l.n_vars) {
+		snprintf(r->err, sizeof(r->err), "%s with %u variable fields, not %u%s",
+			 nx_tcode_name(m->tcode), n_vars, l.n_vars,
+			 r->cfg.tstamp ? " (+TSTAMP)" : "");
+		return NX_READ_BAD;
+	}
+	for (i = 0; i < l.n_vars + m->has_tstamp; i++) {
+		if (vars[i].overflow) {
+			snprintf(r->err, sizeof(r->err),
+				 "%s: a field longer than 64 bits",
+				 nx_tcode_name(m->tcode));
+			return NX_READ_BAD;
+		}
+		if (i == l.n_vars)
+			break;
+		switch (l.vars[i]) {
+		case V_ICNT: m->icnt = vars[i].value; break;
+		case V_UADDR:
+		case V_FADDR: m->addr = addr_of(&r->cfg, &vars[i]); break;
+		case V_HIST: m->hist = vars[i].value; break;
+		case V_DATA: m->data = vars[i].value; break;
+		case V_RDATA1: m->rdata1 = vars[i].value; break;
+		}
+	}
+	return NX_READ_MSG;
+}

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * decoder.c - messages + program images -> the executed PC sequence.
+ *
+ * The decoder walks the code from the last known PC.  I-CNT says how many
+ * 16-bit units a message covers, HIST says which way its conditional
+ * branches went, the address says where the instruction at its end went.
+ * ResourceFull messages hand over I-CNT and HIST before the message that
+ * ends the stretch: HIST bits are walked at once, as far as they reach
+ * (the units walked ahead are owed and paid by the next I-CNT), and
+ * reported I-CNT as far as no branch is missing a bit, so nothing piles
+ * up however long the stretch.
+ *
+ * Anything that cannot be (a bad message, an address outside the images,
+ * an I-CNT ending inside an instruction or running through a jump whose
+ * target is not known) is reported with the message's offset; decoding
+ * resumes at the next synchronisation message.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nexus_int.h"
+
+enum walk_mode { W_BITS, W_CREDIT, W_FINAL };
+/* What ends a final walk: an address (jump target, sync), a trap (the
+ * last instruction only counts), a taken DirectBranch, or a stop. */
+enum fin { FIN_ADDR, FIN_TRAP, FIN_DIRECT, FIN_STOP };
+
+#define WALK_OK		0
+#define WALK_DAMAGE	(-1)
+#define WALK_STOPPED	(-2)
+
+void nx_dec_init(struct nx_decoder *d, const struct nx_config *cfg,
+		 struct nx_image *img, const struct nx_decoder_ops *ops)
+{
+	memset(d, 0, sizeof(*d));
+	d->cfg = *cfg;
+	d->img = img;
+	if (ops)
+		d->ops = *ops;
+}
+
+static void event(struct nx_decoder *d, enum nx_event ev, const char *what)
+{
+	if (d->ops.event)
+		d->ops.event(d->ops.ctx, ev, d->msg_offset, what);
+}
+
+/* The open block ends at END; the next one starts at NEXT. */
+static int close_block(struct nx_decoder *d, uint64_t end, uint64_t next)
+{
+	struct nx_block b;
+
+	if (d->blk_n) {
+		b.start = d->blk_start;
+		b.end = end;
+		b.n_insns = d->blk_n;
+		b.tstamp = d->tstamp;
+		b.priv = d->priv;
+		b.v = d->v;
+		b.context = d->context;
+		b.last_taken = end != next;
+		d->n_insns += d->blk_n;
+		d->blk_n = 0;
+		if (d->ops.insn) {
+			uint64_t pc = b.start;
+
+			while (pc != end) {
+				const struct nx_entry *e = nx_image_entry(d->img, pc);
+				unsigned int len = e ? 2u * e->units : 2;
+
+				if (d->ops.insn(d->ops.ctx, pc, len))
+					d->stop = true;
+				pc += len;
+			}
+		}
+		if (d->ops.block && d->ops.block(d->ops.ctx, &b))
+			d->stop = true;
+	}
+	d->blk_start = next;
+	return d->stop ? WALK_STOPPED : WALK_OK;
+}
+
+static int damage(struct nx_decoder *d, const char *fmt, uint64_t a)
+{
+	snprintf(d->err, sizeof(d->err), fmt, a);
+	/* What was walked before is right: give it out. */
+	close_block(d, d->pc, d->pc);
+	d->n_damage++;
+	event(d, NX_EV_DAMAGE, d->err);
+	d->synced = false;
+	return WALK_DAMAGE;
+}
+
+static void unsync(struct nx_decoder *d)
+{
+	d->synced = false;
+}
+
+/* ---- HIST bits */
+
+static int hist_add(struct nx_decoder *d, uint64_t hist, uint64_t repeat)
+{
+	struct nx_hist_run *r;
+	unsigned int n;
+
+	if (!hist)
+		return damage(d, "HIST without its stop bit%.0" PRIu64, 0);
+	n = 63 - (unsigned int)__builtin_clzll(hist);
+	if (!n || !repeat)
+		return WALK_OK;
+	if (d->hist_n == sizeof(d->hist) / sizeof(d->hist[0]))
+		return damage(d, "more than 64 HIST fields waiting for I-CNT%.0" PRIu64, 0);
+	r = &d->hist[(d->hist_head + d->hist_n++) % 64];
+	r->bits = hist & ((1ull << n) - 1);
+	r->n = n;
+	r->repeat = repeat;
+	r->pos = 0;
+	return WALK_OK;
+}
+
+static inline int hist_pop(struct nx_decoder *d)
+{
+	struct nx_hist_run *r = &d->hist[d->hist_head];
+	int bit = (r->bits >> (r->n - 1 - r->pos)) & 1;
+
+	if (++r->pos == r->n) {
+		r->pos = 0;
+		if (!--r->repeat) {
+			d->hist_head = (d->hist_head + 1) % 64;
+			d->hist_n--;
+		}
+	}
+	return bit;
+}
+
+/* ---- return stack */
+
+static void push(struct nx_decoder *d, uint64_t ret)
+{
+	d->stack[d->sp] = ret;
+	d->sp = (d->sp + 1) % d->cfg.ret_depth;
+	if (d->depth < d->cfg.ret_depth)
+		d->depth++;
+}
+
+static uint64_t pop(struct nx_decoder *d)
+{
+	d->sp = (d->sp + d->cfg.ret_depth - 1) % d->cfg.ret_depth;
+	d->depth--;
+	return d->stack[d->sp];
+}
+
+/* ---- the walk */
+
+static inline void use_units(struct nx_decoder *d, enum walk_mode mode,
+			     uint64_t *left, unsigned int u)
+{
+	if (mode != W_BITS) {
+		*left -= u;
+	} else if (d->credit >= u) {
+		d->credit -= u;
+	} else {
+		d->owed += u - d->credit;
+		d->credit = 0;
+	}
+}
+
+/*
+ * Walks from d->pc.  W_BITS: until the HIST bits run out (units come from
+ * the credit, then are owed); W_CREDIT: as far as *LEFT units go without a
+ * missing bit or an unknown target; W_FINAL: exactly *LEFT units, the last
+ * instruction as FIN says, TARGET the address of FIN_ADDR/FIN_TRAP.
+ */
+static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
+		enum fin fin, uint64_t target)
+{
+	bool htm = d->cfg.mode == NX_MODE_HTM;
+	bool rets = d->cfg.ret_mode != NX_RETURN_OFF;
+	uint64_t mask = d->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
+	bool ended_direct = false;
+
+	for (;;) {
+		const struct nx_entry *e;
+		uint64_t next, pc = d->pc;
+		unsigned int u, kind;
+		bool last, inferable, seq;
+
+		if (mode == W_BITS ? !d->hist_n : !*left)
+			break;
+		e = nx_image_entry(d->img, pc);
+		if (!e)
+			return damage(d, "address 0x%" PRIx64 " is outside the program images", pc);
+		if (e->kind == K_LINEAR) {
+			unsigned int n = e->run_insns;
+
+			u = e->run_units;
+			if (mode != W_BITS && u > *left) {
+				u = e->units;
+				n = 1;
+				if (u > *left) {
+					if (mode == W_FINAL)
+						return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
+					break;
+				}
+			}
+			d->pc = (pc + 2ull * u) & mask;
+			d->blk_n += n;
+			d->seq_valid = false;
+			use_units(d, mode, left, u);
+			continue;
+		}
+		u = e->units;
+		if (e->kind == K_INVALID)
+			return damage(d, "the instruction at 0x%" PRIx64 " runs past its image", pc);
+		if (mode != W_BITS && u > *left) {
+			if (mode == W_FINAL)
+				return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
+			break;
+		}
+		last = mode == W_FINAL && *left == u;
+		next = (pc + u * 2ull) & mask;
+		kind = e->kind;
+		if (!rets) {
+			if (kind == K_CALL)
+				kind = K_JUMP;
+			else if (kind == K_ICALL || kind == K_RET || kind == K_SWAP)
+				kind = K_IJUMP;
+		}
+		if (last && fin == FIN_TRAP) {
+			/* The trap came after it: only counted. */
+			d->blk_n++;
+			d->pc = next;
+			use_units(d, mode, left, u);
+			d->seq_valid = false;
+			break;
+		}
+		switch (kind) {
+		case K_LOADC:
+			d->seq_value = e->reg & 0x80 ? pc + (int64_t)e->off
+						     : (uint64_t)(int64_t)e->off;
+			d->seq_reg = e->reg & 0x1F;
+			d->seq_pc = next;
+			d->blk_n++;
+			d->pc = next;
+			use_units(d, mode, left, u);
+			d->seq_valid = true;
+			continue;
+		case K_BRANCH:
+		case K_JUMP:
+		case K_CALL: {
+			bool taken;
+
+			if (kind != K_BRANCH && !d->cfg.all_jumps) {
+				taken = true;
+			} else if (htm) {
+				if (!d->hist_n) {
+					if (last && fin == FIN_STOP)
+						taken = false;
+					else if (mode == W_FINAL)
+						return damage(d, "no HIST bit for the branch at 0x%" PRIx64, pc);
+					else
+						goto wait;
+				} else {
+					taken = hist_pop(d);
+				}
+				if (kind != K_BRANCH && !taken)
+					return damage(d, "HIST says the jump at 0x%" PRIx64 " was not taken", pc);
+			} else {
+				taken = last && fin == FIN_DIRECT;
+				if (kind != K_BRANCH && !taken && !(last && fin != FIN_DIRECT))
+					return damage(d, "the jump at 0x%" PRIx64 " should have ended a DirectBranch", pc);
+				if (kind != K_BRANCH)
+					taken = true;
+			}
+			if (kind == K_CALL)
+				push(d, next);
+			d->blk_n++;
+			use_units(d, mode, left, u);
+			d->seq_valid = false;
+			if (taken) {
+				uint64_t to = (pc + (int64_t)e->off) & mask;
+
+				if (close_block(d, next, to))
+					return WALK_STOPPED;
+				d->pc = to;
+			} else {
+				d->pc = next;
+			}
+			if (last && fin == FIN_DIRECT) {
+				if (!taken)
+					return damage(d, "DirectBranch ends at 0x%" PRIx64 ", not a taken branch", pc);
+				ended_direct = true;
+			}
+			continue;
+		}
+		default:
+			break;
+		}
+		/* An indirect transfer: inferable from a constant just loaded,
+		 * or (returns) from the stack, or it must end the message. */
+		seq = kind != K_XRET && d->seq_valid && d->cfg.seq_jump &&
+		      pc == d->seq_pc && e->reg == d->seq_reg;
+		inferable = seq || ((kind == K_RET || kind == K_SWAP) && d->depth);
+		if (!last || fin != FIN_ADDR) {
+			if (!inferable) {
+				if (last && fin == FIN_STOP) {
+					d->blk_n++;
+					d->pc = next;
+					use_units(d, mode, left, u);
+					break;
+				}
+				if (mode == W_FINAL)
+					return damage(d, "I-CNT runs through the jump at 0x%" PRIx64 " whose target is not known", pc);
+				goto wait;
+			}
+			if (last && fin == FIN_DIRECT)
+				return damage(d, "DirectBranch ends at 0x%" PRIx64 ", not a branch", pc);
+		}
+		/* Stack effects, the same whether inferable or not. */
+		if ((kind == K_RET || kind == K_SWAP) && d->depth) {
+			uint64_t r = pop(d);
+
+			if (!seq)
+				next = r;
+		}
+		if (seq)
+			next = (d->seq_value + (int64_t)e->off) & ~1ull & mask;
+		if (kind == K_ICALL || kind == K_SWAP)
+			push(d, (pc + u * 2ull) & mask);
+		if (last && fin == FIN_ADDR)
+			next = target;
+		d->blk_n++;
+		use_units(d, mode, left, u);
+		d->seq_valid = false;
+		if (close_block(d, (pc + u * 2ull) & mask, next))
+			return WALK_STOPPED;
+		d->pc = next;
+	}
+	if (mode == W_FINAL && fin == FIN_DIRECT && !ended_direct)
+		return damage(d, "DirectBranch does not end at a taken branch (at 0x%" PRIx64 ")", d->pc);
+	return WALK_OK;
+wait:
+	return WALK_OK;
+}
+
+/* Eager walks after a ResourceFull. */
+static int walk_ahead(struct nx_decoder *d)
+{
+	uint64_t left;
+	int r;
+
+	if (d->hist_n) {
+		r = walk(d, W_BITS, &left, FIN_STOP, 0);
+		if (r)
+			return r;
+	}
+	left = d->credit;
+	r = walk(d, W_CREDIT, &left, FIN_STOP, 0);
+	d->credit = left;
+	return r;
+}
+
+/* The message ends a stretch of ICNT more units. */
+static int walk_final(struct nx_decoder *d, uint64_t icnt, enum fin fin,
+		      uint64_t target)
+{
+	uint64_t total;
+	int r;
+
+	if (d->owed > d->credit + icnt)
+		return damage(d, "I-CNT %" PRIu64 " is shorter than the path HIST bits took", icnt);
+	total = d->credit + icnt - d->owed;
+	d->credit = d->owed = 0;
+	r = walk(d, W_FINAL, &total, fin, target);
+	if (r)
+		return r;
+	if (d->hist_n && fin != FIN_STOP)
+		return damage(d, "HIST bits left over at the end of a message%.0" PRIu64, 0);
+	d->hist_n = 0;
+	d->hist_head = 0;
+	if (fin == FIN_ADDR || fin == FIN_TRAP) {
+		if (target != d->pc && close_block(d, d->pc, target))
+			return WALK_STOPPED;
+		d->pc = target;
+		d->seq_valid = false;
+	}
+	return WALK_OK;
+}
+
+static void reset_state(struct nx_decoder *d)
+{
+	d->credit = d->owed = 0;
+	d->hist_n = d->hist_head = 0;
+	d->sp = d->depth = 0;
+	d->seq_valid = false;
+	d->have_last_branch = false;
+}
+
+/* A branch message (or one RepeatBranch repeats): TARGET resolved. */
+static int branch(struct nx_decoder *d, const struct nx_msg *m, uint64_t target)
+{
+	int r;
+
+	if (m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST ||
+	    m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC) {
+		r = hist_add(d, m->hist, 1);
+		if (r)
+			return r;
+	}
+	if (m->tcode == NX_TCODE_DIRECT_BRANCH)
+		return walk_final(d, m->icnt, FIN_DIRECT, 0);
+	if (m->tcode == NX_TCODE_DIRECT_BRANCH_SYNC) {
+		r = walk_final(d, m->icnt, FIN_DIRECT, 0);
+		if (r)
+			return r;
+		if (d->pc != target && close_block(d, d->pc, target))
+			return WALK_STOPPED;
+		d->pc = target;
+		return WALK_OK;
+	}
+	return walk_final(d, m->icnt, m->btype ? FIN_TRAP : FIN_ADDR, target);
+}
+
+static bool sync_resets(unsigned int sync)
+{
+	return sync != NX_SYNC_EXTERNAL_TRIGGER && sync != NX_SYNC_ICNT_OVERFLOW &&
+	       sync != 6;
+}
+
+int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
+{
+	uint64_t target;
+	int r = WALK_OK;
+
+	if (d->cfg.src_bits && m->src != d->cfg.src_id)
+		return 0;
+	d->msg_offset = m->offset;
+	d->n_msgs++;
+	if (m->has_tstamp)
+		d->tstamp = nx_tcode_is_sync(m->tcode) ? m->tstamp
+						       : d->tstamp + m->tstamp;
+	if (d->ops.msg)
+		d->ops.msg(d->ops.ctx, m, d->tstamp);
+	if (!d->synced) {
+		if (!nx_tcode_is_sync(m->tcode)) {
+			if (m->tcode != NX_TCODE_OWNERSHIP)
+				d->n_skipped++;
+			return 0;
+		}
+		reset_state(d);
+		d->synced = true;
+		d->pc = d->ref_addr = d->blk_start = m->addr;
+		d->blk_n = 0;
+		event(d, NX_EV_SYNC, "synchronised");
+		return 0;
+	}
+	switch (m->tcode) {
+	case NX_TCODE_OWNERSHIP:
+		d->priv = (m->data >> 2) & 3;
+		d->v = (m->data >> 4) & 1;
+		if ((m->data & 3) >= 2)
+			d->context = m->data >> 5;
+		event(d, NX_EV_OWNERSHIP, "ownership");
+		return 0;
+	case NX_TCODE_DIRECT_BRANCH:
+		r = branch(d, m, 0);
+		d->last_branch = *m;
+		d->have_last_branch = true;
+		break;
+	case NX_TCODE_INDIRECT_BRANCH:
+	case NX_TCODE_INDIRECT_BRANCH_HIST:
+		target = d->ref_addr ^ m->addr;
+		d->ref_addr = target;
+		r = branch(d, m, target);
+		d->last_branch = *m;
+		d->last_target = target;
+		d->have_last_branch = true;
+		break;
+	case NX_TCODE_PROG_TRACE_SYNC:
+		d->ref_addr = m->addr;
+		r = walk_final(d, m->icnt, FIN_STOP, 0);
+		if (!r) {
+			if (d->pc != m->addr && close_block(d, d->pc, m->addr))
+				return -1;
+			d->pc = m->addr;
+		}
+		if (sync_resets(m->sync))
+			reset_state(d);
+		break;
+	case NX_TCODE_DIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		d->ref_addr = m->addr;
+		r = branch(d, m, m->addr);
+		if (sync_resets(m->sync))
+			reset_state(d);
+		break;
+	case NX_TCODE_RESOURCE_FULL:
+		if (m->rcode == NX_RCODE_ICNT) {
+			if (d->owed >= m->data) {
+				d->owed -= m->data;
+			} else {
+				d->credit += m->data - d->owed;
+				d->owed = 0;
+			}
+		} else if (m->rcode == NX_RCODE_HIST) {
+			r = hist_add(d, m->data, 1);
+		} else if (m->rcode == NX_RCODE_HIST_REPEAT) {
+			r = hist_add(d, m->data, m->rdata1);
+		} else {
+			r = damage(d, "ResourceFull with reserved RCODE %" PRIu64, m->rcode);
+		}
+		if (!r)
+			r = walk_ahead(d);
+		break;
+	case NX_TCODE_REPEAT_BRANCH: {
+		uint64_t i;
+
+		if (!d->have_last_branch) {
+			r = damage(d, "RepeatBranch without a branch message before it%.0" PRIu64, 0);
+			break;
+		}
+		for (i = 0; i < m->data && !r; i++) {
+			if (d->last_branch.tcode != NX_TCODE_DIRECT_BRANCH)
+				d->ref_addr = d->last_target;
+			r = branch(d, &d->last_branch, d->last_target);
+		}
+		break;
+	}
+	case NX_TCODE_PROG_TRACE_CORRELATION:
+		if (m->cdf == 1)
+			r = hist_add(d, m->hist, 1);
+		if (!r)
+			r = walk_final(d, m->icnt, FIN_STOP, 0);
+		if (!r) {
+			close_block(d, d->pc, d->pc);
+			event(d, NX_EV_STOP, "trace stopped");
+			unsync(d);
+		}
+		break;
+	case NX_TCODE_ERROR:
+		close_block(d, d->pc, d->pc);
+		event(d, NX_EV_ERROR_MSG, "Error message: trace lost");
+		unsync(d);
+		break;
+	default:
+		if (m->tcode >= NX_TCODE_VENDOR_FIRST && m->tcode <= NX_TCODE_VENDOR_LAST) {
+			event(d, NX_EV_IGNORED, "vendor-defined message ignored");
+			break;
+		}
+		r = damage(d, "reserved TCODE %" PRIu64, m->tcode);
+		break;
+	}
+	if (r == WALK_STOPPED || d->stop)
+		return -1;
+	return 0;
+}
+
+long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
+		size_t base)
+{
+	struct nx_reader rd;
+	struct nx_msg m;
+	uint64_t before = d->n_damage;
+
+	nx_reader_init(&rd, &d->cfg, data, len, base);
+	for (;;) {
+		enum nx_read_status s = nx_read(&rd, &m);
+
+		if (s == NX_READ_END)
+			break;
+		if (s == NX_READ_BAD) {
+			d->msg_offset = m.offset;
+			snprintf(d->err, sizeof(d->err), "bad message: %s", rd.err);
+			if (d->synced)
+				close_block(d, d->pc, d->pc);
+			d->n_damage++;
+			event(d, NX_EV_DAMAGE, d->err);
+			unsync(d);
+			continue;
+		}
+		if (nx_dec_msg(d, &m))
+			return -1;
+	}
+	return (long)(d->n_damage - before);
+}

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * encoder.c - the N-Trace encoder: retired instructions in, messages out.
+ *
+ * It follows the message-generation rules of the spec (and the shape of
+ * its simple encoder): every instruction adds its 16-bit units to I-CNT;
+ * an instruction whose successor the decoder cannot infer makes a message
+ * that is written when the next instruction arrives, because only then is
+ * its target known.  HIST collects conditional branch outcomes in HTM.
+ * Around that: I-CNT and HIST overflow (ResourceFull), held-back full
+ * HISTs counted as one repeated history, RepeatBranch for identical branch
+ * messages, the implicit-return stack, periodic synchronisation (a branch
+ * message becomes its Sync form), Ownership, timestamps, Error on overrun
+ * and ProgTraceCorrelation at the end.
+ *
+ * The decoder (decoder.c) mirrors each decision; the rules both keep are:
+ * the instruction that ends a message with a trap B-TYPE has no effect but
+ * its count; calls push and returns pop whether or not they are inferable;
+ * a return is inferable when the stack predicted the address it went to.
+ */
+#include <string.h>
+
+#include "nexus_int.h"
+#include "rvp_classify.h"
+#include "rvperf/ntrace.h"
+
+/* Not a TCODE: the pending "message" of a return whose target the stack
+ * predicted; it only becomes an IndirectBranch if the prediction fails. */
+#define PENDING_RETURN	64
+
+static void flush_bytes(struct nx_encoder *e)
+{
+	if (e->fill && !e->error && e->sink(e->sink_ctx, e->buf, e->fill))
+		e->error = -1;
+	e->fill = 0;
+}
+
+/* Writes M, with a timestamp of ABS (absolute after a sync). */
+static void put_msg(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
+{
+	m->src = e->cfg.src_id;
+	m->has_tstamp = e->cfg.tstamp;
+	if (e->cfg.tstamp) {
+		if (nx_tcode_is_sync(m->tcode))
+			m->tstamp = abs;
+		else
+			m->tstamp = abs - e->last_tstamp;
+		e->last_tstamp = abs;
+	}
+	if (e->fill + 64 > sizeof(e->buf))
+		flush_bytes(e);
+	m->offset = e->n_bytes;
+	m->size = nx_msg_encode(&e->cfg, m, e->buf + e->fill);
+	e->fill += m->size;
+	e->n_bytes += m->size;
+	e->n_msgs++;
+	e->by_tcode[m->tcode & 63]++;
+	if (e->cfg.sync_mode == NX_SYNC_MESSAGES && ++e->since_sync >=
+	    e->cfg.sync_period)
+		e->sync_due = true;
+	if (e->on_msg)
+		e->on_msg(e->on_msg_ctx, m);
+}
+
+static void flush_repeat(struct nx_encoder *e)
+{
+	if (e->bcnt) {
+		struct nx_msg m = { .tcode = NX_TCODE_REPEAT_BRANCH,
+				    .data = e->bcnt };
+
+		put_msg(e, &m, e->insn_tstamp);
+		e->bcnt = 0;
+	}
+}
+
+static void flush_held(struct nx_encoder *e)
+{
+	struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL };
+
+	if (!e->held_repeat)
+		return;
+	flush_repeat(e);
+	e->have_last_branch = false;
+	m.data = e->held_hist;
+	if (e->held_repeat == 1) {
+		m.rcode = NX_RCODE_HIST;
+	} else {
+		m.rcode = NX_RCODE_HIST_REPEAT;
+		m.rdata1 = e->held_repeat;
+	}
+	put_msg(e, &m, e->held_tstamp);
+	e->held_repeat = 0;
+}
+
+/* Any message but a repeatable branch one: what was held goes first. */
+static void put_other(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
+{
+	flush_held(e);
+	flush_repeat(e);
+	e->have_last_branch = false;
+	put_msg(e, m, abs);
+}
+
+static void stack_reset(struct nx_encoder *e)
+{
+	e->sp = e->depth = 0;
+}
+
+static void stack_push(struct nx_encoder *e, uint64_t ret)
+{
+	if (e->cfg.ret_mode == NX_RETURN_OFF)
+		return;
+	e->stack[e->sp] = ret;
+	e->sp = (e->sp + 1) % e->cfg.ret_depth;
+	if (e->depth < e->cfg.ret_depth)
+		e->depth++;
+}
+
+/* 1 and the predicted address (any address: counter mode) or 0. */
+static int stack_pop(struct nx_encoder *e, uint64_t *ret)
+{
+	if (e->cfg.ret_mode == NX_RETURN_OFF || !e->depth)
+		return 0;
+	e->sp = (e->sp + e->cfg.ret_depth - 1) % e->cfg.ret_depth;
+	e->depth--;
+	*ret = e->stack[e->sp];
+	return 1;
+}
+
+static bool prediction_holds(const struct nx_encoder *e, uint64_t predicted,
+			     uint64_t actual)
+{
+	switch (e->cfg.ret_mode) {
+	case NX_RETURN_COUNTER:
+		return true;
+	case NX_RETURN_PARTIAL:
+		return (uint32_t)predicted == (uint32_t)actual;
+	default:
+		return predicted == actual;
+	}
+}
+
+static void put_ownership(struct nx_encoder *e, const struct nx_insn *in,
+			  bool after_sync)
+{
+	struct nx_msg m = { .tcode = NX_TCODE_OWNERSHIP };
+
+	m.data = (after_sync ? 2 : 0) | (uint64_t)(in->priv & 3) << 2 |
+		 (uint64_t)in->v << 4;
+	if (after_sync)
+		m.data |= in->context << 5;
+	put_other(e, &m, in->tstamp);
+	e->priv = in->priv;
+	e->v = in->v;
+	e->context = in->context;
+	e->owner_known = true;
+}
+
+/* After a sync message that resets the encoder (all but SYNC 0, 4, 6). */
+static void after_sync(struct nx_encoder *e, unsigned int sync,
+		       const struct nx_insn *in)
+{
+	if (sync != NX_SYNC_EXTERNAL_TRIGGER && sync != NX_SYNC_ICNT_OVERFLOW &&
+	    sync != 6) {
+		stack_reset(e);
+		e->since_sync = 0;
+		e->sync_due = false;
+	}
+	if (e->cfg.ownership)
+		put_ownership(e, in, true);
+}
+
+static bool same_branch(const struct nx_msg *a, const struct nx_msg *b)
+{
+	return a->tcode == b->tcode && a->btype == b->btype &&
+	       a->icnt == b->icnt && a->hist == b->hist;
+}
+
+/* The message waiting for the address of IN, the next instruction. */
+static void emit_pending(struct nx_encoder *e, const struct nx_insn *in)
+{
+	unsigned int tcode = e->next_tcode;
+	uint64_t addr = in->addr;
+	struct nx_msg m = { 0 };
+
+	e->next_tcode = 0;
+	if (tcode == PENDING_RETURN)
+		tcode = e->cfg.mode == NX_MODE_HTM ? NX_TCODE_INDIRECT_BRANCH_HIST
+						   : NX_TCODE_INDIRECT_BRANCH;
+	if (e->sync_due) {
+		/* Periodic synchronisation rides on the next branch message. */
+		tcode = tcode == NX_TCODE_DIRECT_BRANCH ? NX_TCODE_DIRECT_BRANCH_SYNC :
+			tcode == NX_TCODE_INDIRECT_BRANCH ? NX_TCODE_INDIRECT_BRANCH_SYNC :
+			NX_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+		m.sync = NX_SYNC_PERIODIC;
+	}
+	m.tcode = tcode;
+	m.btype = e->next_btype;
+	m.icnt = e->icnt;
+	if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST ||
+	    tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+		m.hist = e->hist;
+	if (nx_tcode_is_sync(tcode))
+		m.addr = addr;
+	else if (tcode != NX_TCODE_DIRECT_BRANCH)
+		m.addr = e->ref_addr ^ addr;
+	e->icnt = 0;
+	e->hist = 1;
+	if (!nx_tcode_is_sync(tcode) && (e->cfg.repeat & NX_REPEAT_BRANCH) &&
+	    !e->held_repeat && e->have_last_branch &&
+	    same_branch(&m, &e->last_branch) &&
+	    (tcode == NX_TCODE_DIRECT_BRANCH || e->last_target == addr)) {
+		e->bcnt++;
+	} else {
+		flush_held(e);
+		flush_repeat(e);
+		put_msg(e, &m, e->next_tstamp);
+		e->last_branch = m;
+		e->last_target = addr;
+		e->have_last_branch = !nx_tcode_is_sync(tcode);
+	}
+	if (tcode != NX_TCODE_DIRECT_BRANCH)
+		e->ref_addr = addr;
+	if (nx_tcode_is_sync(tcode))
+		after_sync(e, m.sync, in);
+}
+
+static void start(struct nx_encoder *e, const struct nx_insn *in)
+{
+	struct nx_msg m = { .tcode = NX_TCODE_PROG_TRACE_SYNC,
+			    .sync = e->next_sync, .addr = in->addr };
+
+	put_other(e, &m, in->tstamp);
+	e->ref_addr = in->addr;
+	e->started = true;
+	e->icnt = 0;
+	e->hist = 1;
+	after_sync(e, m.sync, in);
+}
+
+int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
+		nx_sink_fn sink, void *ctx)
+{
+	if (nx_config_check(cfg, NULL, 0))
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->cfg = *cfg;
+	e->sink = sink;
+	e->sink_ctx = ctx;
+	e->hist = 1;
+	e->icnt_limit = 1ull << cfg->icnt_bits;
+	e->hist_limit = 1ull << cfg->hist_bits;
+	e->next_sync = cfg->start_sync;
+	return 0;
+}
+
+static void set_pending(struct nx_encoder *e, unsigned int tcode,
+			unsigned int btype, uint64_t tstamp)
+{
+	e->next_tcode = tcode;
+	e->next_btype = btype;
+	e->next_tstamp = tstamp;
+}
+
+void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
+{
+	unsigned int itype = in->itype, units = in->len / 2;
+	bool htm = e->cfg.mode == NX_MODE_HTM;
+	unsigned int indirect = htm ? NX_TCODE_INDIRECT_BRANCH_HIST
+				    : NX_TCODE_INDIRECT_BRANCH;
+	uint64_t prev_icnt, ret;
+
+	e->insn_tstamp = in->tstamp;
+	if (!e->started) {
+		start(e, in);
+	} else if (e->next_tcode) {
+		if (e->next_tcode == PENDING_RETURN &&
+		    prediction_holds(e, e->pending_ret, in->addr))
+			e->next_tcode = 0;
+		else
+			emit_pending(e, in);
+	}
+	if (e->cfg.ownership && (!e->owner_known || in->priv != e->priv ||
+				 in->v != e->v))
+		put_ownership(e, in, false);
+	e->n_insns++;
+	prev_icnt = e->icnt;
+	e->icnt += units;
+	if (e->cfg.sync_mode == NX_SYNC_ICNT) {
+		e->since_sync += units;
+		if (e->since_sync >= e->cfg.sync_period)
+			e->sync_due = true;
+	}
+
+	/* A 4-bit itype on an encoder without implicit return is what the
+	 * 3-bit port would have said. */
+	if (e->cfg.ret_mode == NX_RETURN_OFF) {
+		if (itype == RVP_ITYPE_UNINFERABLE_CALL ||
+		    itype == RVP_ITYPE_COROUTINE_SWAP || itype == RVP_ITYPE_RETURN ||
+		    itype == RVP_ITYPE_OTHER_UNINFERABLE_JUMP)
+			itype = RVP_ITYPE_UNINFERABLE_JUMP;
+		else if (itype == RVP_ITYPE_INFERABLE_CALL ||
+			 itype == RVP_ITYPE_OTHER_INFERABLE_JUMP)
+			itype = e->cfg.all_jumps ? RVP_ITYPE_TAKEN_BRANCH
+						 : RVP_ITYPE_NO_SPECIAL_TYPE;
+	}
+	switch (itype) {
+	case RVP_ITYPE_NON_TAKEN_BRANCH:
+		if (htm)
+			e->hist <<= 1;
+		break;
+	case RVP_ITYPE_TAKEN_BRANCH:
+		if (htm)
+			e->hist = e->hist << 1 | 1;
+		else
+			set_pending(e, NX_TCODE_DIRECT_BRANCH, 0, in->tstamp);
+		break;
+	case RVP_ITYPE_EXCEPTION:
+		set_pending(e, indirect, NX_BTYPE_EXCEPTION, in->tstamp);
+		break;
+	case RVP_ITYPE_INTERRUPT:
+		set_pending(e, indirect, NX_BTYPE_INTERRUPT, in->tstamp);
+		break;
+	case RVP_ITYPE_EXCEPTION_OR_INTERRUPT_RETURN:
+		set_pending(e, indirect, 0, in->tstamp);
+		break;
+	case RVP_ITYPE_UNINFERABLE_JUMP:
+	case RVP_ITYPE_OTHER_UNINFERABLE_JUMP:
+		if (!(e->cfg.seq_jump && in->seq_inferable))
+			set_pending(e, indirect, 0, in->tstamp);
+		break;
+	case RVP_ITYPE_UNINFERABLE_CALL:
+		stack_push(e, in->addr + in->len);
+		if (!(e->cfg.seq_jump && in->seq_inferable))
+			set_pending(e, indirect, 0, in->tstamp);
+		break;
+	case RVP_ITYPE_INFERABLE_CALL:
+		stack_push(e, in->addr + in->len);
+		if (e->cfg.all_jumps) {
+			if (htm)
+				e->hist = e->hist << 1 | 1;
+			else
+				set_pending(e, NX_TCODE_DIRECT_BRANCH, 0, in->tstamp);
+		}
+		break;
+	case RVP_ITYPE_OTHER_INFERABLE_JUMP:
+		if (e->cfg.all_jumps) {
+			if (htm)
+				e->hist = e->hist << 1 | 1;
+			else
+				set_pending(e, NX_TCODE_DIRECT_BRANCH, 0, in->tstamp);
+		}
+		break;
+	case RVP_ITYPE_RETURN:
+	case RVP_ITYPE_COROUTINE_SWAP: {
+		bool predicted = stack_pop(e, &ret);
+
+		if (itype == RVP_ITYPE_COROUTINE_SWAP)
+			stack_push(e, in->addr + in->len);
+		if (e->cfg.seq_jump && in->seq_inferable)
+			break;
+		if (predicted) {
+			e->pending_ret = ret;
+			set_pending(e, PENDING_RETURN, 0, in->tstamp);
+		} else {
+			set_pending(e, indirect, 0, in->tstamp);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+
+	if (e->icnt > e->icnt_limit) {
+		struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL,
+				    .rcode = NX_RCODE_ICNT, .data = prev_icnt };
+
+		put_other(e, &m, in->tstamp);
+		e->icnt = units;
+	}
+	if (e->hist & e->hist_limit) {
+		uint64_t full = e->hist >> 1;
+
+		if ((e->cfg.repeat & NX_REPEAT_HISTORY) && e->held_repeat &&
+		    e->held_hist == full) {
+			e->held_repeat++;
+		} else {
+			flush_held(e);
+			if (e->cfg.repeat & NX_REPEAT_HISTORY) {
+				e->held_hist = full;
+				e->held_repeat = 1;
+				e->held_tstamp = in->tstamp;
+			} else {
+				struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL,
+						    .rcode = NX_RCODE_HIST,
+						    .data = full };
+
+				put_other(e, &m, in->tstamp);
+			}
+		}
+		e->hist = 2 | (e->hist & 1);
+	}
+}
+
+void nx_enc_overrun(struct nx_encoder *e)
+{
+	struct nx_msg m = { .tcode = NX_TCODE_ERROR, .etype = 0,
+			    .data = 1u << 2 };	/* program trace lost */
+
+	/* What was waiting is what got lost. */
+	e->next_tcode = 0;
+	e->held_repeat = 0;
+	e->bcnt = 0;
+	e->have_last_branch = false;
+	e->icnt = 0;
+	e->hist = 1;
+	put_msg(e, &m, e->insn_tstamp);
+	e->started = false;
+	e->next_sync = NX_SYNC_FIFO_OVERRUN;
+	e->owner_known = false;
+}
+
+int nx_enc_finish(struct nx_encoder *e, unsigned int evcode)
+{
+	struct nx_msg m = { .tcode = NX_TCODE_PROG_TRACE_CORRELATION,
+			    .evcode = evcode };
+
+	if (e->started) {
+		/* A message still waiting for its target: the decoder only
+		 * needs the count, which the correlation carries. */
+		e->next_tcode = 0;
+		m.icnt = e->icnt;
+		if (e->cfg.mode == NX_MODE_HTM) {
+			m.cdf = 1;
+			m.hist = e->hist;
+		}
+		put_other(e, &m, e->insn_tstamp);
+		e->started = false;
+	}
+	flush_bytes(e);
+	return e->error;
+}
+
+/* ---- ingress */
+
+void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg)
+{
+	memset(g, 0, sizeof(*g));
+	g->cfg = *cfg;
+}
+
+/* Classifies the held instruction now that NEXT (its successor's
+ * address) is known; NEXT_KNOWN false at the end of the stream. */
+static void resolve(struct nx_ingress *g, uint64_t next, bool next_known,
+		    struct nx_insn *out)
+{
+	struct rvp_insn_class c;
+	uint64_t target, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
+	bool fits = true;
+
+	rvp_classify(g->word, g->cfg.xlen, g->cfg.exts, true, &c);
+	target = (g->addr + (uint64_t)c.offset) & mask;
+	memset(out, 0, sizeof(*out));
+	out->addr = g->addr;
+	out->len = c.length;
+	out->priv = g->priv;
+	out->tstamp = g->tstamp;
+	out->itype = c.itype;
+	if (c.conditional) {
+		bool taken = next_known && next == target;
+
+		out->itype = taken ? RVP_ITYPE_TAKEN_BRANCH : RVP_ITYPE_NON_TAKEN_BRANCH;
+		fits = !next_known || taken || next == ((g->addr + c.length) & mask);
+	} else if (c.table_jump) {
+		/* Its target comes from memory the decoder does not see. */
+		out->itype = c.itype == RVP_ITYPE_INFERABLE_CALL ?
+			     RVP_ITYPE_UNINFERABLE_CALL : RVP_ITYPE_OTHER_UNINFERABLE_JUMP;
+	} else if (c.direct) {
+		fits = !next_known || next == target;
+	} else if (c.itype == RVP_ITYPE_NO_SPECIAL_TYPE) {
+		fits = !next_known || next == ((g->addr + c.length) & mask);
+	}
+	if (!fits)
+		out->itype = RVP_ITYPE_INTERRUPT;	/* something came between */
+	if (g->cfg.seq_jump && g->prev_valid &&
+	    g->prev_addr + ((g->prev_word & 3) == 3 ? 4 : 2) == g->addr) {
+		unsigned int rd, rs1;
+		int64_t v, imm;
+		bool pcrel;
+
+		if (nx_const_load(g->prev_word, &rd, &v, &pcrel) &&
+		    nx_jalr_operands(g->word, &rs1, &imm) && rs1 == rd) {
+			uint64_t to = ((pcrel ? g->prev_addr : 0) + v + imm) & ~1ull & mask;
+
+			/* It went where the constant says, or a trap came. */
+			if (!next_known || next == to)
+				out->seq_inferable = true;
+			else
+				out->itype = RVP_ITYPE_INTERRUPT;
+		}
+	}
+	g->prev_valid = true;
+	g->prev_addr = g->addr;
+	g->prev_word = g->word;
+}
+
+int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
+		    unsigned int priv, uint64_t tstamp, struct nx_insn *out)
+{
+	int ret = 0;
+
+	if (g->have) {
+		resolve(g, addr, true, out);
+		if (out->itype == RVP_ITYPE_INTERRUPT)
+			g->prev_valid = false;
+		ret = 1;
+	}
+	g->have = true;
+	g->addr = addr;
+	g->word = word;
+	g->priv = priv;
+	g->tstamp = tstamp;
+	return ret;
+}
+
+int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)
+{
+	if (!g->have)
+		return 0;
+	resolve(g, 0, false, out);
+	g->have = false;
+	return 1;
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * image.c - the program images the decoder walks: code of ELF files (read
+ * with libelf) or given directly, each classified once, at every halfword,
+ * by the shared classifier into a table the decoder indexes by address.
+ * Each linear entry also says how many linear units and instructions
+ * follow it without a control transfer, so the decoder crosses a basic
+ * block in one step.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nexus_int.h"
+#include "rvp_classify.h"
+#include "rvperf/ntrace.h"
+
+#define RUN_CAP 0xFFF0
+
+static int64_t sext(uint64_t v, unsigned int bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+
+	return (int64_t)((v ^ m) - m);
+}
+
+int nx_const_load(uint32_t w, unsigned int *rd, int64_t *value,
+		  bool *pc_relative)
+{
+	if ((w & 3) == 3) {
+		unsigned int op = w & 0x7F;
+
+		if (op != 0x37 && op != 0x17)
+			return 0;
+		*rd = (w >> 7) & 0x1F;
+		*value = sext(w & 0xFFFFF000u, 32);
+		*pc_relative = op == 0x17;
+		return *rd != 0;
+	}
+	/* c.lui: quadrant 1, funct3 011, rd not x0/x2, nzimm[17|16:12]. */
+	if ((w & 3) == 1 && ((w >> 13) & 7) == 3) {
+		unsigned int r = (w >> 7) & 0x1F;
+		uint32_t imm = ((w >> 12) & 1) << 17 | ((w >> 2) & 0x1F) << 12;
+
+		if (r == 0 || r == 2 || !imm)
+			return 0;
+		*rd = r;
+		*value = sext(imm, 18);
+		*pc_relative = false;
+		return 1;
+	}
+	return 0;
+}
+
+int nx_jalr_operands(uint32_t w, unsigned int *rs1, int64_t *imm)
+{
+	if ((w & 3) == 3) {
+		if ((w & 0x7F) != 0x67 || ((w >> 12) & 7))
+			return 0;
+		*rs1 = (w >> 15) & 0x1F;
+		*imm = sext(w >> 20, 12);
+		return 1;
+	}
+	/* c.jr / c.jalr: quadrant 2, funct3 100, rs2 0, rs1 not 0. */
+	if ((w & 3) == 2 && ((w >> 13) & 7) == 4 && !((w >> 2) & 0x1F) &&
+	    ((w >> 7) & 0x1F)) {
+		*rs1 = (w >> 7) & 0x1F;
+		*imm = 0;
+		return 1;
+	}
+	return 0;
+}
+
+void nx_image_init(struct nx_image *img, const struct nx_config *cfg)
+{
+	memset(img, 0, sizeof(*img));
+	img->cfg = *cfg;
+}
+
+void nx_image_free(struct nx_image *img)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->n_segs; i++) {
+		free(img->segs[i].tab);
+		free(img->segs[i].code);
+	}
+	free(img->segs);
+	memset(img, 0, sizeof(*img));
+}
+
+static uint32_t word_at(const uint8_t *code, size_t size, size_t off)
+{
+	uint32_t w = code[off] | (uint32_t)code[off + 1] << 8;
+
+	if ((w & 3) == 3 && off + 4 <= size)
+		w |= (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
+	return w;
+}
+
+static void classify_at(const struct nx_image *img, const uint8_t *code,
+			size_t size, size_t off, struct nx_entry *e)
+{
+	struct rvp_insn_class c;
+	uint32_t w = word_at(code, size, off);
+	unsigned int reg;
+	int64_t imm;
+
+	memset(e, 0, sizeof(*e));
+	rvp_classify(w, img->cfg.xlen, img->cfg.exts, true, &c);
+	e->units = c.length / 2;
+	if (off + c.length > size) {
+		e->kind = K_INVALID;
+		return;
+	}
+	e->kind = K_LINEAR;
+	if (c.conditional) {
+		e->kind = K_BRANCH;
+		e->off = (int32_t)c.offset;
+	} else if (c.table_jump) {
+		e->kind = c.itype == RVP_ITYPE_INFERABLE_CALL ? K_ICALL : K_IJUMP;
+	} else if (c.direct) {
+		e->kind = c.itype == RVP_ITYPE_INFERABLE_CALL ? K_CALL : K_JUMP;
+		e->off = (int32_t)c.offset;
+	} else if (c.itype == RVP_ITYPE_EXCEPTION_OR_INTERRUPT_RETURN) {
+		e->kind = K_XRET;
+	} else if (c.itype == RVP_ITYPE_UNINFERABLE_CALL ||
+		   c.itype == RVP_ITYPE_COROUTINE_SWAP ||
+		   c.itype == RVP_ITYPE_RETURN ||
+		   c.itype == RVP_ITYPE_OTHER_UNINFERABLE_JUMP) {
+		e->kind = c.itype == RVP_ITYPE_UNINFERABLE_CALL ? K_ICALL :
+			  c.itype == RVP_ITYPE_COROUTINE_SWAP ? K_SWAP :
+			  c.itype == RVP_ITYPE_RETURN ? K_RET : K_IJUMP;
+		if (nx_jalr_operands(w, &reg, &imm)) {
+			e->reg = reg;
+			e->off = (int32_t)imm;
+		}
+	} else if (img->cfg.seq_jump) {
+		unsigned int rd, rs1;
+		int64_t value;
+		bool pcrel;
+		size_t next = off + c.length;
+
+		if (nx_const_load(w, &rd, &value, &pcrel) && next + 2 <= size &&
+		    nx_jalr_operands(word_at(code, size, next), &rs1, &imm) &&
+		    rs1 == rd) {
+			e->kind = K_LOADC;
+			e->reg = rd | (pcrel ? 0x80 : 0);
+			e->off = (int32_t)value;
+		}
+	}
+}
+
+int nx_image_add_code(struct nx_image *img, uint64_t addr,
+		      const uint8_t *code, size_t len)
+{
+	struct nx_image_seg *segs, *s;
+	size_t n = len / 2, i;
+
+	if (!n || (addr & 1))
+		return -1;
+	segs = realloc(img->segs, (img->n_segs + 1) * sizeof(*segs));
+	if (!segs)
+		return -1;
+	img->segs = segs;
+	img->last = NULL;
+	s = &segs[img->n_segs];
+	s->start = addr;
+	s->end = addr + 2 * n;
+	s->tab = malloc(n * sizeof(*s->tab));
+	s->code = malloc(2 * n);
+	if (!s->tab || !s->code) {
+		free(s->tab);
+		free(s->code);
+		return -1;
+	}
+	memcpy(s->code, code, 2 * n);
+	for (i = 0; i < n; i++)
+		classify_at(img, s->code, 2 * n, 2 * i, &s->tab[i]);
+	/* Linear runs, from the end backwards. */
+	for (i = n; i-- > 0;) {
+		struct nx_entry *e = &s->tab[i];
+		size_t next = i + e->units;
+
+		if (e->kind != K_LINEAR)
+			continue;
+		e->run_units = e->units;
+		e->run_insns = 1;
+		if (next < n && s->tab[next].run_units &&
+		    s->tab[next].run_units + e->units <= RUN_CAP) {
+			e->run_units += s->tab[next].run_units;
+			e->run_insns += s->tab[next].run_insns;
+		}
+	}
+	img->n_segs++;
+	return 0;
+}
+
+int nx_image_word(struct nx_image *img, uint64_t addr, uint32_t *word)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->n_segs; i++) {
+		struct nx_image_seg *s = &img->segs[i];
+
+		if (addr >= s->start && addr + 2 <= s->end) {
+			*word = word_at(s->code, s->end - s->start, addr - s->start);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
+		     char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t nph, i, size;
+	uint64_t low = UINT64_MAX, bias = 0;
+	char *raw;
+	Elf *elf;
+	int fd, ret = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return -1;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s'", path);
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &nph)) {
+		snprintf(err, errlen, "'%s' is not an ELF file", path);
+		goto out;
+	}
+	if (eh.e_machine != EM_RISCV) {
+		snprintf(err, errlen, "'%s' is not a RISC-V ELF file", path);
+		goto out;
+	}
+	raw = elf_rawfile(elf, &size);
+	if (!raw) {
+		snprintf(err, errlen, "'%s': %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    ph.p_vaddr < low)
+			low = ph.p_vaddr & ~0xFFFull;
+	if (base != NX_ELF_NATIVE_BASE && low != UINT64_MAX)
+		bias = base - low;
+	ret = 0;
+	for (i = 0; i < nph; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || !ph.p_filesz)
+			continue;
+		if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
+			snprintf(err, errlen, "'%s': a segment runs past the file", path);
+			ret = -1;
+			break;
+		}
+		if (nx_image_add_code(img, ph.p_vaddr + bias,
+				      (uint8_t *)raw + ph.p_offset, ph.p_filesz)) {
+			snprintf(err, errlen, "'%s': out of memory", path);
+			ret = -1;
+			break;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}

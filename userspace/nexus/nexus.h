@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nexus.h - RISC-V N-Trace (Nexus-based trace, 1.0.0_rc7): the message
+ * codec, an encoder fed by retired instructions, a decoder that rebuilds
+ * the executed PC sequence from messages and program images, and the
+ * configuration an encoded file carries in its header.
+ *
+ * No globals: every state lives in the structures the caller owns, so
+ * several encoders and decoders run side by side.  See README.md for the
+ * data flow and the limits.
+ */
+#ifndef RVPERF_NEXUS_H
+#define RVPERF_NEXUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* TCODEs of the messages N-Trace 1.0 defines (its "Fields in Messages"). */
+#define NX_TCODE_OWNERSHIP		2
+#define NX_TCODE_DIRECT_BRANCH		3
+#define NX_TCODE_INDIRECT_BRANCH	4
+#define NX_TCODE_ERROR			8
+#define NX_TCODE_PROG_TRACE_SYNC	9
+#define NX_TCODE_DIRECT_BRANCH_SYNC	11
+#define NX_TCODE_INDIRECT_BRANCH_SYNC	12
+#define NX_TCODE_RESOURCE_FULL		27
+#define NX_TCODE_INDIRECT_BRANCH_HIST	28
+#define NX_TCODE_INDIRECT_BRANCH_HIST_SYNC 29
+#define NX_TCODE_REPEAT_BRANCH		30
+#define NX_TCODE_PROG_TRACE_CORRELATION	33
+#define NX_TCODE_VENDOR_FIRST		56
+#define NX_TCODE_VENDOR_LAST		62
+
+/* SYNC reasons, B-TYPE, RCODE and EVCODE values used here. */
+#define NX_SYNC_EXTERNAL_TRIGGER	0
+#define NX_SYNC_EXIT_RESET		1
+#define NX_SYNC_PERIODIC		2
+#define NX_SYNC_EXIT_DEBUG		3
+#define NX_SYNC_ICNT_OVERFLOW		4
+#define NX_SYNC_TRACE_ENABLE		5
+#define NX_SYNC_FIFO_OVERRUN		7
+#define NX_BTYPE_INDIRECT		0
+#define NX_BTYPE_TRAP			1
+#define NX_BTYPE_EXCEPTION		2
+#define NX_BTYPE_INTERRUPT		3
+#define NX_RCODE_ICNT			0
+#define NX_RCODE_HIST			1
+#define NX_RCODE_HIST_REPEAT		2
+#define NX_EVCODE_DEBUG			0
+#define NX_EVCODE_TRACE_DISABLED	4
+
+/* The longest message N-Trace allows (its transmission chapter). */
+#define NX_MAX_MESSAGE_BYTES		38
+
+enum nx_mode { NX_MODE_BTM = 3, NX_MODE_HTM = 6 };	/* trTeInstMode */
+
+/* Implicit return (trTeInstImplicitReturnMode). */
+enum nx_return_mode {
+	NX_RETURN_OFF = 0,
+	NX_RETURN_COUNTER = 1,		/* count of nested calls */
+	NX_RETURN_PARTIAL = 2,		/* stack of the low 32 address bits */
+	NX_RETURN_STACK = 3,		/* stack of full return addresses */
+};
+
+/* Periodic synchronisation (trTeInstSyncMode): what sync_period counts. */
+enum nx_sync_mode { NX_SYNC_OFF = 0, NX_SYNC_MESSAGES = 1, NX_SYNC_ICNT = 2 };
+
+#define NX_REPEAT_BRANCH	(1u << 0)	/* RepeatBranch messages */
+#define NX_REPEAT_HISTORY	(1u << 1)	/* ResourceFull RCODE=2 */
+
+struct nx_config {
+	enum nx_mode mode;
+	unsigned int xlen;		/* 32 or 64 */
+	unsigned int src_bits;		/* SRC field width; 0: no SRC */
+	unsigned int src_id;		/* our SRC (encoder); decoder: filter */
+	bool tstamp;			/* TSTAMP fields (trTsEnable) */
+	bool ext_addr_msb;		/* trTeInstExtendAddrMSB */
+	enum nx_return_mode ret_mode;
+	unsigned int ret_depth;		/* stack depth or counter limit, 1-32 */
+	unsigned int repeat;		/* NX_REPEAT_* */
+	bool seq_jump;			/* trTeInstEnSequentialJump */
+	bool all_jumps;			/* trTeInstEnAllJumps */
+	enum nx_sync_mode sync_mode;
+	uint32_t sync_period;		/* messages or I-CNT units */
+	bool ownership;			/* trTeContext */
+	unsigned int icnt_bits;		/* I-CNT overflows past 1 << icnt_bits */
+	unsigned int hist_bits;		/* HIST overflows at 1 << hist_bits */
+	unsigned int start_sync;	/* SYNC of the first ProgTraceSync */
+	unsigned int exts;		/* RVP_CLASSIFY_* of the traced hart */
+};
+
+/* The defaults: HTM, RV64, no SRC/TSTAMP, no optimisation; the I-CNT and
+ * HIST limits of the spec's simple encoder. */
+void nx_config_default(struct nx_config *cfg);
+/* Checks ranges; 0, or -1 with a reason in ERR. */
+int nx_config_check(const struct nx_config *cfg, char *err, size_t errlen);
+
+/* ---- the file header: "rvperf-nexus 1\n", "key=value\n" lines, "end\n".
+ * A raw message stream never starts with 'r' (0x72: MSEO=10 is reserved),
+ * so a file with and one without the header are told apart. */
+#define NX_HEADER_MAGIC "rvperf-nexus 1\n"
+/* Writes the header into BUF (at least 1024 bytes); returns its length. */
+size_t nx_header_format(const struct nx_config *cfg, char *buf, size_t len);
+/* Parses a header at the start of DATA: its length (0: no header), or -1
+ * with a reason in ERR (CFG then holds what was read). */
+long nx_header_parse(const uint8_t *data, size_t len, struct nx_config *cfg,
+		     char *err, size_t errlen);
+/* Sets one option by its header key ("mode", "callstack", ...): 0 or -1. */
+int nx_config_set(struct nx_config *cfg, const char *key, const char *value);
+
+/* ---- messages */
+struct nx_msg {
+	unsigned int tcode;
+	unsigned int src;
+	unsigned int sync, btype;
+	unsigned int etype, rcode, evcode, cdf;
+	uint64_t icnt;
+	/* F-ADDR: the full address; U-ADDR: the XOR with the reference
+	 * (both with bit 0 clear, MSB extension already applied). */
+	uint64_t addr;
+	uint64_t hist;
+	/* PROCESS (Ownership), ECODE (Error), B-CNT (RepeatBranch),
+	 * RDATA[0] (ResourceFull). */
+	uint64_t data;
+	uint64_t rdata1;		/* HREPEAT (RCODE=2) */
+	uint64_t tstamp;
+	bool has_tstamp;
+	unsigned int n_vars;		/* variable fields read (unknown TCODEs) */
+	size_t offset;			/* where the message starts */
+	size_t size;			/* bytes */
+};
+
+const char *nx_tcode_name(unsigned int tcode);
+/* Whether TCODE carries SYNC + F-ADDR. */
+bool nx_tcode_is_sync(unsigned int tcode);
+
+/* Encodes M into OUT (NX_MAX_MESSAGE_BYTES + a margin: 48 bytes);
+ * returns the length. */
+size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,
+		     uint8_t *out);
+
+/* Message reader over a byte buffer.  Survives any input: idle bytes are
+ * skipped, a message of any length is scanned without storage (a run of
+ * zero bytes is one long field), a bad message is reported with its
+ * offset and the reader goes on at the next message start. */
+enum nx_read_status {
+	NX_READ_MSG = 0,		/* *msg holds a message */
+	NX_READ_END = 1,		/* no more bytes */
+	NX_READ_BAD = 2,		/* *msg: offset/size of the bad bytes */
+};
+struct nx_reader {
+	const uint8_t *data;
+	size_t len, pos;
+	size_t base;			/* offset of data[0] in the file */
+	struct nx_config cfg;
+	char err[128];			/* why the last NX_READ_BAD */
+};
+void nx_reader_init(struct nx_reader *r, const struct nx_config *cfg,
+		    const uint8_t *data, size_t len, size_t base);
+enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *msg);
+
+/* ---- encoder */
+
+/* One retired instruction at the trace ingress port. */
+struct nx_insn {
+	uint64_t addr;
+	unsigned int len;		/* bytes: 2 or 4 (any even) */
+	unsigned int itype;		/* RVP_ITYPE_* (3- or 4-bit port) */
+	unsigned int priv;		/* 0 U, 1 S, 3 M */
+	bool v;
+	bool seq_inferable;		/* jalr right after lui/auipc of rs1 */
+	uint64_t context;		/* scontext, reported after syncs */
+	uint64_t tstamp;
+};
+
+typedef int (*nx_sink_fn)(void *ctx, const uint8_t *data, size_t len);
+
+struct nx_encoder {
+	struct nx_config cfg;
+	nx_sink_fn sink;
+	void *sink_ctx;
+	int error;			/* a sink failure, sticky */
+	uint8_t buf[1 << 16];
+	size_t fill;
+	/* I-CNT and HIST accumulated, the limit of each, the reference
+	 * address for U-ADDR, the message waiting for the next address. */
+	uint64_t icnt, icnt_limit;
+	uint64_t hist, hist_limit;
+	uint64_t ref_addr;
+	unsigned int next_tcode, next_btype, next_sync;
+	uint64_t next_tstamp;
+	bool started;
+	/* The last branch message, for RepeatBranch, and how often it has
+	 * repeated since. */
+	struct nx_msg last_branch;
+	uint64_t last_target;
+	bool have_last_branch;
+	uint64_t bcnt;
+	/* A full HIST held back for repeated history, and its repeats. */
+	uint64_t held_hist, held_repeat;
+	uint64_t held_tstamp;
+	/* Implicit return: the stack (ring) and its use. */
+	uint64_t stack[32];
+	unsigned int sp, depth;
+	/* Periodic sync. */
+	uint64_t since_sync;
+	bool sync_due;
+	/* What Ownership last said. */
+	unsigned int priv;
+	bool v;
+	uint64_t context;
+	bool owner_known;
+	uint64_t last_tstamp, insn_tstamp;
+	uint64_t pending_ret;		/* the stack's prediction */
+	/* Statistics. */
+	uint64_t n_insns, n_msgs, n_bytes;
+	uint64_t by_tcode[64];
+	/* Called with every message written (tests, dump); may be NULL;
+	 * set after nx_enc_init(). */
+	void (*on_msg)(void *ctx, const struct nx_msg *m);
+	void *on_msg_ctx;
+};
+
+/* SINK receives the bytes (never the header); returns 0 or -1. */
+int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
+		nx_sink_fn sink, void *ctx);
+/* Retires one instruction. */
+void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in);
+/* Messages were lost (a FIFO overrun): Error now, a sync next. */
+void nx_enc_overrun(struct nx_encoder *e);
+/* Trace stops: ProgTraceCorrelation with EVCODE, then the bytes flushed.
+ * Returns 0, or -1 if the sink failed. */
+int nx_enc_finish(struct nx_encoder *e, unsigned int evcode);
+
+/* ---- ingress: raw instructions (address + encoding) to nx_insn, with the
+ * shared classifier.  An instruction is known once the next one's address
+ * is: that says whether a branch was taken, and a successor the
+ * instruction cannot have means a trap came between (itype interrupt). */
+struct nx_ingress {
+	struct nx_config cfg;
+	bool have;
+	uint64_t addr;
+	uint32_t word;
+	uint64_t tstamp;
+	unsigned int priv;
+	/* The previous retired instruction, for sequential jumps. */
+	bool prev_valid;
+	uint64_t prev_addr;
+	uint32_t prev_word;
+};
+void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg);
+/* Gives one executed instruction; when the previous one is now known it
+ * is written to *OUT and 1 returned, else 0. */
+int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
+		    unsigned int priv, uint64_t tstamp, struct nx_insn *out);
+/* The last instruction (its successor never ran): 1 and *OUT, or 0. */
+int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out);
+
+/* ---- program images */
+struct nx_image_seg;
+struct nx_image {
+	struct nx_image_seg *segs;
+	unsigned int n_segs;
+	struct nx_image_seg *last;	/* lookup cache */
+	struct nx_config cfg;		/* xlen, exts, seq_jump */
+};
+void nx_image_init(struct nx_image *img, const struct nx_config *cfg);
+/* Adds the executable PT_LOAD segments of ELF; BASE: where its lowest
+ * segment is loaded (ELF_NATIVE_BASE: at its own addresses).  0 or -1
+ * with a reason in ERR. */
+#define NX_ELF_NATIVE_BASE UINT64_MAX
+int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
+		     char *err, size_t errlen);
+/* Adds LEN bytes of code at ADDR (copied). */
+int nx_image_add_code(struct nx_image *img, uint64_t addr,
+		      const uint8_t *code, size_t len);
+void nx_image_free(struct nx_image *img);
+/* Reads the instruction at ADDR: its encoding, or -1 outside the image. */
+int nx_image_word(struct nx_image *img, uint64_t addr, uint32_t *word);
+
+/* ---- decoder */
+
+/* A run of consecutive instructions [start, end) executed in order. */
+struct nx_block {
+	uint64_t start, end;
+	uint64_t n_insns;
+	uint64_t tstamp;		/* of the message that reported it */
+	unsigned int priv;
+	bool v;
+	uint64_t context;
+	bool last_taken;		/* its last instruction transferred */
+};
+
+enum nx_event {
+	NX_EV_SYNC,			/* decoding (re)started at a sync */
+	NX_EV_ERROR_MSG,		/* an Error message */
+	NX_EV_DAMAGE,			/* bad bytes or an impossible path */
+	NX_EV_OWNERSHIP,
+	NX_EV_STOP,			/* ProgTraceCorrelation */
+	NX_EV_IGNORED,			/* vendor-defined message */
+};
+
+struct nx_decoder_ops {
+	/* Either or both; a non-zero return stops the decoder. */
+	int (*block)(void *ctx, const struct nx_block *b);
+	int (*insn)(void *ctx, uint64_t pc, unsigned int len);
+	/* Messages and events (offset: of the message in the file). */
+	void (*msg)(void *ctx, const struct nx_msg *m, uint64_t abs_tstamp);
+	void (*event)(void *ctx, enum nx_event ev, size_t offset,
+		      const char *what);
+	void *ctx;
+};
+
+struct nx_hist_run {
+	uint64_t bits;			/* the bits, first one the highest */
+	unsigned int n;			/* how many */
+	uint64_t repeat;		/* times left, including this one */
+	unsigned int pos;		/* bits of this repeat used */
+};
+
+struct nx_decoder {
+	struct nx_config cfg;
+	struct nx_image *img;
+	struct nx_decoder_ops ops;
+	bool synced;
+	uint64_t pc;
+	uint64_t ref_addr;
+	uint64_t tstamp;
+	unsigned int priv;
+	bool v;
+	uint64_t context;
+	/* I-CNT reported but not walked yet (ResourceFull). */
+	uint64_t credit;
+	/* HIST bits reported, not used yet. */
+	struct nx_hist_run hist[64];
+	unsigned int hist_head, hist_n;
+	/* Return stack (all implicit return modes keep addresses). */
+	uint64_t stack[32];
+	unsigned int sp, depth;
+	/* The last branch message's effect, for RepeatBranch. */
+	struct nx_msg last_branch;
+	uint64_t last_target;
+	bool have_last_branch;
+	/* I-CNT walked ahead of its report (HIST bits lead the way). */
+	uint64_t owed;
+	/* The block being walked. */
+	uint64_t blk_start, blk_n;
+	/* Sequential jump: the lui/auipc just walked, the jalr it feeds. */
+	uint64_t seq_pc, seq_value;
+	unsigned int seq_reg;
+	bool seq_valid;
+	bool stop;
+	size_t msg_offset;
+	/* Statistics. */
+	uint64_t n_insns, n_msgs, n_damage, n_skipped;
+	char err[160];
+};
+
+void nx_dec_init(struct nx_decoder *d, const struct nx_config *cfg,
+		 struct nx_image *img, const struct nx_decoder_ops *ops);
+/* Decodes a whole message stream (BASE: its offset in the file).  Returns
+ * the number of damage events (0: clean), or -1 if a callback stopped it. */
+long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
+		size_t base);
+/* Feeds one message (the streaming form). */
+int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m);
+
+#endif /* RVPERF_NEXUS_H */
