@@ -8,6 +8,14 @@ $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
 	-fvisibility=hidden -pthread))
 HOST_PROGS += $(PLUGIN_SO)
 
+# The tandem-verification trace plugin (rvperf tv record), with the trace
+# encoder of userspace/tv/.
+TV_PLUGIN_SO := $(O)/qemu-model/librvperf-tv.so
+$(eval $(call host-program,$(TV_PLUGIN_SO),qemu-model/plugin/tv_plugin.c \
+	userspace/tv/tv_codec.c userspace/tv/tv_names.c,\
+	-Iqemu-model/plugin -Iuserspace/tv -O2 -shared -fPIC -fvisibility=hidden))
+HOST_PROGS += $(TV_PLUGIN_SO)
+
 # Host test of the perf filter words.
 $(eval $(call host-program,$(O)/tests/plugin/filter-test,\
 	tests/plugin/filter-test.c qemu-model/plugin/filter.c,\

@@ -600,24 +600,22 @@ static int tv_record(int argc, char **argv)
 	args[n++] = (char *)qemu;
 	if (machine) {
 		/* A bare-metal image: -M MACHINE -bios none -kernel PROG. */
+		static char *const sys[] = { "-display", "none", "-bios", "none",
+					     "-serial", "stdio", "-monitor", "none" };
+
 		args[n++] = "-M";
 		args[n++] = (char *)machine;
-		args[n++] = "-display";
-		args[n++] = "none";
-		args[n++] = "-bios";
-		args[n++] = "none";
+		for (size_t k = 0; k < sizeof(sys) / sizeof(sys[0]); k++)
+			args[n++] = sys[k];
 		args[n++] = "-kernel";
+		args[n++] = argv[i++];
+	} else {
+		/* The layout verify's gdbstub run will have (tv_gdb.h). */
+		args[n++] = "-R";
+		args[n++] = TV_USER_RESERVE;
 	}
 	args[n++] = "-plugin";
 	args[n++] = arg;
-	if (machine) {
-		args[n++] = (char *)argv[i];
-		args[n++] = "-serial";
-		args[n++] = "stdio";
-		args[n++] = "-monitor";
-		args[n++] = "none";
-		i++;
-	}
 	while (i < argc)
 		args[n++] = argv[i++];
 	args[n] = NULL;

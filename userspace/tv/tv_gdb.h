@@ -11,6 +11,13 @@
 
 #include "tv.h"
 
+/*
+ * User mode: the guest address space QEMU reserves (-R) when recording and
+ * verifying, so that the stack and mmap addresses are the same with and
+ * without the gdbstub (which moves them otherwise).
+ */
+#define TV_USER_RESERVE "0x100000000"
+
 struct tv_verify_opts {
 	struct tv_config cfg;
 	enum tv_mode mode;

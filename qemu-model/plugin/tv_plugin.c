@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * tv_plugin.c - a QEMU TCG plugin that writes the tandem-verification
+ * trace (userspace/tv/) of one hart: a group per retired instruction.
+ *
+ *   qemu-riscv64 -plugin librvperf-tv.so,out=FILE[,xlen=64] PROG ARGS
+ *   qemu-system-riscv64 ... -plugin librvperf-tv.so,out=FILE
+ *
+ * What each QEMU can give.  Every plugin API level: the instruction, its
+ * pc (so the next pc: increment-pc or a pc item) and the virtual address
+ * of every memory access (an effective-address item).  Level 2+ (QEMU
+ * 9.0): registers, read through the register API where an instruction can
+ * have written them (its destination, fcsr for floating point, the CSR a
+ * CSR instruction names, all of them after an ecall, the trap CSRs and
+ * priv where the pc jumps without a transfer instruction).  Level 4+
+ * (QEMU 9.2): memory values, so accesses become memory requests with
+ * their data (and responses for loads).  FILE.cfg, written at exit, names
+ * what this run could not give (absent=...), which is what the trace's
+ * readers go by.
+ *
+ * One group is closed when the next instruction starts (then its next pc
+ * is known), so an instruction's items are: begin, instruction, its memory
+ * accesses (while it runs), then registers and pc at the next one.  Only
+ * vCPU 0 is traced (the protocol is one hart's).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin_api.h"
+#include "tv.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+/* QEMU 9.0+ refuses level 1; a level-2-only symbol says which we run on. */
+__attribute__((constructor)) static void choose_api_level(void)
+{
+	if (qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu)
+		qemu_plugin_version = 2;
+}
+
+struct insn_desc {
+	uint64_t pc;
+	uint32_t word;
+	uint8_t len;
+	uint8_t flags;		/* INSN_* */
+	uint16_t dest;		/* register address it may write, 0: none */
+	uint16_t csr;		/* CSR a CSR instruction names, or 0xffff */
+};
+#define INSN_ALL_GPRS	1	/* ecall: the system call may write a0.. */
+#define INSN_FP		2	/* may set fflags */
+#define INSN_TRANSFER	4	/* jumps, branches, returns: pc may jump */
+
+static struct {
+	int api_level;
+	bool system;
+	bool regs;		/* register API usable */
+	bool mem_values;	/* qemu_plugin_mem_get_value usable */
+	struct tv_config cfg;
+	FILE *out;
+	char *cfg_path;
+	struct tv_buf buf;
+	const struct insn_desc *cur;	/* its group is open */
+	bool started;
+	/* Register API: handle per trace address, last value written. */
+	struct qemu_plugin_register *handle[TV_NREGS];
+	struct qemu_plugin_register *priv_handle;
+	uint64_t last[TV_NREGS];
+	bool have_last[TV_NREGS];
+	uint64_t last_priv;
+	struct rvp_gbytearray *rbuf;
+	qemu_plugin_insn_data_v1_t insn_data_v1;
+	qemu_plugin_insn_data_v3_t insn_data_v3;
+} tv;
+
+static void fail(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rvperf tv plugin: %s%s\n", msg, arg);
+}
+
+/* ---- registers */
+
+static bool read_reg(struct qemu_plugin_register *h, uint64_t *v)
+{
+	int n;
+
+	if (!h || !tv.rbuf)
+		return false;
+	g_byte_array_set_size(tv.rbuf, 0);
+	n = qemu_plugin_read_register(h, tv.rbuf);
+	if (n <= 0)
+		return false;
+	*v = 0;
+	for (int i = 0; i < n && i < 8; i++)
+		*v |= (uint64_t)tv.rbuf->data[i] << (8 * i);
+	return true;
+}
+
+/* A full-register item when ADDR changed since it was last written. */
+static void note_reg(uint16_t addr)
+{
+	uint64_t v;
+
+	if (addr >= TV_NREGS || !read_reg(tv.handle[addr], &v))
+		return;
+	if (tv.have_last[addr] && tv.last[addr] == v)
+		return;
+	tv.last[addr] = v;
+	tv.have_last[addr] = true;
+	tv_enc_full_reg(&tv.buf, &tv.cfg, addr, v);
+}
+
+static void note_priv(void)
+{
+	uint64_t v;
+
+	if (!read_reg(tv.priv_handle, &v) || v == tv.last_priv)
+		return;
+	tv.last_priv = v;
+	tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PRIV, v);
+}
+
+static const uint16_t trap_csrs[] = {
+	0x300, 0x341, 0x342, 0x343, 0x100, 0x141, 0x142, 0x143,
+};
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	struct rvp_garray *regs;
+
+	(void)id;
+	if (vcpu_index != 0 || !tv.regs)
+		return;
+	regs = qemu_plugin_get_registers();
+	if (!regs)
+		return;
+	for (unsigned int i = 0; i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *r = &((qemu_plugin_reg_descriptor *)regs->data)[i];
+		int addr;
+
+		if (!r->name)
+			continue;
+		if (!strcmp(r->name, "priv")) {
+			tv.priv_handle = r->handle;
+			continue;
+		}
+		addr = tv_reg_by_name(r->name);
+		if (addr >= 0 && addr < TV_NREGS && !tv.handle[addr])
+			tv.handle[addr] = r->handle;
+	}
+	g_array_free(regs, 1);
+	tv.rbuf = g_byte_array_new();
+}
+
+/* ---- output */
+
+static void flush(void)
+{
+	if (tv.buf.len && tv.out)
+		fwrite(tv.buf.data, 1, tv.buf.len, tv.out);
+	tv.buf.len = 0;
+}
+
+/* Closes the open group now that the next pc is known. */
+static void close_group(uint64_t next_pc)
+{
+	const struct insn_desc *d = tv.cur;
+	bool jumped = next_pc != d->pc + d->len;
+
+	if (tv.regs) {
+		if (d->flags & INSN_ALL_GPRS) {
+			for (int r = 1; r < 32; r++)
+				note_reg(TV_REG_GPR(r));
+		} else if (d->dest) {
+			note_reg(d->dest);
+		}
+		if (d->flags & INSN_FP)
+			note_reg(0x003);	/* fcsr */
+		if (d->csr != 0xffff)
+			note_reg(d->csr);
+		if (jumped && !(d->flags & INSN_TRANSFER)) {
+			/* A trap (or its return): what it writes. */
+			for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
+				note_reg(trap_csrs[i]);
+		}
+		if (tv.system)
+			note_priv();
+	}
+	if (jumped)
+		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
+	else
+		tv_enc_op(&tv.buf, TV_OP_INCR_PC);
+	tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+	tv.cur = NULL;
+	if (tv.buf.len > (1u << 20))
+		flush();
+}
+
+/* The state a program starts with: a state-initialisation group. */
+static void start(uint64_t pc)
+{
+	tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
+	tv_enc_op(&tv.buf, TV_OP_STATE_INIT);
+	tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, pc);
+	if (!tv.system) {
+		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PRIV, 0);	/* user mode */
+	} else if (tv.regs) {
+		tv.last_priv = ~0ull;
+		note_priv();
+	}
+	if (tv.regs) {
+		for (int r = 1; r < 32; r++)
+			note_reg(TV_REG_GPR(r));
+		for (int r = 0; r < 32; r++)
+			note_reg(TV_REG_FPR(r));
+		note_reg(0x003);
+		for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
+			note_reg(trap_csrs[i]);
+	}
+	tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+	tv.started = true;
+}
+
+static void insn_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct insn_desc *d = udata;
+
+	if (vcpu_index != 0)
+		return;
+	if (tv.cur)
+		close_group(d->pc);
+	else if (!tv.started)
+		start(d->pc);
+	tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
+	tv_enc_insn(&tv.buf, d->word);
+	tv.cur = d;
+}
+
+static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	unsigned int shift = qemu_plugin_mem_size_shift(info);
+	bool store = qemu_plugin_mem_is_store(info);
+
+	(void)udata;
+	if (vcpu_index != 0 || !tv.cur)
+		return;
+	if (!tv.mem_values || shift > 3) {
+		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_EADDR, vaddr);
+		return;
+	}
+	{
+		qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
+		uint64_t data = shift == 0 ? v.data.u8 : shift == 1 ? v.data.u16
+			      : shift == 2 ? v.data.u32 : v.data.u64;
+
+		if (store) {
+			tv_enc_mem_req(&tv.buf, &tv.cfg, vaddr, TV_MEM_STORE, shift, data);
+		} else {
+			tv_enc_mem_req(&tv.buf, &tv.cfg, vaddr, TV_MEM_LOAD, shift, 0);
+			tv_enc_mem_rsp(&tv.buf, shift, 0, true, data);
+		}
+	}
+}
+
+/* ---- translation */
+
+static uint32_t insn_word(const struct qemu_plugin_insn *insn)
+{
+	uint8_t b[4] = { 0 };
+	size_t n = qemu_plugin_insn_size(insn);
+
+	if (n > 4)
+		n = 4;
+	if (tv.insn_data_v3) {
+		tv.insn_data_v3(insn, b, n);
+	} else {
+		const uint8_t *p = tv.insn_data_v1(insn);
+
+		memcpy(b, p, n);
+	}
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Which registers an instruction can write (RV64GC). */
+static void describe(struct insn_desc *d)
+{
+	uint32_t i = d->word;
+	unsigned int rd = i >> 7 & 31;
+
+	d->csr = 0xffff;
+	if ((i & 3) != 3) {
+		unsigned int q = i & 3, f3 = i >> 13 & 7;
+
+		if (q == 0 && (f3 == 1 || (f3 == 3 && tv.cfg.xlen == 32)))
+			d->dest = TV_REG_FPR(8 + (i >> 2 & 7));		/* c.fld/c.flw */
+		else if (q == 0 && f3 <= 3)
+			d->dest = TV_REG_GPR(8 + (i >> 2 & 7));
+		else if (q == 1 && f3 == 4)
+			d->dest = TV_REG_GPR(8 + (i >> 7 & 7));
+		else if (q == 1 && (f3 == 0 || f3 == 2 || f3 == 3 || (f3 == 1 && tv.cfg.xlen == 64)))
+			d->dest = TV_REG_GPR(rd);
+		else if (q == 1 && f3 == 1)
+			d->dest = TV_REG_GPR(1), d->flags |= INSN_TRANSFER;	/* c.jal */
+		else if (q == 1)
+			d->flags |= INSN_TRANSFER;			/* c.j, c.beqz/bnez */
+		else if (q == 2 && (f3 == 1 || (f3 == 3 && tv.cfg.xlen == 32)))
+			d->dest = TV_REG_FPR(rd);
+		else if (q == 2 && f3 <= 3)
+			d->dest = TV_REG_GPR(rd);
+		else if (q == 2 && f3 == 4) {
+			unsigned int rs2 = i >> 2 & 31;
+
+			if (rs2)
+				d->dest = TV_REG_GPR(rd);		/* c.mv, c.add */
+			else if (i >> 12 & 1)
+				d->dest = TV_REG_GPR(rd ? 1 : 0),
+				d->flags |= INSN_TRANSFER;		/* c.jalr, c.ebreak */
+			else
+				d->flags |= INSN_TRANSFER;		/* c.jr */
+		}
+		if (d->dest == TV_REG_GPR(0))
+			d->dest = 0;
+		return;
+	}
+	switch (i & 0x7f) {
+	case 0x37: case 0x17: case 0x03: case 0x13: case 0x1b: case 0x33: case 0x3b:
+	case 0x2f:
+		d->dest = TV_REG_GPR(rd);
+		break;
+	case 0x6f: case 0x67:
+		d->dest = TV_REG_GPR(rd);
+		d->flags |= INSN_TRANSFER;
+		break;
+	case 0x63:
+		d->flags |= INSN_TRANSFER;
+		break;
+	case 0x07:
+		d->dest = TV_REG_FPR(rd);
+		break;
+	case 0x43: case 0x47: case 0x4b: case 0x4f:
+		d->dest = TV_REG_FPR(rd);
+		d->flags |= INSN_FP;
+		break;
+	case 0x53: {
+		unsigned int f5 = i >> 27;
+
+		/* compares, fclass, fmv.x, fcvt to integer write a GPR */
+		d->dest = (f5 == 0x14 || f5 == 0x18 || f5 == 0x1c) ? TV_REG_GPR(rd) : TV_REG_FPR(rd);
+		d->flags |= INSN_FP;
+		break;
+	}
+	case 0x73:
+		if ((i >> 12 & 7) != 0) {
+			d->dest = TV_REG_GPR(rd);
+			d->csr = (uint16_t)(i >> 20);
+			if (d->csr <= 3)
+				d->flags |= INSN_FP;	/* fflags/frm/fcsr */
+		} else if (i == 0x00000073) {
+			d->flags |= INSN_ALL_GPRS;	/* ecall */
+		} else if (i == 0x30200073 || i == 0x10200073) {
+			d->flags |= INSN_TRANSFER;	/* mret, sret */
+			d->csr = i == 0x30200073 ? 0x300 : 0x100;
+		}
+		break;
+	}
+	if (d->dest == TV_REG_GPR(0))
+		d->dest = 0;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	enum qemu_plugin_cb_flags flags = tv.regs ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS;
+
+	(void)id;
+	for (size_t k = 0; k < n; k++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+		struct insn_desc *d = calloc(1, sizeof(*d));
+
+		/* Kept for the life of the run: QEMU may run the block again. */
+		if (!d)
+			return;
+		d->pc = qemu_plugin_insn_vaddr(insn);
+		d->len = (uint8_t)qemu_plugin_insn_size(insn);
+		d->word = insn_word(insn);
+		if (d->len == 2)
+			d->word &= 0xffff;
+		describe(d);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, flags, d);
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_access, flags, QEMU_PLUGIN_MEM_RW, NULL);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	char line[200];
+	FILE *f;
+
+	(void)id;
+	(void)udata;
+	if (tv.cur) {
+		/* The last instruction (exit's ecall): no next pc. */
+		tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+		tv.cur = NULL;
+	}
+	flush();
+	if (tv.out)
+		fclose(tv.out);
+	tv.out = NULL;
+	f = fopen(tv.cfg_path, "w");
+	if (f) {
+		tv_config_format(&tv.cfg, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+	tv_buf_free(&tv.buf);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *out = NULL;
+
+	if (strcmp(info->target_name, "riscv64") && strcmp(info->target_name, "riscv32")) {
+		fail("target is not RISC-V: ", info->target_name);
+		return -1;
+	}
+	tv.api_level = info->version.cur;
+	tv.system = info->system_emulation;
+	tv_config_default(&tv.cfg);
+	if (!strcmp(info->target_name, "riscv32"))
+		tv.cfg.xlen = tv.cfg.mlen = 32;
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			out = argv[i] + 4;
+		} else if (!strncmp(argv[i], "xlen=", 5)) {
+			tv.cfg.xlen = (unsigned int)atoi(argv[i] + 5);
+			if (tv.cfg.xlen != 32 && tv.cfg.xlen != 64) {
+				fail("xlen is 32 or 64, not ", argv[i] + 5);
+				return -1;
+			}
+			tv.cfg.mlen = tv.cfg.xlen;
+		} else {
+			fail("unknown argument ", argv[i]);
+			return -1;
+		}
+	}
+	if (!out) {
+		fail("no out=FILE given", "");
+		return -1;
+	}
+	if (tv.api_level >= 3)
+		tv.insn_data_v3 = (qemu_plugin_insn_data_v3_t)(void *)qemu_plugin_insn_data;
+	else
+		tv.insn_data_v1 = (qemu_plugin_insn_data_v1_t)(void *)qemu_plugin_insn_data;
+	tv.regs = tv.api_level >= 2 && qemu_plugin_get_registers && qemu_plugin_read_register &&
+		  g_byte_array_new && g_byte_array_set_size;
+	tv.mem_values = tv.api_level >= 4 && qemu_plugin_mem_get_value;
+	/* What this QEMU cannot give. */
+	tv.cfg.absent = TV_EL_PADDR | TV_EL_STDATA | TV_EL_MTIME | TV_EL_PC_PADDR;
+	if (!tv.regs)
+		tv.cfg.absent |= TV_EL_GPR | TV_EL_FPR | TV_EL_CSR | (tv.system ? TV_EL_PRIV : 0);
+	if (tv.mem_values)
+		tv.cfg.absent |= TV_EL_EADDR;
+	else
+		tv.cfg.absent |= TV_EL_MEM;
+	tv.out = fopen(out, "wb");
+	tv.cfg_path = malloc(strlen(out) + 5);
+	if (!tv.out || !tv.cfg_path) {
+		fail("cannot write ", out);
+		return -1;
+	}
+	sprintf(tv.cfg_path, "%s.cfg", out);
+	if (tv.regs)
+		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
