@@ -9,13 +9,18 @@ RVPERF := $(O)/userspace/rvperf
 RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
 	userspace/tv/tv_gdb.c qemu-model/core/classify.c
+# rvperf nexus and the N-Trace library (userspace/nexus/build.mk: -lelf).
+RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \
+	userspace/nexus/config.c userspace/nexus/encoder.c \
+	userspace/nexus/decoder.c userspace/nexus/image.c
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/report_model.c \
 	userspace/rvperf/report_text.c userspace/rvperf/report_html.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
-	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS),\
+	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS) $(RVPERF_NEXUS_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \
-	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core))
+	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core \
+	-Iuserspace/nexus))
 HOST_PROGS += $(RVPERF)
 
 # The sample workload, for the guest (make run, perf-tool test).

@@ -2,7 +2,8 @@
 # qemu-model/plugin/: the TCG plugin that runs the core on stock QEMU.
 # QEMU dlopen()s it and resolves the plugin API against its own exports.
 PLUGIN_SO := $(O)/qemu-model/librvperf-ctr.so
-PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c
+PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
+	qemu-model/plugin/itrace.c
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
 	$(QM_CFLAGS) -Iqemu-model/plugin -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))

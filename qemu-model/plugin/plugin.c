@@ -6,7 +6,11 @@
  *
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
- *       [,event=instructions][,period=N][,misp=on][,batch=off] PROG ARGS
+ *       [,event=instructions][,period=N][,misp=on][,batch=off]
+ *       [,itrace=FILE] PROG ARGS
+ *
+ * itrace=FILE also writes every executed instruction (itrace.c), the
+ * input of rvperf nexus record; with event=none only that runs.
  *
  * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
  * a control transfer, so each TB is classified once, when it is translated,
@@ -52,6 +56,7 @@
 
 #include "qemu_plugin_api.h"
 #include "filter.h"
+#include "itrace.h"
 #include "rvp_classify.h"
 #include "rvp_hart.h"
 #include "rvp_trace.h"
@@ -155,6 +160,7 @@ static struct {
 	qemu_plugin_insn_data_v1_t insn_data_v1;
 	qemu_plugin_insn_data_v3_t insn_data_v3;
 	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
+	const char *itrace;		/* itrace=FILE */
 } plugin = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -236,6 +242,39 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
+static enum rvp_mode mode_at(uint64_t pc);
+
+/* itrace=FILE: each block described once, each execution noted. */
+struct itrace_tb {
+	uint32_t id;
+	uint64_t start;
+};
+
+static void itrace_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct itrace_tb *t = udata;
+
+	rvp_itrace_exec(vcpu_index, t->id, rvp_mode_priv(mode_at(t->start)));
+}
+
+static void itrace_tb(struct qemu_plugin_tb *tb, size_t n)
+{
+	struct itrace_tb *t = malloc(sizeof(*t));
+	uint32_t *words = malloc(n * sizeof(*words));
+	size_t i;
+
+	if (t && words) {
+		for (i = 0; i < n; i++)
+			words[i] = insn_word(qemu_plugin_tb_get_insn(tb, i));
+		t->start = qemu_plugin_tb_vaddr(tb);
+		t->id = rvp_itrace_block(t->start, n, words);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, itrace_exec,
+			plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS, t);
+	} else {
+		free(t);
+	}
+	free(words);
+}
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -245,6 +284,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	(void)id;
 	if (!n)
+		return;
+	if (plugin.itrace)
+		itrace_tb(tb, n);
+	if (!plugin.active)
 		return;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -820,6 +863,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	rvp_itrace_close();
 	for (i = 0; i < MAX_VCPUS; i++) {
 		struct vcpu *v = plugin.vcpus[i];
 
@@ -890,6 +934,8 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		*val++ = '\0';
 		if (!strcmp(a, "out")) {
 			*out_path = val;
+		} else if (!strcmp(a, "itrace")) {
+			plugin.itrace = val;
 		} else if (!strcmp(a, "filter")) {
 			filter = val;
 		} else if (!strcmp(a, "ctl")) {
@@ -1062,7 +1108,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	/* Rewritten at exit, once the program's addresses are known. */
 	fwrite(&h, sizeof(h), 1, plugin.out);
 
-	if (plugin.active) {
+	if (plugin.itrace && rvp_itrace_open(plugin.itrace, plugin.system)) {
+		fail("cannot create '%s'", plugin.itrace);
+		return -1;
+	}
+	if (plugin.active || plugin.itrace) {
 		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	}

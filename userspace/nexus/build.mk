@@ -13,3 +13,6 @@ $(eval $(call host-program,$(O)/tests/nexus/nexus-test,\
 	tests/nexus/nexus-test.c tests/nexus/synth.c $(NEXUS_LIB_SRCS),\
 	$(NEXUS_CFLAGS) -Itests/nexus))
 HOST_TESTS += $(O)/tests/nexus/nexus-test
+
+# The rvperf command (userspace/build.mk) links the library: libelf.
+$(RVPERF): HOST_LDFLAGS += -lelf

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "afdo.h"
+#include "nexus_cmd.h"
 #include "perf_data.h"
 #include "record.h"
 #include "report.h"
@@ -314,6 +315,10 @@ static const struct command commands[] = {
 	{ "tv", "tandem-verification traces: dump, from-elf, diff, record, verify",
 	  "rvperf tv dump|from-elf|diff|record|verify [ARGS]\n"
 	  "  (rvperf tv SUBCOMMAND --help: that one's usage)", rvperf_tv },
+	{ "nexus", "N-Trace: record, encode, decode, dump, stat, inject",
+	  "rvperf nexus record|decode|encode|dump|stat|inject [ARGS]\n"
+	  "  (rvperf nexus SUBCOMMAND --help: that one's usage)",
+	  rvperf_nexus },
 };
 
 static const struct command *find_command(const char *name)

@@ -1,0 +1,1360 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * nexus_cmd.c - `rvperf nexus`: record, encode, decode, dump, stat and
+ * inject N-Trace (Nexus) traces with the library in userspace/nexus/.
+ *
+ * Every failure is one line, "rvperf nexus <sub>: <reason>", and a
+ * non-zero exit: 1 for bad input data, 2 for a bad command line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "elf_syms.h"
+#include "nexus.h"
+#include "nexus_cmd.h"
+#include "perf_data.h"
+#include "rvp_classify.h"
+#include "rvp_itrace.h"
+#include "rvperf/ntrace.h"
+
+#define EXIT_BAD_DATA	1
+#define EXIT_USAGE	2
+#define MAX_ELFS	16
+
+static const char *sub = "nexus";
+
+static int fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rvperf nexus %s: ", sub);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (code == EXIT_USAGE)
+		fprintf(stderr, " (see 'rvperf nexus %s --help')", sub);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* ---- options shared by the subcommands */
+
+struct opts {
+	struct nx_config cfg;
+	bool cfg_given;			/* a trace option on the command line */
+	const char *elf[MAX_ELFS];
+	uint64_t elf_base[MAX_ELFS];
+	unsigned int n_elf;
+	const char *output;
+	const char *input;
+	const char *pcseq, *pconly, *itrace, *pcs;
+	const char *format;
+	const char *qemu, *plugin;
+	uint64_t period;
+	bool system;
+	char **prog_argv;
+};
+
+/* Trace options: "--key VALUE" or "--flag" (value 1); the keys are the
+ * header's. */
+static const struct {
+	const char *name;
+	bool flag;
+} trace_opts[] = {
+	{ "mode", false }, { "xlen", false }, { "src-bits", false },
+	{ "src-id", false }, { "timestamps", true }, { "ext-addr-msb", true },
+	{ "callstack", false }, { "partial-callstack", false },
+	{ "return-counter", false }, { "repeat", false }, { "seq-jump", true },
+	{ "all-jumps", true }, { "sync", false }, { "sync-mode", false },
+	{ "ownership", true }, { "icnt-bits", false }, { "hist-bits", false },
+	{ "start-sync", false }, { "exts", false },
+};
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+/* Parses ARGV; SUBCOMMAND-specific words are in ALLOWED ("-o --elf ..."
+ * as one string of names).  Returns 0 or an exit code. */
+static int parse(int argc, char **argv, const char *allowed, struct opts *o,
+		 int n_positional, const char **positional)
+{
+	int i, np = 0;
+
+	nx_config_default(&o->cfg);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		size_t t;
+		bool known = false;
+
+		if (!strcmp(a, "--")) {
+			o->prog_argv = argv + i + 1;
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			if (np >= n_positional)
+				return fail(EXIT_USAGE, "unexpected argument '%s'", a);
+			positional[np++] = a;
+			continue;
+		}
+		for (t = 0; t < sizeof(trace_opts) / sizeof(trace_opts[0]); t++) {
+			const char *val;
+
+			if (strncmp(a, "--", 2) || strcmp(a + 2, trace_opts[t].name))
+				continue;
+			if (!strstr(allowed, "TRACEOPTS"))
+				return fail(EXIT_USAGE, "option '%s' is not for this command", a);
+			if (trace_opts[t].flag) {
+				val = "1";
+			} else {
+				if (i + 1 >= argc)
+					return fail(EXIT_USAGE, "'%s' needs a value", a);
+				val = argv[++i];
+			}
+			if (nx_config_set(&o->cfg, trace_opts[t].name, val))
+				return fail(EXIT_USAGE, "bad value '%s' for %s", val, a);
+			o->cfg_given = true;
+			known = true;
+			break;
+		}
+		if (known)
+			continue;
+		/* Options with a value, specific to some subcommands. */
+		{
+			static const char *const with_value[] = {
+				"-o", "--elf", "--pcseq", "--pconly", "--itrace", "--pcs",
+				"--format", "--qemu", "--plugin", "-i", "--period",
+			};
+			size_t k;
+			const char *val;
+			char pat[32];
+
+			snprintf(pat, sizeof(pat), " %s ", a);
+			if (!strcmp(a, "--system") && strstr(allowed, " --system ")) {
+				o->system = true;
+				continue;
+			}
+			for (k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+				if (!strcmp(a, with_value[k]))
+					break;
+			if (k == sizeof(with_value) / sizeof(with_value[0]) ||
+			    !strstr(allowed, pat))
+				return fail(EXIT_USAGE, "unknown option '%s'", a);
+			if (i + 1 >= argc)
+				return fail(EXIT_USAGE, "'%s' needs a value", a);
+			val = argv[++i];
+			if (!strcmp(a, "-o")) {
+				o->output = val;
+			} else if (!strcmp(a, "-i")) {
+				o->input = val;
+			} else if (!strcmp(a, "--elf")) {
+				const char *at = strrchr(val, '@');
+				char *copy;
+
+				if (o->n_elf == MAX_ELFS)
+					return fail(EXIT_USAGE, "at most %d --elf", MAX_ELFS);
+				o->elf_base[o->n_elf] = NX_ELF_NATIVE_BASE;
+				if (at) {
+					copy = strndup(val, (size_t)(at - val));
+					if (!copy || parse_u64(at + 1, &o->elf_base[o->n_elf]))
+						return fail(EXIT_USAGE, "bad address in '%s'", val);
+					val = copy;
+				}
+				o->elf[o->n_elf++] = val;
+			} else if (!strcmp(a, "--pcseq")) {
+				o->pcseq = val;
+			} else if (!strcmp(a, "--pconly")) {
+				o->pconly = val;
+			} else if (!strcmp(a, "--itrace")) {
+				o->itrace = val;
+			} else if (!strcmp(a, "--pcs")) {
+				o->pcs = val;
+			} else if (!strcmp(a, "--format")) {
+				o->format = val;
+			} else if (!strcmp(a, "--qemu")) {
+				o->qemu = val;
+			} else if (!strcmp(a, "--plugin")) {
+				o->plugin = val;
+			} else if (!strcmp(a, "--period")) {
+				if (parse_u64(val, &o->period) || !o->period)
+					return fail(EXIT_USAGE, "bad period '%s'", val);
+			}
+		}
+	}
+	if (np < n_positional && positional[np] == NULL && n_positional) {
+		/* Callers check for missing positionals themselves. */
+	}
+	if (nx_config_check(&o->cfg, NULL, 0)) {
+		char err[128];
+
+		nx_config_check(&o->cfg, err, sizeof(err));
+		return fail(EXIT_USAGE, "%s", err);
+	}
+	return 0;
+}
+
+/* ---- files */
+
+struct mapped {
+	uint8_t *data;
+	size_t len;
+};
+
+static int map_file(const char *path, struct mapped *m)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	m->data = NULL;
+	m->len = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	m->len = (size_t)st.st_size;
+	if (m->len) {
+		m->data = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m->data == MAP_FAILED) {
+			close(fd);
+			m->data = NULL;
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static void unmap_file(struct mapped *m)
+{
+	if (m->data)
+		munmap(m->data, m->len);
+}
+
+/* A trace file: with our header its options, else those given. */
+struct trace {
+	struct mapped file;
+	struct nx_config cfg;
+	size_t start;			/* messages begin here */
+	bool has_header;
+};
+
+static int open_trace(const char *path, const struct opts *o, struct trace *t)
+{
+	char err[160];
+	long n;
+
+	if (map_file(path, &t->file))
+		return fail(EXIT_BAD_DATA, "cannot read '%s': %s", path, strerror(errno));
+	t->cfg = o->cfg;
+	n = nx_header_parse(t->file.data, t->file.len, &t->cfg, err, sizeof(err));
+	if (n < 0)
+		return fail(EXIT_BAD_DATA, "'%s': %s", path, err);
+	t->start = (size_t)n;
+	t->has_header = n > 0;
+	if (n > 0 && o->cfg_given)
+		fprintf(stderr, "rvperf nexus %s: note: '%s' carries its options; "
+			"the ones given are ignored\n", sub, path);
+	return 0;
+}
+
+static int load_images(const struct opts *o, const struct nx_config *cfg,
+		       struct nx_image *img)
+{
+	char err[200];
+	unsigned int i;
+
+	nx_image_init(img, cfg);
+	if (!o->n_elf)
+		return fail(EXIT_USAGE, "no program image: give --elf ELF[@ADDR]");
+	for (i = 0; i < o->n_elf; i++)
+		if (nx_image_add_elf(img, o->elf[i], o->elf_base[i], err, sizeof(err)))
+			return fail(EXIT_BAD_DATA, "%s", err);
+	return 0;
+}
+
+/* Output through a large buffer. */
+static FILE *open_output(const char *path, const char *what)
+{
+	FILE *f = path && strcmp(path, "-") ? fopen(path, "wb") : stdout;
+
+	if (!f) {
+		fail(EXIT_BAD_DATA, "cannot write %s '%s': %s", what, path,
+		     strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	return f;
+}
+
+static int file_sink(void *ctx, const uint8_t *data, size_t len)
+{
+	return fwrite(data, 1, len, ctx) == len ? 0 : -1;
+}
+
+/* ---- the events a decoder reports, on stderr */
+
+struct dec_report {
+	unsigned long damage, errors, syncs;
+	bool quiet;
+};
+
+static void report_event(void *ctx, enum nx_event ev, size_t offset,
+			 const char *what)
+{
+	struct dec_report *r = ctx;
+
+	switch (ev) {
+	case NX_EV_DAMAGE:
+		r->damage++;
+		if (r->damage <= 20 && !r->quiet)
+			fprintf(stderr, "rvperf nexus %s: damage at byte %zu: %s; "
+				"resuming at the next sync\n", sub, offset, what);
+		break;
+	case NX_EV_ERROR_MSG:
+		r->errors++;
+		if (!r->quiet)
+			fprintf(stderr, "rvperf nexus %s: byte %zu: Error message "
+				"(the encoder lost messages)\n", sub, offset);
+		break;
+	case NX_EV_SYNC:
+		r->syncs++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- decode */
+
+struct decode_out {
+	FILE *f;
+	bool blocks;
+	struct dec_report rep;
+	uint64_t insns;
+};
+
+static int out_insn(void *ctx, uint64_t pc, unsigned int len)
+{
+	struct decode_out *d = ctx;
+	static const char hex[] = "0123456789ABCDEF";
+	char buf[24], *p = buf + sizeof(buf);
+
+	(void)len;
+	*--p = '\n';
+	do {
+		*--p = hex[pc & 15];
+		pc >>= 4;
+	} while (pc);
+	*--p = 'x';
+	*--p = '0';
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), d->f);
+	return 0;
+}
+
+static int out_block(void *ctx, const struct nx_block *b)
+{
+	struct decode_out *d = ctx;
+
+	d->insns += b->n_insns;
+	if (d->blocks)
+		fprintf(d->f, "0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n", b->start,
+			b->end, b->n_insns);
+	return 0;
+}
+
+static void dec_event(void *ctx, enum nx_event ev, size_t offset, const char *w)
+{
+	report_event(&((struct decode_out *)ctx)->rep, ev, offset, w);
+}
+
+static int cmd_decode(int argc, char **argv)
+{
+	const char *pos[1] = { NULL };
+	struct decode_out out = { 0 };
+	struct nx_decoder_ops ops = { .block = out_block, .event = dec_event,
+				      .ctx = &out };
+	struct nx_decoder *d;
+	struct nx_image img;
+	struct trace t;
+	struct opts o = { 0 };
+	int rc;
+
+	rc = parse(argc, argv, " -o --elf --format TRACEOPTS ", &o, 1, pos);
+	if (rc)
+		return rc;
+	if (!pos[0])
+		return fail(EXIT_USAGE, "no trace file given");
+	if (o.format && strcmp(o.format, "pconly") && strcmp(o.format, "blocks"))
+		return fail(EXIT_USAGE, "format '%s' is not pconly or blocks", o.format);
+	rc = open_trace(pos[0], &o, &t);
+	if (rc)
+		return rc;
+	rc = load_images(&o, &t.cfg, &img);
+	if (rc)
+		return rc;
+	out.f = open_output(o.output, "output");
+	if (!out.f)
+		return EXIT_BAD_DATA;
+	out.blocks = o.format && !strcmp(o.format, "blocks");
+	if (!out.blocks)
+		ops.insn = out_insn;
+	d = malloc(sizeof(*d));
+	if (!d)
+		return fail(EXIT_BAD_DATA, "out of memory");
+	nx_dec_init(d, &t.cfg, &img, &ops);
+	nx_dec_run(d, t.file.data + t.start, t.file.len - t.start, t.start);
+	if (fflush(out.f) || (out.f != stdout && fclose(out.f)))
+		return fail(EXIT_BAD_DATA, "cannot write '%s'", o.output);
+	fprintf(stderr, "[ rvperf nexus decode: %" PRIu64 " instructions from %"
+		PRIu64 " messages; %lu damaged stretches, %lu Error messages, "
+		"%" PRIu64 " messages skipped before a sync ]\n", d->n_insns,
+		d->n_msgs, out.rep.damage, out.rep.errors, d->n_skipped);
+	rc = out.rep.damage ? EXIT_BAD_DATA : 0;
+	free(d);
+	nx_image_free(&img);
+	unmap_file(&t.file);
+	return rc;
+}
+
+/* ---- dump */
+
+static void dump_fields(FILE *f, const struct nx_msg *m, uint64_t *ref,
+			const struct nx_config *cfg)
+{
+	if (cfg->src_bits)
+		fprintf(f, " SRC=%u", m->src);
+	switch (m->tcode) {
+	case NX_TCODE_OWNERSHIP:
+		fprintf(f, " PROCESS=0x%" PRIx64 " (FORMAT=%u PRV=%u V=%u",
+			m->data, (unsigned int)(m->data & 3),
+			(unsigned int)((m->data >> 2) & 3), (unsigned int)((m->data >> 4) & 1));
+		if ((m->data & 3) >= 2)
+			fprintf(f, " CONTEXT=0x%" PRIx64, m->data >> 5);
+		fputc(')', f);
+		break;
+	case NX_TCODE_DIRECT_BRANCH:
+		fprintf(f, " ICNT=%" PRIu64, m->icnt);
+		break;
+	case NX_TCODE_INDIRECT_BRANCH:
+	case NX_TCODE_INDIRECT_BRANCH_HIST:
+		*ref ^= m->addr;
+		fprintf(f, " BTYPE=%u ICNT=%" PRIu64 " UADDR=0x%" PRIx64 " (0x%" PRIx64 ")",
+			m->btype, m->icnt, m->addr >> 1, *ref);
+		if (m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST)
+			fprintf(f, " HIST=0x%" PRIx64, m->hist);
+		break;
+	case NX_TCODE_ERROR:
+		fprintf(f, " ETYPE=%u ECODE=0x%" PRIx64, m->etype, m->data);
+		break;
+	case NX_TCODE_PROG_TRACE_SYNC:
+	case NX_TCODE_DIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_SYNC:
+	case NX_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		*ref = m->addr;
+		fprintf(f, " SYNC=%u", m->sync);
+		if (m->tcode == NX_TCODE_INDIRECT_BRANCH_SYNC ||
+		    m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+			fprintf(f, " BTYPE=%u", m->btype);
+		fprintf(f, " ICNT=%" PRIu64 " FADDR=0x%" PRIx64 " (0x%" PRIx64 ")",
+			m->icnt, m->addr >> 1, m->addr);
+		if (m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+			fprintf(f, " HIST=0x%" PRIx64, m->hist);
+		break;
+	case NX_TCODE_RESOURCE_FULL:
+		fprintf(f, " RCODE=%u RDATA=0x%" PRIx64, m->rcode, m->data);
+		if (m->rcode == NX_RCODE_HIST_REPEAT)
+			fprintf(f, " HREPEAT=%" PRIu64, m->rdata1);
+		break;
+	case NX_TCODE_REPEAT_BRANCH:
+		fprintf(f, " BCNT=%" PRIu64, m->data);
+		break;
+	case NX_TCODE_PROG_TRACE_CORRELATION:
+		fprintf(f, " EVCODE=%u CDF=%u ICNT=%" PRIu64, m->evcode, m->cdf, m->icnt);
+		if (m->cdf == 1)
+			fprintf(f, " HIST=0x%" PRIx64, m->hist);
+		break;
+	default:
+		fprintf(f, " (%u variable fields)", m->n_vars);
+		break;
+	}
+	if (m->has_tstamp)
+		fprintf(f, " TSTAMP=0x%" PRIx64, m->tstamp);
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	const char *pos[1] = { NULL };
+	struct nx_reader r;
+	struct nx_msg m;
+	struct trace t;
+	struct opts o = { 0 };
+	uint64_t ref = 0, n = 0, bad = 0;
+	FILE *f;
+	int rc;
+
+	rc = parse(argc, argv, " -o TRACEOPTS ", &o, 1, pos);
+	if (rc)
+		return rc;
+	if (!pos[0])
+		return fail(EXIT_USAGE, "no trace file given");
+	rc = open_trace(pos[0], &o, &t);
+	if (rc)
+		return rc;
+	f = open_output(o.output, "output");
+	if (!f)
+		return EXIT_BAD_DATA;
+	nx_reader_init(&r, &t.cfg, t.file.data + t.start, t.file.len - t.start, t.start);
+	for (;;) {
+		enum nx_read_status s = nx_read(&r, &m);
+		size_t i;
+
+		if (s == NX_READ_END)
+			break;
+		fprintf(f, "%08zx ", m.offset);
+		for (i = 0; i < m.size && i < 12; i++)
+			fprintf(f, " %02x", t.file.data[m.offset + i]);
+		if (m.size > 12)
+			fprintf(f, " ...");
+		for (; i < 13; i++)
+			fputs("   ", f);
+		if (s == NX_READ_BAD) {
+			fprintf(f, "  BAD (%zu bytes): %s\n", m.size, r.err);
+			bad++;
+			continue;
+		}
+		fprintf(f, "  %s", nx_tcode_name(m.tcode));
+		dump_fields(f, &m, &ref, &t.cfg);
+		fputc('\n', f);
+		n++;
+	}
+	fflush(f);
+	if (f != stdout)
+		fclose(f);
+	fprintf(stderr, "[ rvperf nexus dump: %" PRIu64 " messages, %" PRIu64
+		" bad stretches, %zu bytes ]\n", n, bad, t.file.len - t.start);
+	unmap_file(&t.file);
+	return bad ? EXIT_BAD_DATA : 0;
+}
+
+/* ---- stat */
+
+static int count_block(void *ctx, const struct nx_block *b)
+{
+	*(uint64_t *)ctx += b->n_insns;
+	return 0;
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	const char *pos[1] = { NULL };
+	struct nx_reader r;
+	struct nx_msg m;
+	struct trace t;
+	struct opts o = { 0 };
+	uint64_t by_tcode[64] = { 0 }, bytes_by_tcode[64] = { 0 }, n = 0, bad = 0;
+	uint64_t msg_bytes = 0, insns = 0;
+	size_t bytes;
+	unsigned int i;
+	int rc;
+
+	rc = parse(argc, argv, " --elf TRACEOPTS ", &o, 1, pos);
+	if (rc)
+		return rc;
+	if (!pos[0])
+		return fail(EXIT_USAGE, "no trace file given");
+	rc = open_trace(pos[0], &o, &t);
+	if (rc)
+		return rc;
+	bytes = t.file.len - t.start;
+	nx_reader_init(&r, &t.cfg, t.file.data + t.start, bytes, t.start);
+	for (;;) {
+		enum nx_read_status s = nx_read(&r, &m);
+
+		if (s == NX_READ_END)
+			break;
+		if (s == NX_READ_BAD) {
+			bad++;
+			continue;
+		}
+		by_tcode[m.tcode & 63]++;
+		bytes_by_tcode[m.tcode & 63] += m.size;
+		msg_bytes += m.size;
+		n++;
+	}
+	printf("%-24s %10s %12s\n", "message", "count", "bytes");
+	for (i = 0; i < 64; i++)
+		if (by_tcode[i])
+			printf("%-24s %10" PRIu64 " %12" PRIu64 "\n", nx_tcode_name(i),
+			       by_tcode[i], bytes_by_tcode[i]);
+	printf("%-24s %10" PRIu64 " %12" PRIu64 "\n", "all messages", n, msg_bytes);
+	printf("%-24s %10s %12zu\n", "idle and bad bytes", "",
+	       bytes - (size_t)msg_bytes);
+	if (bad)
+		printf("bad stretches: %" PRIu64 "\n", bad);
+	if (o.n_elf) {
+		struct nx_decoder *d = malloc(sizeof(*d));
+		struct nx_decoder_ops ops = { .block = count_block, .ctx = &insns };
+		struct nx_image img;
+
+		rc = load_images(&o, &t.cfg, &img);
+		if (rc || !d)
+			return rc ? rc : EXIT_BAD_DATA;
+		nx_dec_init(d, &t.cfg, &img, &ops);
+		nx_dec_run(d, t.file.data + t.start, bytes, t.start);
+		printf("instructions: %" PRIu64 "\n", insns);
+		if (insns)
+			printf("bits per instruction: %.4f\n", 8.0 * (double)bytes /
+			       (double)insns);
+		free(d);
+		nx_image_free(&img);
+	}
+	unmap_file(&t.file);
+	return bad ? EXIT_BAD_DATA : 0;
+}
+
+/* ---- instruction sources for the encoder: the plugin's itrace, PCSEQ,
+ * PCONLY + ELF */
+
+struct itrace_block {
+	uint64_t start;
+	uint32_t n;
+	const uint32_t *words;
+};
+
+struct insn_source {
+	/* itrace */
+	const uint32_t *w;
+	size_t nw, pos;
+	struct itrace_block *blocks;
+	size_t n_blocks;
+	int vcpu, want_vcpu, other_vcpus;
+	uint32_t priv;
+	/* the block being expanded */
+	const struct itrace_block *cur;
+	uint32_t cur_i;
+	uint64_t cur_pc;
+	/* text sources */
+	FILE *text;
+	bool pcseq;
+	struct nx_image *img;
+	unsigned long line;
+	char err[160];
+};
+
+static int itrace_open(struct insn_source *s, const struct mapped *m)
+{
+	uint32_t mode;
+
+	memset(s, 0, sizeof(*s));
+	if (m->len < 12 || memcmp(m->data, RVP_ITRACE_MAGIC, 8))
+		return -1;
+	memcpy(&mode, m->data + 8, 4);
+	s->w = (const uint32_t *)(m->data + 12);
+	s->nw = (m->len - 12) / 4;
+	s->vcpu = -1;
+	s->want_vcpu = -1;
+	return 0;
+}
+
+/* The next executed instruction: 1, 0 at the end, -1 on a bad file. */
+static int itrace_next(struct insn_source *s, uint64_t *pc, uint32_t *word,
+		       unsigned int *priv)
+{
+	while (!s->cur || s->cur_i == s->cur->n) {
+		uint32_t v;
+
+		s->cur = NULL;
+		if (s->pos >= s->nw)
+			return 0;
+		v = s->w[s->pos++];
+		if (v == RVP_ITRACE_DEF) {
+			uint32_t id, n;
+
+			if (s->pos + 4 > s->nw)
+				return -1;
+			id = s->w[s->pos];
+			n = s->w[s->pos + 1];
+			if (s->pos + 4 + n > s->nw || id > (1u << 28))
+				return -1;
+			if (id >= s->n_blocks) {
+				size_t nn = (size_t)id * 2 + 1024;
+				struct itrace_block *b = realloc(s->blocks, nn * sizeof(*b));
+
+				if (!b)
+					return -1;
+				memset(b + s->n_blocks, 0, (nn - s->n_blocks) * sizeof(*b));
+				s->blocks = b;
+				s->n_blocks = nn;
+			}
+			s->blocks[id].start = s->w[s->pos + 2] |
+					      (uint64_t)s->w[s->pos + 3] << 32;
+			s->blocks[id].n = n;
+			s->blocks[id].words = s->w + s->pos + 4;
+			s->pos += 4 + n;
+		} else if (v == RVP_ITRACE_VCPU) {
+			if (s->pos >= s->nw)
+				return -1;
+			s->vcpu = (int)s->w[s->pos++];
+			if (s->want_vcpu < 0)
+				s->want_vcpu = s->vcpu;
+			else if (s->vcpu != s->want_vcpu)
+				s->other_vcpus = 1;
+		} else if (v == RVP_ITRACE_PRIV) {
+			if (s->pos >= s->nw)
+				return -1;
+			if (s->vcpu == s->want_vcpu)
+				s->priv = s->w[s->pos];
+			s->pos++;
+		} else if (v < RVP_ITRACE_FIRST_TAG) {
+			if (v >= s->n_blocks || !s->blocks[v].words)
+				return -1;
+			if (s->vcpu != s->want_vcpu)
+				continue;
+			s->cur = &s->blocks[v];
+			s->cur_i = 0;
+			s->cur_pc = s->cur->start;
+		} else {
+			return -1;
+		}
+	}
+	*word = s->cur->words[s->cur_i++];
+	*pc = s->cur_pc;
+	*priv = s->priv;
+	s->cur_pc += (*word & 3) == 3 ? 4 : 2;
+	return 1;
+}
+
+/* PCSEQ: "0xADDR,TYPE[SIZE][,0xDEST]"; PCONLY: "0xADDR" (with --elf). */
+static int text_next(struct insn_source *s, uint64_t *pc, uint32_t *word,
+		     struct nx_insn *typed, bool *has_type)
+{
+	char line[256], *p, *end;
+
+	*has_type = false;
+	for (;;) {
+		if (!fgets(line, sizeof(line), s->text))
+			return 0;
+		s->line++;
+		p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '#' || !*p)
+			continue;
+		break;
+	}
+	errno = 0;
+	*pc = strtoull(p, &end, 16);
+	if (errno || end == p) {
+		snprintf(s->err, sizeof(s->err), "line %lu: no address", s->line);
+		return -1;
+	}
+	*word = 0;
+	if (s->img && nx_image_word(s->img, *pc, word)) {
+		snprintf(s->err, sizeof(s->err), "line %lu: 0x%" PRIx64
+			 " is outside the ELF images", s->line, *pc);
+		return -1;
+	}
+	if (s->pcseq && *end == ',' && !s->img) {
+		char *t = end + 1;
+		unsigned int itype = RVP_ITYPE_NO_SPECIAL_TYPE;
+		bool ind = t[1] == 'I';
+
+		switch (t[0]) {
+		case 'L': itype = RVP_ITYPE_NO_SPECIAL_TYPE; break;
+		case 'B': itype = t[1] == 'N' ? RVP_ITYPE_NON_TAKEN_BRANCH
+					      : RVP_ITYPE_TAKEN_BRANCH; break;
+		case 'J': itype = ind ? RVP_ITYPE_OTHER_UNINFERABLE_JUMP
+				      : RVP_ITYPE_OTHER_INFERABLE_JUMP; break;
+		case 'C': itype = ind ? RVP_ITYPE_UNINFERABLE_CALL
+				      : RVP_ITYPE_INFERABLE_CALL; break;
+		case 'R': itype = RVP_ITYPE_RETURN; break;
+		default:
+			snprintf(s->err, sizeof(s->err), "line %lu: unknown type '%c'",
+				 s->line, t[0]);
+			return -1;
+		}
+		while (*t >= 'A' && *t <= 'Z')
+			t++;
+		memset(typed, 0, sizeof(*typed));
+		typed->addr = *pc;
+		typed->itype = itype;
+		typed->len = *t == '2' ? 2 : 4;
+		*has_type = true;
+	}
+	return 1;
+}
+
+/* Encodes what SRC gives into OUT (with the header), also writing the
+ * PC sequence to PCS when given. */
+struct enc_stats {
+	uint64_t insns, msgs, bytes;
+};
+
+static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
+			 FILE *out, FILE *pcs, struct enc_stats *st)
+{
+	struct nx_encoder *e = malloc(sizeof(*e));
+	struct nx_ingress g;
+	struct nx_insn in;
+	char hdr[1024];
+	uint64_t n = 0;
+	size_t hl;
+	int r;
+
+	if (!e)
+		return fail(EXIT_BAD_DATA, "out of memory");
+	hl = nx_header_format(cfg, hdr, sizeof(hdr));
+	if (fwrite(hdr, 1, hl, out) != hl) {
+		free(e);
+		return fail(EXIT_BAD_DATA, "cannot write the trace");
+	}
+	nx_enc_init(e, cfg, file_sink, out);
+	nx_ingress_init(&g, cfg);
+	for (;;) {
+		uint64_t pc;
+		uint32_t word;
+		unsigned int priv = 0;
+		bool typed = false;
+
+		if (src->text)
+			r = text_next(src, &pc, &word, &in, &typed);
+		else
+			r = itrace_next(src, &pc, &word, &priv);
+		if (r < 0) {
+			free(e);
+			return fail(EXIT_BAD_DATA, "%s", src->text ? src->err :
+				    "the instruction trace is damaged");
+		}
+		if (!r)
+			break;
+		if (pcs)
+			fprintf(pcs, "0x%" PRIX64 "\n", pc);
+		if (typed) {
+			in.tstamp = n;
+			nx_enc_insn(e, &in);
+		} else if (nx_ingress_step(&g, pc, word, priv, n, &in)) {
+			nx_enc_insn(e, &in);
+		}
+		n++;
+	}
+	if (nx_ingress_flush(&g, &in))
+		nx_enc_insn(e, &in);
+	if (nx_enc_finish(e, NX_EVCODE_TRACE_DISABLED)) {
+		free(e);
+		return fail(EXIT_BAD_DATA, "cannot write the trace");
+	}
+	st->insns = e->n_insns;
+	st->msgs = e->n_msgs;
+	st->bytes = e->n_bytes;
+	free(e);
+	return 0;
+}
+
+static void print_enc_stats(const char *what, const struct enc_stats *st,
+			    const char *path)
+{
+	fprintf(stderr, "[ rvperf nexus %s: %" PRIu64 " instructions, %" PRIu64
+		" messages, %" PRIu64 " bytes, %.4f bits per instruction, "
+		"written to %s ]\n", what, st->insns, st->msgs, st->bytes,
+		st->insns ? 8.0 * (double)st->bytes / (double)st->insns : 0.0, path);
+}
+
+static int cmd_encode(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct insn_source src;
+	struct enc_stats st;
+	struct nx_image img;
+	struct mapped m = { 0 };
+	FILE *out, *pcs = NULL;
+	int rc, given;
+
+	rc = parse(argc, argv, " -o --elf --pcseq --pconly --itrace --pcs TRACEOPTS ",
+		   &o, 0, NULL);
+	if (rc)
+		return rc;
+	given = !!o.pcseq + !!o.pconly + !!o.itrace;
+	if (given != 1)
+		return fail(EXIT_USAGE, "give one of --pcseq, --pconly or --itrace");
+	if (!o.output)
+		return fail(EXIT_USAGE, "no output: give -o TRACE");
+	memset(&src, 0, sizeof(src));
+	if (o.itrace) {
+		if (map_file(o.itrace, &m) || itrace_open(&src, &m))
+			return fail(EXIT_BAD_DATA, "'%s' is not a plugin instruction trace",
+				    o.itrace);
+	} else {
+		if (o.pconly && !o.n_elf)
+			return fail(EXIT_USAGE, "--pconly needs the program: --elf ELF");
+		if (o.n_elf) {
+			rc = load_images(&o, &o.cfg, &img);
+			if (rc)
+				return rc;
+			src.img = &img;
+		}
+		src.pcseq = !!o.pcseq;
+		src.text = fopen(o.pcseq ? o.pcseq : o.pconly, "r");
+		if (!src.text)
+			return fail(EXIT_BAD_DATA, "cannot read '%s'",
+				    o.pcseq ? o.pcseq : o.pconly);
+	}
+	out = open_output(o.output, "trace");
+	if (!out)
+		return EXIT_BAD_DATA;
+	if (o.pcs && !(pcs = open_output(o.pcs, "PC list")))
+		return EXIT_BAD_DATA;
+	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
+	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
+		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", o.output);
+	if (!rc)
+		print_enc_stats("encode", &st, o.output);
+	if (src.text)
+		fclose(src.text);
+	free(src.blocks);
+	unmap_file(&m);
+	return rc;
+}
+
+/* ---- record */
+
+static const char *default_plugin(char *buf, size_t size)
+{
+	const char *env = getenv("RVPERF_PLUGIN");
+	char exe[PATH_MAX - 64];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	snprintf(buf, size, "%s/../qemu-model/librvperf-ctr.so", exe);
+	return buf;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	char plugin_buf[PATH_MAX], plugin_arg[PATH_MAX * 2];
+	char itrace_path[] = "/tmp/rvperf-itrace-XXXXXX";
+	const char *output, *qemu;
+	struct opts o = { 0 };
+	struct insn_source src;
+	struct enc_stats st;
+	struct mapped m = { 0 };
+	struct stat sb;
+	char *args[64 + 256];
+	FILE *out, *pcs = NULL;
+	double t0, t1;
+	int rc, n = 0, i, status, fd;
+	pid_t pid;
+
+	rc = parse(argc, argv, " -o --pcs --qemu --plugin --itrace --system TRACEOPTS ",
+		   &o, 0, NULL);
+	if (rc)
+		return rc;
+	if (!o.prog_argv || !o.prog_argv[0])
+		return fail(EXIT_USAGE, "no program: rvperf nexus record [OPTIONS] -- PROG [ARGS]");
+	output = o.output ? o.output : "trace.nxt";
+	qemu = o.qemu ? o.qemu : getenv("RVPERF_QEMU") && *getenv("RVPERF_QEMU") ?
+	       getenv("RVPERF_QEMU") : o.system ? "qemu-system-riscv64" : "qemu-riscv64";
+	if (!o.plugin)
+		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
+	if (!o.plugin || stat(o.plugin, &sb))
+		return fail(EXIT_USAGE, "no plugin at '%s' (build it, or pass --plugin)",
+			    o.plugin ? o.plugin : "?");
+	if (o.itrace) {
+		snprintf(itrace_path, sizeof(itrace_path), "%s", "");
+	} else {
+		fd = mkstemp(itrace_path);
+		if (fd < 0)
+			return fail(EXIT_BAD_DATA, "cannot create a temporary file");
+		close(fd);
+	}
+	snprintf(plugin_arg, sizeof(plugin_arg), "%s,out=/dev/null,event=none,itrace=%s",
+		 o.plugin, o.itrace ? o.itrace : itrace_path);
+	args[n++] = (char *)qemu;
+	if (o.system) {
+		/* The rest of the QEMU command line is the user's. */
+		args[n++] = "-plugin";
+		args[n++] = plugin_arg;
+	} else {
+		if (access("/usr/riscv64-linux-gnu", F_OK) == 0) {
+			args[n++] = "-L";
+			args[n++] = "/usr/riscv64-linux-gnu";
+		}
+		args[n++] = "-plugin";
+		args[n++] = plugin_arg;
+	}
+	for (i = 0; o.prog_argv[i] && n < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
+		args[n++] = o.prog_argv[i];
+	args[n] = NULL;
+	t0 = now();
+	pid = fork();
+	if (pid < 0)
+		return fail(EXIT_BAD_DATA, "cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		execvp(qemu, args);
+		fprintf(stderr, "rvperf nexus record: cannot run %s: %s\n", qemu,
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail(EXIT_BAD_DATA, "waitpid: %s", strerror(errno));
+	t1 = now();
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return fail(EXIT_BAD_DATA, "could not run %s", qemu);
+	if (map_file(o.itrace ? o.itrace : itrace_path, &m) || itrace_open(&src, &m)) {
+		if (!o.itrace)
+			unlink(itrace_path);
+		return fail(EXIT_BAD_DATA, "the plugin wrote no instruction trace "
+			    "(did QEMU load %s?)", o.plugin);
+	}
+	out = open_output(output, "trace");
+	if (!out)
+		return EXIT_BAD_DATA;
+	if (o.pcs && !(pcs = open_output(o.pcs, "PC list")))
+		return EXIT_BAD_DATA;
+	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
+	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
+		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", output);
+	if (src.other_vcpus)
+		fprintf(stderr, "rvperf nexus record: note: only the first vCPU "
+			"(thread) is encoded\n");
+	unmap_file(&m);
+	free(src.blocks);
+	if (!o.itrace)
+		unlink(itrace_path);
+	if (rc)
+		return rc;
+	print_enc_stats("record", &st, output);
+	fprintf(stderr, "[ rvperf nexus record: QEMU ran %.2f s, encoding %.2f s ]\n",
+		t1 - t0, now() - t1);
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 0;
+}
+
+/* ---- inject: perf samples with branch stacks from a decoded trace */
+
+#define INJECT_DEPTH	16
+
+struct inject {
+	struct pd_writer w;
+	struct nx_image *img;
+	unsigned int xlen, exts;
+	uint64_t period, left, insns;
+	uint32_t pid;
+	struct pd_branch ring[INJECT_DEPTH];
+	unsigned int head, n;
+	uint64_t samples;
+	int rc;
+};
+
+/* The perf branch type of the transfer at PC (the shared classifier). */
+static unsigned int perf_type(struct inject *in, uint64_t pc, bool trap)
+{
+	struct rvp_insn_class c;
+	uint32_t word;
+
+	if (trap)
+		return PERF_BR_SYSCALL;
+	if (nx_image_word(in->img, pc, &word))
+		return PERF_BR_UNKNOWN;
+	rvp_classify(word, in->xlen, in->exts, true, &c);
+	if (c.conditional)
+		return PERF_BR_COND;
+	switch (c.itype) {
+	case RVP_ITYPE_INFERABLE_CALL: return PERF_BR_CALL;
+	case RVP_ITYPE_UNINFERABLE_CALL: return PERF_BR_IND_CALL;
+	case RVP_ITYPE_RETURN: return PERF_BR_RET;
+	case RVP_ITYPE_OTHER_UNINFERABLE_JUMP: return PERF_BR_IND;
+	case RVP_ITYPE_EXCEPTION: return PERF_BR_SYSCALL;
+	case RVP_ITYPE_EXCEPTION_OR_INTERRUPT_RETURN: return PERF_BR_ERET;
+	default: return PERF_BR_UNCOND;
+	}
+}
+
+static uint64_t last_insn(struct nx_image *img, uint64_t start, uint64_t end)
+{
+	uint64_t pc = start, last = start;
+	uint32_t w;
+
+	while (pc < end && !nx_image_word(img, pc, &w)) {
+		last = pc;
+		pc += (w & 3) == 3 ? 4 : 2;
+	}
+	return last;
+}
+
+static void write_sample(struct inject *in, uint64_t ip)
+{
+	struct pd_branch br[INJECT_DEPTH];
+	struct pd_sample s = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < in->n; i++)	/* newest first */
+		br[i] = in->ring[(in->head + INJECT_DEPTH - 1 - i) % INJECT_DEPTH];
+	s.ip = ip;
+	s.pid = s.tid = in->pid;
+	s.time = in->insns;
+	s.period = in->period;
+	s.nr_branches = in->n;
+	s.branches = br;
+	s.has_hw_idx = 1;
+	in->rc |= pd_write_sample(&in->w, &s);
+	in->samples++;
+}
+
+static int inject_block(void *ctx, const struct nx_block *b)
+{
+	struct inject *in = ctx;
+	uint64_t n = b->n_insns;
+
+	/* Samples fall every PERIOD instructions, at the instruction the
+	 * counter overflows on; the stack holds the transfers before it. */
+	while (n >= in->left) {
+		uint64_t pc = b->start, k;
+		uint32_t w;
+
+		for (k = 1; k < in->left && !nx_image_word(in->img, pc, &w); k++)
+			pc += (w & 3) == 3 ? 4 : 2;
+		in->insns += in->left;
+		n -= in->left;
+		write_sample(in, pc);
+		in->left = in->period;
+	}
+	in->left -= n;
+	in->insns += n;
+	if (b->last_taken) {
+		uint64_t from = last_insn(in->img, b->start, b->end);
+		struct pd_branch *e = &in->ring[in->head];
+
+		e->from = from;
+		e->to = 0;	/* filled by the next block */
+		e->flags = pd_branch_flags(0, 0, 0, perf_type(in, from, false), 0,
+					   b->priv == 0 ? PERF_BR_PRIV_USER :
+					   PERF_BR_PRIV_KERNEL);
+		in->head = (in->head + 1) % INJECT_DEPTH;
+		if (in->n < INJECT_DEPTH)
+			in->n++;
+	}
+	return in->rc;
+}
+
+/* The target of the newest transfer is the next block's start. */
+static int inject_block_first(void *ctx, const struct nx_block *b)
+{
+	struct inject *in = ctx;
+
+	if (in->n) {
+		struct pd_branch *e = &in->ring[(in->head + INJECT_DEPTH - 1) % INJECT_DEPTH];
+
+		if (!e->to)
+			e->to = b->start;
+	}
+	return inject_block(ctx, b);
+}
+
+static int cmd_inject(int argc, char **argv)
+{
+	struct pd_writer_config pcfg = {
+		.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+		.exclude_kernel = 1, .exclude_hv = 1,
+		.arch = "riscv64", .osrelease = "N-Trace (rvperf nexus inject)",
+		.nr_cpus = 1,
+	};
+	struct nx_decoder_ops ops = { .block = inject_block_first };
+	struct inject *in;
+	struct nx_decoder *d;
+	struct nx_image img;
+	struct elf_syms es;
+	struct trace t;
+	struct opts o = { 0 };
+	uint64_t lo = UINT64_MAX, hi = 0, pgoff = 0;
+	const char *output;
+	size_t i;
+	int rc;
+
+	rc = parse(argc, argv, " -i -o --elf --period TRACEOPTS ", &o, 0, NULL);
+	if (rc)
+		return rc;
+	if (!o.input)
+		return fail(EXIT_USAGE, "no trace: give -i TRACE");
+	if (o.n_elf != 1 || o.elf_base[0] != NX_ELF_NATIVE_BASE)
+		return fail(EXIT_USAGE, "give the traced program once: --elf ELF");
+	output = o.output ? o.output : "perf.data";
+	rc = open_trace(o.input, &o, &t);
+	if (rc)
+		return rc;
+	rc = load_images(&o, &t.cfg, &img);
+	if (rc)
+		return rc;
+	if (elf_syms_load(&es, o.elf[0]))
+		return fail(EXIT_BAD_DATA, "cannot read '%s'", o.elf[0]);
+	in = calloc(1, sizeof(*in));
+	d = malloc(sizeof(*d));
+	if (!in || !d)
+		return fail(EXIT_BAD_DATA, "out of memory");
+	in->img = &img;
+	in->xlen = t.cfg.xlen;
+	in->exts = t.cfg.exts;
+	in->period = o.period ? o.period : 10007;
+	in->left = in->period;
+	in->pid = 1;
+	pcfg.sample_period = in->period;
+	if (pd_writer_open(&in->w, output, &pcfg))
+		return fail(EXIT_BAD_DATA, "cannot write '%s'", output);
+	for (i = 0; i < es.nr_segments; i++) {
+		const struct elf_segment *s = &es.segments[i];
+
+		if (!(s->flags & ELF_PF_X))
+			continue;
+		if (s->vaddr < lo) {
+			lo = s->vaddr;
+			pgoff = s->offset;
+		}
+		if (s->vaddr + s->memsz > hi)
+			hi = s->vaddr + s->memsz;
+	}
+	{
+		const char *base = strrchr(o.elf[0], '/');
+
+		in->rc |= pd_write_comm(&in->w, in->pid, in->pid,
+					base ? base + 1 : o.elf[0], 0);
+	}
+	if (lo < hi)
+		in->rc |= pd_write_mmap2(&in->w, in->pid, in->pid, lo & ~0xfffULL,
+					 hi - (lo & ~0xfffULL), pgoff & ~0xfffULL,
+					 o.elf[0], es.build_id, es.build_id_size, 0);
+	ops.ctx = in;
+	nx_dec_init(d, &t.cfg, &img, &ops);
+	nx_dec_run(d, t.file.data + t.start, t.file.len - t.start, t.start);
+	if (pd_writer_close(&in->w) || in->rc)
+		return fail(EXIT_BAD_DATA, "cannot write '%s'", output);
+	fprintf(stderr, "[ rvperf nexus inject: %" PRIu64 " samples of %u branches "
+		"from %" PRIu64 " instructions, written to %s%s ]\n", in->samples,
+		INJECT_DEPTH, d->n_insns, output, d->n_damage ? "; the trace has damage" : "");
+	rc = d->n_damage ? EXIT_BAD_DATA : 0;
+	free(in);
+	free(d);
+	elf_syms_free(&es);
+	nx_image_free(&img);
+	unmap_file(&t.file);
+	return rc;
+}
+
+/* ---- dispatch */
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} subs[] = {
+	{ "record", cmd_record,
+	  "rvperf nexus record [-o FILE] [--pcs PCS] [TRACE OPTIONS] [--qemu QEMU]\n"
+	  "                    [--plugin SO] [--itrace KEEP] [--system] -- PROG [ARGS]\n"
+	  "  Runs PROG under qemu-riscv64 with the plugin's instruction trace and\n"
+	  "  encodes it as N-Trace into FILE (default trace.nxt, with its options\n"
+	  "  in a header).  --pcs writes the executed PCs (PCONLY form), the\n"
+	  "  ground truth.  --system: the words after -- are a qemu-system-riscv64\n"
+	  "  command line (privilege modes from QEMU 9.0's register API, else\n"
+	  "  guessed from the address)." },
+	{ "decode", cmd_decode,
+	  "rvperf nexus decode TRACE --elf ELF[@ADDR]... [-o OUT]\n"
+	  "                    [--format pconly|blocks] [TRACE OPTIONS]\n"
+	  "  Rebuilds the executed instructions from TRACE and the program images\n"
+	  "  (ELF at its own addresses, or loaded at ADDR): pconly (default) prints\n"
+	  "  one 0xPC per instruction, blocks 'start end count' per run.  A raw\n"
+	  "  trace (no header) decodes with the options it was encoded with." },
+	{ "encode", cmd_encode,
+	  "rvperf nexus encode (--pcseq FILE | --pconly FILE --elf ELF | --itrace FILE)\n"
+	  "                    -o TRACE [--pcs PCS] [TRACE OPTIONS]\n"
+	  "  Encodes an instruction sequence: NexRv's PCSEQ text (0xADDR,TYPE;\n"
+	  "  with --elf the types come from our classifier instead), PCONLY text\n"
+	  "  with the ELF, or the plugin's instruction trace." },
+	{ "dump", cmd_dump,
+	  "rvperf nexus dump TRACE [-o OUT] [TRACE OPTIONS]\n"
+	  "  Every message with its byte offset, bytes and fields." },
+	{ "stat", cmd_stat,
+	  "rvperf nexus stat TRACE [--elf ELF[@ADDR]...] [TRACE OPTIONS]\n"
+	  "  Messages and bytes by type; with the program, the instructions and\n"
+	  "  bits per instruction." },
+	{ "inject", cmd_inject,
+	  "rvperf nexus inject -i TRACE --elf ELF [-o perf.data] [--period N]\n"
+	  "  perf samples every N instructions (default 10007), each with the 16\n"
+	  "  transfers before it as its branch stack, for rvperf report, rvperf\n"
+	  "  autofdo and perf report -b." },
+};
+
+#define TRACE_OPTIONS_HELP \
+	"\ntrace options (stored in the trace's header; for a raw trace, say them\n" \
+	"again when decoding): --mode btm|htm  --callstack N | --return-counter N |\n" \
+	"  --partial-callstack N  --repeat 0|1|2  --timestamps  --sync N\n" \
+	"  [--sync-mode messages|icnt]  --ownership  --seq-jump  --all-jumps\n" \
+	"  --ext-addr-msb  --src-bits N --src-id N  --icnt-bits N  --hist-bits N\n" \
+	"  --xlen 32|64  --start-sync N  --exts N\n"
+
+int rvperf_nexus(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		puts("usage: rvperf nexus SUBCOMMAND [ARGS]\n\nsubcommands:");
+		for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			printf("  %s\n", subs[i].usage);
+		fputs(TRACE_OPTIONS_HELP, stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		if (strcmp(argv[1], subs[i].name))
+			continue;
+		sub = subs[i].name;
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			printf("usage: %s\n", subs[i].usage);
+			fputs(TRACE_OPTIONS_HELP, stdout);
+			return 0;
+		}
+		return subs[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "rvperf nexus: '%s' is not a subcommand (see 'rvperf nexus --help')\n",
+		argv[1]);
+	return EXIT_USAGE;
+}
