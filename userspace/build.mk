@@ -2,8 +2,10 @@
 # userspace/: the rvperf command, the perf.data library, the sample workload.
 PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
 ELF_SRCS := userspace/elf/elf_syms.c
-DWARF_SRCS := userspace/dwarf/dwarf.c
+DWARF_SRCS := userspace/dwarf/dw_chain.c
 AFDO_SRCS := userspace/autofdo/afdo.c $(DWARF_SRCS)
+# ELF and DWARF come from elfutils (Debian's libelf-dev, libdw-dev).
+ELFUTILS_LIBS := -ldw -lelf
 RVPERF := $(O)/userspace/rvperf
 # rvperf tv (userspace/tv/build.mk, read after this file, adds -lelf).
 RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
@@ -22,6 +24,8 @@ $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core \
 	-Iuserspace/nexus))
 HOST_PROGS += $(RVPERF)
+$(RVPERF) $(O)/tests/userspace/gen-trace $(O)/tests/userspace/dwarf-lookup: \
+	HOST_LDFLAGS += $(ELFUTILS_LIBS)
 
 # The sample workload, for the guest (make run, perf-tool test).
 $(eval $(call guest-program,$(O)/guest/bin/branchy,userspace/sample/branchy.c))
@@ -51,7 +55,8 @@ BENCHES += $(O)/tests/bench/bench-perfdata
 
 # The DWARF reader and AutoFDO (sources of the tests in tests/userspace/).
 $(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\
-	tests/userspace/dwarf-lookup.c $(DWARF_SRCS),-Iuserspace/dwarf -Iuserspace/util))
+	tests/userspace/dwarf-lookup.c $(DWARF_SRCS) $(ELF_SRCS),\
+	-Iuserspace/dwarf -Iuserspace/elf -Iuserspace/util))
 HOST_PROGS += $(O)/tests/userspace/dwarf-lookup
 HOST_TESTS += tests/userspace/dwarf-test.sh
 $(eval $(call host-program,$(O)/tests/userspace/gen-stacks,\

@@ -114,6 +114,25 @@ else
 	diag "the build with the profile differs from the plain -O2 build"
 fi
 
+# 3b. The same program with compressed debug sections (-gz), and stripped
+# with its debug information in a file of its own (.gnu_debuglink): the
+# same code, so the same profile, byte for byte.
+mkdir "$tmp/gz" "$tmp/split"
+$cc -O2 -g -gz -static -o "$tmp/gz/inlined" $src
+riscv64-linux-gnu-readelf -S "$tmp/gz/inlined" | grep -A1 ' \.debug_info ' | grep -q ' C ' &&
+	"$rvperf" autofdo -i "$tmp/a.data" --elf "$tmp/gz/inlined" -o "$tmp/gz.afdo" \
+		--dump >"$tmp/gz.dump" 2>"$tmp/gz.err" &&
+	cmp -s "$tmp/a.afdo" "$tmp/gz.afdo" && cmp -s "$tmp/dump" "$tmp/gz.dump"
+ok $? "-gz (SHF_COMPRESSED debug sections): the same profile as plain -g"
+diag "$(cat "$tmp/gz.err")"
+riscv64-linux-gnu-objcopy --only-keep-debug "$elf" "$tmp/split/inlined.debug"
+riscv64-linux-gnu-objcopy --strip-debug --add-gnu-debuglink="$tmp/split/inlined.debug" \
+	"$elf" "$tmp/split/inlined"
+"$rvperf" autofdo -i "$tmp/a.data" --elf "$tmp/split/inlined" -o "$tmp/split.afdo" \
+	2>"$tmp/split.err" && cmp -s "$tmp/a.afdo" "$tmp/split.afdo"
+ok $? "stripped, with .gnu_debuglink to its debug file: the same profile"
+diag "$(cat "$tmp/split.err")"
+
 # 4. Bad input.
 fails_in_one_line "no --elf: one-line usage error" "--elf ELF is required" \
 	"$rvperf" autofdo -i "$tmp/a.data" -o "$tmp/x.afdo"

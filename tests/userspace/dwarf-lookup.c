@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwarf.h"
+#include "dw_chain.h"
 
 int main(int argc, char **argv)
 {

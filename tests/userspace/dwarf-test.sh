@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The DWARF reader (userspace/dwarf/) against binutils' addr2line: at every
-# instruction of riscv64 programs built here with inlining, range lists,
-# discriminators, DWARF 4 and 5, the inline chain (function, line,
-# discriminator of each frame) must be addr2line's.  Then damaged files:
-# a clear error or a warning, never a crash.
+# The inline chains (userspace/dwarf/, over elfutils) against binutils'
+# addr2line: at every instruction of riscv64 programs built here with
+# inlining, range lists, discriminators, DWARF 4 and 5, compressed debug
+# sections (-gz), the inline chain (function, line, discriminator of each
+# frame) must be addr2line's; the same with the debug information in a
+# separate file found through .gnu_debuglink.  Then damaged files: a clear
+# error or a warning, never a crash.
 . "$(dirname "$0")/../tap.sh"
 O=${O:-build}
 lookup=$O/tests/userspace/dwarf-lookup
@@ -20,11 +22,18 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 for src in tests/userspace/afdo/inlined.c userspace/sample/branchy.c; do
 	for opts in "-O2" "-O3" "-O1 -gdwarf-4" "-Os -gdwarf-5" \
-		    "-O2 -gdwarf-4 -gstrict-dwarf" "-O2 -march=rv64gc"; do
+		    "-O2 -gdwarf-4 -gstrict-dwarf" "-O2 -march=rv64gc" \
+		    "-O2 -gz"; do
 		n=$((n + 1))
 		elf=$tmp/p$n
 		$cc $opts -g -o "$elf" "$src" 2>"$tmp/cc.log" || {
 			ok 1 "$src $opts builds"; diag "$(cat "$tmp/cc.log")"; continue; }
+		case $opts in
+		*-gz*)		# SHF_COMPRESSED sections, flag C
+			riscv64-linux-gnu-readelf -S "$elf" |
+				grep -A1 ' \.debug_info ' | grep -q ' C '
+			ok $? "$(basename "$src") $opts: .debug_info is compressed (SHF_COMPRESSED)";;
+		esac
 		riscv64-linux-gnu-objdump -d "$elf" |
 			awk '/^ +[0-9a-f]+:/{sub(":","",$1); print $1}' >"$tmp/addrs"
 		"$lookup" "$elf" <"$tmp/addrs" >"$tmp/ours" 2>"$tmp/err"
@@ -34,6 +43,22 @@ for src in tests/userspace/afdo/inlined.c userspace/sample/branchy.c; do
 		diag "$(tail -n 5 "$tmp/cmp")" "$(cat "$tmp/err")"
 	done
 done
+
+# The debug information apart from the program, as distributions ship it:
+# the stripped binary names its debug file with .gnu_debuglink.
+mkdir "$tmp/split"
+$cc -O2 -g -o "$tmp/split/prog" tests/userspace/afdo/inlined.c
+riscv64-linux-gnu-objcopy --only-keep-debug "$tmp/split/prog" "$tmp/split/prog.debug"
+riscv64-linux-gnu-objcopy --strip-debug --add-gnu-debuglink="$tmp/split/prog.debug" \
+	"$tmp/split/prog" "$tmp/split/stripped"
+riscv64-linux-gnu-objdump -d "$tmp/split/prog" |
+	awk '/^ +[0-9a-f]+:/{sub(":","",$1); print $1}' >"$tmp/addrs"
+riscv64-linux-gnu-addr2line -a -f -i -e "$tmp/split/prog" <"$tmp/addrs" >"$tmp/theirs"
+! riscv64-linux-gnu-readelf -S "$tmp/split/stripped" | grep -q '\.debug_info' &&
+	"$lookup" "$tmp/split/stripped" <"$tmp/addrs" >"$tmp/ours" 2>"$tmp/err" &&
+	python3 tests/userspace/dwarf-compare.py "$tmp/ours" "$tmp/theirs" >"$tmp/cmp"
+ok $? "a stripped binary with .gnu_debuglink: its debug file's chains equal addr2line's"
+diag "$(tail -n 5 "$tmp/cmp")" "$(cat "$tmp/err")"
 
 # Damaged input.
 fails_in_one_line "not an ELF file: one-line error" "not an ELF file" \

@@ -52,6 +52,20 @@ fi
 # --elf names every mapping from one file; without symbols, numbers.
 "$rvperf" report -i "$tmp/t.data" --elf "$elf" --top 3 | grep -q 'hot_loop+0x40'
 ok $? "--elf gives the symbols"
+# A binary stripped of every symbol that names its debug file
+# (.gnu_debuglink): the symbols come from there, as perf finds them.
+if command -v riscv64-linux-gnu-objcopy >/dev/null; then
+	mkdir "$tmp/split"
+	riscv64-linux-gnu-objcopy --only-keep-debug "$elf" "$tmp/split/branchy.debug"
+	riscv64-linux-gnu-objcopy --strip-all --add-gnu-debuglink="$tmp/split/branchy.debug" \
+		"$elf" "$tmp/split/branchy"
+	! riscv64-linux-gnu-nm "$tmp/split/branchy" 2>/dev/null | grep -q . &&
+		"$rvperf" report -i "$tmp/t.data" --elf "$tmp/split/branchy" --top 3 |
+		grep -q 'hot_loop+0x40'
+	ok $? "a stripped binary: symbols from its debug file (.gnu_debuglink)"
+else
+	ok 0 "symbols from a debug file # SKIP binutils missing"
+fi
 "$rvperf" report -i "$tmp/t.data" --symfs "$tmp/nowhere" --top 3 >"$tmp/nosym.out"
 grep -q ' 0x[0-9a-f]* *-> 0x[0-9a-f]* *COND$' "$tmp/nosym.out"
 ok $? "without the ELF, addresses stay numbers"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "afdo.h"
-#include "dwarf.h"
+#include "dw_chain.h"
 #include "elf_syms.h"
 #include "perf_data.h"
 #include "vec.h"
@@ -328,7 +328,7 @@ static int load_binary(struct binary *b, const char *path, char *err,
 		snprintf(err, errlen, "%s: %s", path, b->dw.error);
 		return -1;
 	}
-	if (!b->dw.nr_rows) {
+	if (!b->dw.nr_lines) {
 		snprintf(err, errlen,
 			 "%s: no line information (build it with -g)", path);
 		return -1;
@@ -541,7 +541,7 @@ static int build(struct profile *p, const struct binary *b,
 	/* Calls: entry counts of the callees, indirect-call targets. */
 	for (i = 0; i < branches->cap; i++) {
 		const struct pair_ent *e = &branches->e[i];
-		const struct dw_func *callee;
+		struct dw_func callee;
 		uint64_t lo;
 		uint32_t insn, loc;
 		unsigned int len;
@@ -555,10 +555,9 @@ static int build(struct profile *p, const struct binary *b,
 		len = insn_at(b, e->a, &insn);
 		if (!len || !is_call(insn, len, &indirect))
 			continue;
-		callee = dw_function_at(&b->dw, e->b, &lo);
-		if (!callee || lo != e->b)
+		if (dw_function_at(&b->dw, e->b, &callee, &lo) || lo != e->b)
 			continue;
-		in = top_instance(p, callee->name);
+		in = top_instance(p, callee.name);
 		if (!in)
 			goto out;
 		in->head += e->n;
@@ -569,7 +568,7 @@ static int build(struct profile *p, const struct binary *b,
 		if (!in)
 			continue;
 		pos = position(in, loc);
-		idx = name_index(p, callee->name);
+		idx = name_index(p, callee.name);
 		if (!pos || idx < 0 || add_targets(pos, (uint32_t)idx, e->n))
 			goto out;
 	}

@@ -1,52 +1,65 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * elf_syms.c - read function symbols, load segments and the build id of an
- * ELF file.  The whole file is read into memory (programs profiled here are
- * small) and every structure is bounds-checked against its size.
+ * elf_syms.c - function symbols, load segments and the build id of an ELF
+ * file, read with elfutils: libelf for the headers and notes, libdwfl for
+ * the symbol table, so that a stripped binary gets the symbols of its
+ * separate debug file as perf would find them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "elf_syms.h"
 
-#define SHT_SYMTAB	2
-#define SHT_NOTE	7
-#define SHT_DYNSYM	11
-#define PT_LOAD		1
-#define PT_INTERP	3
-#define ET_DYN		3
-#define STT_NOTYPE	0
-#define STT_FUNC	2
-#define SHN_UNDEF	0
-#define SHF_EXECINSTR	0x4
-#define NT_GNU_BUILD_ID	3
+static __attribute__((format(printf, 2, 3)))
+int fail(struct elf_syms *es, const char *fmt, ...)
+{
+	va_list ap;
 
-struct image {
-	const unsigned char *p;
-	uint64_t size;
-	int is64;
+	va_start(ap, fmt);
+	vsnprintf(es->error, sizeof(es->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* NULL: the default, ":.debug:/usr/lib/debug" (next to the file, in its
+ * .debug/, under the global directory, and there by build id). */
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
 };
 
-static int fits(const struct image *im, uint64_t off, uint64_t len)
+void *elf_dwfl_open(const char *path, char *err, size_t errlen)
 {
-	return off <= im->size && len <= im->size - off;
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+
+	if (!dwfl) {
+		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
+		return NULL;
+	}
+	/* Offline, an executable or shared object sits at its link-time
+	 * addresses; what callers ask about is link-time addresses. */
+	if (!dwfl_report_offline(dwfl, path, path, -1) ||
+	    dwfl_report_end(dwfl, NULL, NULL)) {
+		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	return dwfl;
 }
-
-static uint64_t rd(const struct image *im, uint64_t off, unsigned int len)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i++)	/* little-endian */
-		v |= (uint64_t)im->p[off + i] << (8 * i);
-	return v;
-}
-
-/* Field readers that take the ELF class into account. */
-#define ADDR_LEN(im)	((im)->is64 ? 8u : 4u)
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -61,222 +74,194 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static __attribute__((format(printf, 2, 3)))
-int fail(struct elf_syms *es, const char *fmt, ...)
+static int first_module(Dwfl_Module *mod, void **userdata, const char *name,
+			Dwarf_Addr start, void *arg)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(es->error, sizeof(es->error), fmt, ap);
-	va_end(ap);
-	return -1;
+	(void)userdata, (void)name, (void)start;
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
 }
 
-static void read_build_id(struct elf_syms *es, const struct image *im,
-			  uint64_t off, uint64_t size)
+/* Whether section shndx of elf holds instructions: symbols of code only
+ * (not __ehdr_start and the like). */
+static int is_code(Elf *elf, GElf_Word shndx)
 {
-	uint64_t end = off + size;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr shdr;
 
-	while (off + 12 <= end) {
-		uint64_t namesz = rd(im, off, 4), descsz = rd(im, off + 4, 4);
-		uint64_t type = rd(im, off + 8, 4);
-		uint64_t name = off + 12, desc = name + ((namesz + 3) & ~3ULL);
-
-		if (desc > end || descsz > end - desc)
-			return;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
-		    memcmp(im->p + name, "GNU", 4) == 0 && descsz <= 20) {
-			memcpy(es->build_id, im->p + desc, descsz);
-			es->build_id_size = (unsigned int)descsz;
-			return;
-		}
-		off = desc + ((descsz + 3) & ~3ULL);
-	}
+	return scn && gelf_getshdr(scn, &shdr) &&
+	       (shdr.sh_flags & SHF_EXECINSTR);
 }
 
-static int load_symbols(struct elf_syms *es, const struct image *im,
-			uint64_t shoff, uint64_t shentsize, uint64_t shnum,
-			uint32_t want_type)
+static int load_symbols(struct elf_syms *es, const char *path)
 {
-	uint64_t i, j, strings_used = 0;
+	Dwfl_Module *mod = NULL;
+	int i, n;
 
-	for (i = 0; i < shnum; i++) {
-		uint64_t sh = shoff + i * shentsize, off, size, entsize, link;
-		uint64_t str_off, str_size, lsh;
+	es->dwfl = elf_dwfl_open(path, es->error, sizeof(es->error));
+	if (!es->dwfl)
+		return -1;
+	dwfl_getmodules(es->dwfl, first_module, &mod, 0);
+	n = mod ? dwfl_module_getsymtab(mod) : -1;
+	if (n <= 0)
+		return 0;	/* no symbols at all: addresses stay numbers */
+	es->syms = calloc((size_t)n, sizeof(*es->syms));
+	if (!es->syms)
+		return fail(es, "out of memory");
+	for (i = 1; i < n; i++) {	/* 0 is the null symbol */
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *owner;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr,
+							   &shndx, &owner, NULL);
+		unsigned int type = GELF_ST_TYPE(sym.st_info);
 
-		if (rd(im, sh + 4, 4) != want_type)
+		if (!name || !*name || name[0] == '$' ||
+		    strncmp(name, ".L", 2) == 0 ||
+		    (type != STT_FUNC && type != STT_NOTYPE) ||
+		    (type == STT_NOTYPE && sym.st_size) ||
+		    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
+		    !is_code(owner, shndx))
 			continue;
-		off = rd(im, sh + (im->is64 ? 24 : 16), ADDR_LEN(im));
-		size = rd(im, sh + (im->is64 ? 32 : 20), ADDR_LEN(im));
-		link = rd(im, sh + (im->is64 ? 40 : 24), 4);
-		entsize = rd(im, sh + (im->is64 ? 56 : 36), ADDR_LEN(im));
-		if (!fits(im, off, size) || entsize < (im->is64 ? 24u : 16u) ||
-		    link >= shnum)
-			return fail(es, "symbol table at offset %llu is out of bounds",
-				    (unsigned long long)off);
-		lsh = shoff + link * shentsize;
-		str_off = rd(im, lsh + (im->is64 ? 24 : 16), ADDR_LEN(im));
-		str_size = rd(im, lsh + (im->is64 ? 32 : 20), ADDR_LEN(im));
-		if (!fits(im, str_off, str_size))
-			return fail(es, "string table at offset %llu is out of bounds",
-				    (unsigned long long)str_off);
-		es->strings = malloc(str_size + 1);
-		es->syms = calloc(size / entsize + 1, sizeof(*es->syms));
-		if (!es->strings || !es->syms)
-			return fail(es, "out of memory");
-		memcpy(es->strings, im->p + str_off, str_size);
-		es->strings[str_size] = '\0';
-		strings_used = str_size;
-		for (j = 0; j < size / entsize; j++) {
-			uint64_t s = off + j * entsize, name, value, ssize;
-			unsigned int info, shndx, type;
-
-			if (im->is64) {
-				name = rd(im, s, 4);
-				info = (unsigned int)rd(im, s + 4, 1);
-				shndx = (unsigned int)rd(im, s + 6, 2);
-				value = rd(im, s + 8, 8);
-				ssize = rd(im, s + 16, 8);
-			} else {
-				name = rd(im, s, 4);
-				value = rd(im, s + 4, 4);
-				ssize = rd(im, s + 8, 4);
-				info = (unsigned int)rd(im, s + 12, 1);
-				shndx = (unsigned int)rd(im, s + 14, 2);
-			}
-			type = info & 0xf;
-			/* Only code: a symbol of a section that holds
-			 * instructions (not __ehdr_start and the like). */
-			if (shndx == SHN_UNDEF || shndx >= shnum ||
-			    !(rd(im, shoff + shndx * shentsize + 8 /* sh_flags */,
-				 ADDR_LEN(im)) & SHF_EXECINSTR))
-				continue;
-			if (name >= strings_used ||
-			    (type != STT_FUNC && type != STT_NOTYPE) ||
-			    !es->strings[name] || es->strings[name] == '$' ||
-			    strncmp(es->strings + name, ".L", 2) == 0 ||
-			    (type == STT_NOTYPE && ssize))
-				continue;
-			es->syms[es->nr_syms].addr = value;
-			es->syms[es->nr_syms].size = ssize;
-			es->syms[es->nr_syms].name = es->strings + name;
-			es->nr_syms++;
-		}
-		qsort(es->syms, es->nr_syms, sizeof(*es->syms), cmp_sym);
-		return 0;
+		/* st_value, not addr: link-time addresses, the same in the
+		 * binary and in its debug file. */
+		es->syms[es->nr_syms].addr = sym.st_value;
+		es->syms[es->nr_syms].size = sym.st_size;
+		es->syms[es->nr_syms].name = name;
+		es->nr_syms++;
 	}
-	return 1;	/* no such table */
+	qsort(es->syms, es->nr_syms, sizeof(*es->syms), cmp_sym);
+	return 0;
+}
+
+/* libelf maps a cut file without complaint and reads past its end as
+ * zeros: every header table and section must lie inside the file. */
+static int check_whole(Elf *elf, const GElf_Ehdr *ehdr, uint64_t size,
+		       char *err, size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	size_t shnum = 0;
+
+	if (ehdr->e_phoff > size ||
+	    (uint64_t)ehdr->e_phnum * ehdr->e_phentsize > size - ehdr->e_phoff ||
+	    ehdr->e_shoff > size ||
+	    (elf_getshdrnum(elf, &shnum) == 0 &&
+	     (uint64_t)shnum * ehdr->e_shentsize > size - ehdr->e_shoff)) {
+		snprintf(err, errlen, "offset %llu: header tables past the end "
+			 "of the file (%llu bytes)",
+			 (unsigned long long)ehdr->e_shoff,
+			 (unsigned long long)size);
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) {
+			snprintf(err, errlen, "offset %llu: section %zu runs "
+				 "past the end of the file (%llu bytes)",
+				 (unsigned long long)sh.sh_offset,
+				 elf_ndxscn(scn), (unsigned long long)size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int elf_check_file(const char *path, int *e_type, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY), ret = -1;
+	struct stat st;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr))
+		snprintf(err, errlen, "offset 0: not an ELF file");
+	else if (!check_whole(elf, &ehdr, (uint64_t)st.st_size, err, errlen))
+		ret = 0;
+	if (!ret && e_type)
+		*e_type = ehdr.e_type;
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static int load_headers(struct elf_syms *es, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+	size_t i, phnum;
+	const void *id;
+	ssize_t id_len;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr))
+		return fail(es, "offset 0: not an ELF file");
+	es->elf_class = gelf_getclass(elf) == ELFCLASS64 ? 64 : 32;
+	es->pie = ehdr.e_type == ET_DYN;
+	es->machine = ehdr.e_machine;
+	es->entry = ehdr.e_entry;
+	if (elf_getphdrnum(elf, &phnum))
+		return fail(es, "program headers: %s", elf_errmsg(-1));
+	es->segments = calloc(phnum + 1, sizeof(*es->segments));
+	if (!es->segments)
+		return fail(es, "out of memory");
+	for (i = 0; i < phnum; i++) {
+		struct elf_segment *seg = &es->segments[es->nr_segments];
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return fail(es, "program header %zu: %s", i,
+				    elf_errmsg(-1));
+		if (ph.p_type == PT_INTERP)
+			es->interp = 1;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		seg->flags = ph.p_flags;
+		seg->memsz = ph.p_memsz;
+		seg->offset = ph.p_offset;
+		seg->vaddr = ph.p_vaddr;
+		seg->filesz = ph.p_filesz;
+		es->nr_segments++;
+	}
+	id_len = dwelf_elf_gnu_build_id(elf, &id);
+	if (id_len > 0 && (size_t)id_len <= sizeof(es->build_id)) {
+		memcpy(es->build_id, id, (size_t)id_len);
+		es->build_id_size = (unsigned int)id_len;
+	}
+	return 0;
 }
 
 int elf_syms_load(struct elf_syms *es, const char *path)
 {
-	uint64_t phoff, shoff, phentsize, phnum, shentsize, shnum, i;
-	struct image im = { NULL, 0, 0 };
-	unsigned char *buf = NULL;
-	long size;
-	FILE *f;
-	int err;
+	Elf *elf;
+	int fd, err;
 
 	memset(es, 0, sizeof(*es));
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(es->error, sizeof(es->error), "%s", strerror(errno));
+	if (elf_check_file(path, NULL, es->error, sizeof(es->error)))
 		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return fail(es, "%s", strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		close(fd);
+		return fail(es, "offset 0: not an ELF file (%s)",
+			    elf_errmsg(-1));
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return fail(es, "cannot read the file");
-	}
-	buf = malloc((size_t)size + 1);
-	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
-		free(buf);
-		return fail(es, "cannot read the file");
-	}
-	fclose(f);
-	im.p = buf;
-	im.size = (uint64_t)size;
-	err = -1;
-	if (im.size < 52 || memcmp(buf, "\177ELF", 4)) {
-		fail(es, "offset 0: not an ELF file");
-		goto out;
-	}
-	if (buf[4] != 1 && buf[4] != 2) {
-		fail(es, "offset 4: unknown ELF class %u", buf[4]);
-		goto out;
-	}
-	if (buf[5] != 1) {
-		fail(es, "offset 5: big-endian ELF (data encoding %u) is not supported",
-		     buf[5]);
-		goto out;
-	}
-	im.is64 = buf[4] == 2;
-	es->elf_class = im.is64 ? 64 : 32;
-	if (im.is64 && im.size < 64) {
-		fail(es, "offset 0: %llu bytes is too short for an ELF64 header",
-		     (unsigned long long)im.size);
-		goto out;
-	}
-	es->pie = rd(&im, 16, 2) == ET_DYN;
-	es->machine = (uint16_t)rd(&im, 18, 2);
-	es->entry = rd(&im, 24, ADDR_LEN(&im));
-	phoff = rd(&im, im.is64 ? 32 : 28, ADDR_LEN(&im));
-	shoff = rd(&im, im.is64 ? 40 : 32, ADDR_LEN(&im));
-	phentsize = rd(&im, im.is64 ? 54 : 42, 2);
-	phnum = rd(&im, im.is64 ? 56 : 44, 2);
-	shentsize = rd(&im, im.is64 ? 58 : 46, 2);
-	shnum = rd(&im, im.is64 ? 60 : 48, 2);
-	if (phnum && (phentsize < (im.is64 ? 56u : 32u) ||
-		      !fits(&im, phoff, phnum * phentsize))) {
-		fail(es, "offset %llu: program headers out of bounds",
-		     (unsigned long long)phoff);
-		goto out;
-	}
-	if (shnum && (shentsize < (im.is64 ? 64u : 40u) ||
-		      !fits(&im, shoff, shnum * shentsize))) {
-		fail(es, "offset %llu: section headers out of bounds",
-		     (unsigned long long)shoff);
-		goto out;
-	}
-	es->segments = calloc(phnum + 1, sizeof(*es->segments));
-	if (!es->segments) {
-		fail(es, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < phnum; i++) {
-		uint64_t ph = phoff + i * phentsize;
-		struct elf_segment *seg = &es->segments[es->nr_segments];
-
-		if (rd(&im, ph, 4) == PT_INTERP)
-			es->interp = 1;
-		if (rd(&im, ph, 4) != PT_LOAD)
-			continue;
-		seg->flags = rd(&im, ph + (im.is64 ? 4 : 24), 4);
-		seg->memsz = rd(&im, ph + (im.is64 ? 40 : 20), ADDR_LEN(&im));
-		seg->offset = rd(&im, ph + (im.is64 ? 8 : 4), ADDR_LEN(&im));
-		seg->vaddr = rd(&im, ph + (im.is64 ? 16 : 8), ADDR_LEN(&im));
-		seg->filesz = rd(&im, ph + (im.is64 ? 32 : 16), ADDR_LEN(&im));
-		es->nr_segments++;
-	}
-	for (i = 0; i < shnum; i++) {
-		uint64_t sh = shoff + i * shentsize, off, sz;
-
-		if (rd(&im, sh + 4, 4) != SHT_NOTE)
-			continue;
-		off = rd(&im, sh + (im.is64 ? 24 : 16), ADDR_LEN(&im));
-		sz = rd(&im, sh + (im.is64 ? 32 : 20), ADDR_LEN(&im));
-		if (fits(&im, off, sz))
-			read_build_id(es, &im, off, sz);
-	}
-	err = load_symbols(es, &im, shoff, shentsize, shnum, SHT_SYMTAB);
-	if (err > 0)
-		err = load_symbols(es, &im, shoff, shentsize, shnum,
-				   SHT_DYNSYM);
-	if (err > 0)
-		err = 0;	/* no symbols at all: addresses stay numbers */
-out:
-	free(buf);
+	err = load_headers(es, elf);
+	elf_end(elf);
+	close(fd);
+	if (!err)
+		err = load_symbols(es, path);
 	if (err)
 		elf_syms_free(es);
 	return err ? -1 : 0;
@@ -288,8 +273,9 @@ void elf_syms_free(struct elf_syms *es)
 
 	memcpy(error, es->error, sizeof(error));
 	free(es->syms);
-	free(es->strings);
 	free(es->segments);
+	if (es->dwfl)
+		dwfl_end(es->dwfl);
 	memset(es, 0, sizeof(*es));
 	memcpy(es->error, error, sizeof(error));
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * elf_syms.h - function symbols of an ELF file, for naming addresses.
+ * elf_syms.h - function symbols, load segments and the build id of an ELF
+ * file, for naming addresses; read with elfutils (libelf, libdwfl).
  *
- * Reads little-endian ELF32 and ELF64 (RISC-V or any other machine):
- * .symtab, or .dynsym when the file is stripped; FUNC symbols (and
- * zero-sized ones, which assembly often leaves untyped) sorted by address.
- * Every offset read from the file is bounds-checked.
+ * ELF32 and ELF64 of any machine and byte order.  Symbols: .symtab, else
+ * the .symtab of the file's separate debug file (.gnu_debuglink, or
+ * /usr/lib/debug/.build-id/ by build id), else .dynsym; FUNC symbols (and
+ * zero-sized untyped ones, which assembly often leaves) of sections that
+ * hold code, without RISC-V mapping symbols ($x...) and local labels
+ * (.L...), sorted by address.
  */
 #ifndef RVPERF_ELF_SYMS_H
 #define RVPERF_ELF_SYMS_H
@@ -15,7 +18,7 @@
 
 struct elf_sym {
 	uint64_t addr, size;
-	const char *name;		/* points into elf_syms.strings */
+	const char *name;		/* owned by elf_syms.dwfl */
 };
 
 struct elf_segment {			/* a PT_LOAD: file offset -> vaddr */
@@ -35,7 +38,7 @@ struct elf_syms {
 	size_t nr_syms;
 	struct elf_segment *segments;
 	size_t nr_segments;
-	char *strings;
+	void *dwfl;			/* owns the names (Dwfl *) */
 	unsigned char build_id[20];
 	unsigned int build_id_size;
 	char error[200];
@@ -43,7 +46,7 @@ struct elf_syms {
 
 #define ELF_MACHINE_RISCV	243
 
-/* Returns 0, or -1 with es->error set ("not an ELF file", offsets...). */
+/* Returns 0, or -1 with es->error set ("not an ELF file", ...). */
 int elf_syms_load(struct elf_syms *es, const char *path);
 void elf_syms_free(struct elf_syms *es);
 
@@ -54,5 +57,14 @@ const struct elf_sym *elf_syms_find(const struct elf_syms *es, uint64_t addr);
  * returns 0 when no PT_LOAD covers it. */
 int elf_offset_to_vaddr(const struct elf_syms *es, uint64_t offset,
 			uint64_t *vaddr);
+
+/* Whether path is a whole ELF file (not cut short): 0 with its e_type,
+ * or -1 with err set. */
+int elf_check_file(const char *path, int *e_type, char *err, size_t errlen);
+
+/* An elfutils session holding path alone, at its link-time addresses,
+ * that finds separate debug files the way perf and gdb do; NULL with err
+ * set.  Its type is Dwfl *; void * keeps libdwfl.h out of the callers. */
+void *elf_dwfl_open(const char *path, char *err, size_t errlen);
 
 #endif /* RVPERF_ELF_SYMS_H */
