@@ -16,3 +16,33 @@ HOST_TESTS += $(O)/tests/nexus/nexus-test
 
 # The rvperf command (userspace/build.mk) links the library: libelf.
 $(RVPERF): HOST_LDFLAGS += -lelf
+
+# Real programs under qemu-riscv64 with the plugin, every option
+# combination, damage and the command line (needs rvperf and the plugin).
+HOST_TESTS += tests/nexus/record-test.sh
+
+# libFuzzer target on the reader and decoder, with ASan and UBSan; built
+# when clang is there.  tests/nexus/fuzz-brief.sh runs it ~20 s (or
+# reports SKIP), 'make fuzz FUZZ_SECONDS=600' is the long run.
+$(O)/tests/nexus/gen-seeds: HOST_LDFLAGS += -lelf
+$(eval $(call host-program,$(O)/tests/nexus/gen-seeds,\
+	tests/nexus/gen-seeds.c tests/nexus/synth.c $(NEXUS_LIB_SRCS),\
+	$(NEXUS_CFLAGS) -Itests/nexus))
+HOST_PROGS += $(O)/tests/nexus/gen-seeds
+NEXUS_FUZZ_CC ?= clang
+ifneq ($(shell command -v $(NEXUS_FUZZ_CC) 2>/dev/null),)
+NEXUS_FUZZER := $(O)/tests/nexus/fuzz-decode
+NEXUS_FUZZ_SRCS := tests/nexus/fuzz-decode.c tests/nexus/synth.c $(NEXUS_LIB_SRCS)
+$(NEXUS_FUZZER): $(NEXUS_FUZZ_SRCS) $(CONFIG_HEADER)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZCC  $@")
+	$(Q)$(NEXUS_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
+		-Iuserspace/nexus -Iqemu-model/core -Itests/nexus \
+		-MMD -MP -MF $@.d -o $@ $(NEXUS_FUZZ_SRCS) -lelf
+-include $(NEXUS_FUZZER).d
+HOST_PROGS += $(NEXUS_FUZZER)
+FUZZERS += $(NEXUS_FUZZER)
+endif
+HOST_TESTS += tests/nexus/fuzz-brief.sh

@@ -279,10 +279,42 @@ static int open_trace(const char *path, const struct opts *o, struct trace *t)
 	return 0;
 }
 
-static int load_images(const struct opts *o, const struct nx_config *cfg,
-		       struct nx_image *img)
+/*
+ * Code the program's files do not hold (QEMU's signal trampoline, a vDSO)
+ * that record saw executed: TRACE.code next to the trace, a header line
+ * and then records of address (8 bytes), length (4) and the bytes.
+ */
+#define CODE_MAGIC "rvperf-nexus-code 1\n"
+
+static int load_code(struct nx_image *img, const char *path)
 {
-	char err[200];
+	struct mapped m;
+	size_t pos = strlen(CODE_MAGIC);
+	int rc = 0;
+
+	if (map_file(path, &m))
+		return 0;	/* none: nothing ran outside the ELF files */
+	if (m.len < pos || memcmp(m.data, CODE_MAGIC, pos))
+		rc = fail(EXIT_BAD_DATA, "'%s' is not a code file", path);
+	while (!rc && pos + 12 <= m.len) {
+		uint64_t addr;
+		uint32_t len;
+
+		memcpy(&addr, m.data + pos, 8);
+		memcpy(&len, m.data + pos + 8, 4);
+		pos += 12;
+		if (len > m.len - pos || nx_image_add_code(img, addr, m.data + pos, len))
+			rc = fail(EXIT_BAD_DATA, "'%s' is damaged", path);
+		pos += len;
+	}
+	unmap_file(&m);
+	return rc;
+}
+
+static int load_images(const struct opts *o, const struct nx_config *cfg,
+		       struct nx_image *img, const char *trace_path)
+{
+	char err[200], code[PATH_MAX];
 	unsigned int i;
 
 	nx_image_init(img, cfg);
@@ -291,6 +323,10 @@ static int load_images(const struct opts *o, const struct nx_config *cfg,
 	for (i = 0; i < o->n_elf; i++)
 		if (nx_image_add_elf(img, o->elf[i], o->elf_base[i], err, sizeof(err)))
 			return fail(EXIT_BAD_DATA, "%s", err);
+	if (trace_path) {
+		snprintf(code, sizeof(code), "%s.code", trace_path);
+		return load_code(img, code);
+	}
 	return 0;
 }
 
@@ -411,7 +447,7 @@ static int cmd_decode(int argc, char **argv)
 	rc = open_trace(pos[0], &o, &t);
 	if (rc)
 		return rc;
-	rc = load_images(&o, &t.cfg, &img);
+	rc = load_images(&o, &t.cfg, &img, pos[0]);
 	if (rc)
 		return rc;
 	out.f = open_output(o.output, "output");
@@ -618,7 +654,7 @@ static int cmd_stat(int argc, char **argv)
 		struct nx_decoder_ops ops = { .block = count_block, .ctx = &insns };
 		struct nx_image img;
 
-		rc = load_images(&o, &t.cfg, &img);
+		rc = load_images(&o, &t.cfg, &img, pos[0]);
 		if (rc || !d)
 			return rc ? rc : EXIT_BAD_DATA;
 		nx_dec_init(d, &t.cfg, &img, &ops);
@@ -909,7 +945,7 @@ static int cmd_encode(int argc, char **argv)
 		if (o.pconly && !o.n_elf)
 			return fail(EXIT_USAGE, "--pconly needs the program: --elf ELF");
 		if (o.n_elf) {
-			rc = load_images(&o, &o.cfg, &img);
+			rc = load_images(&o, &o.cfg, &img, NULL);
 			if (rc)
 				return rc;
 			src.img = &img;
@@ -938,6 +974,99 @@ static int cmd_encode(int argc, char **argv)
 }
 
 /* ---- record */
+
+/* Writes TRACE.code: the blocks of the instruction trace outside the
+ * program's ELF file, merged where they touch. */
+static int write_code(const struct mapped *m, const char *prog,
+		      const struct nx_config *cfg, const char *trace_path)
+{
+	struct { uint64_t start, end; const uint32_t *w; uint32_t n; } *blk = NULL;
+	const uint32_t *w = (const uint32_t *)(m->data + 12);
+	size_t nw = (m->len - 12) / 4, pos = 0, n = 0, cap = 0, i;
+	char path[PATH_MAX], err[200];
+	struct nx_image img;
+	uint8_t *bytes = NULL;
+	FILE *f = NULL;
+	int rc = 0;
+
+	nx_image_init(&img, cfg);
+	if (nx_image_add_elf(&img, prog, NX_ELF_NATIVE_BASE, err, sizeof(err))) {
+		fprintf(stderr, "rvperf nexus record: note: %s; no code file written\n", err);
+		return 0;
+	}
+	while (pos < nw) {
+		uint32_t v = w[pos++];
+		uint32_t k, len = 0;
+
+		if (v == RVP_ITRACE_VCPU || v == RVP_ITRACE_PRIV) {
+			pos++;
+			continue;
+		}
+		if (v != RVP_ITRACE_DEF)
+			continue;
+		if (pos + 4 > nw || pos + 4 + w[pos + 1] > nw)
+			break;
+		for (k = 0; k < w[pos + 1]; k++)
+			len += (w[pos + 4 + k] & 3) == 3 ? 4 : 2;
+		{
+			uint64_t start = w[pos + 2] | (uint64_t)w[pos + 3] << 32;
+			uint32_t word;
+
+			if (nx_image_word(&img, start, &word)) {
+				if (n == cap) {
+					cap = cap * 2 + 16;
+					blk = realloc(blk, cap * sizeof(*blk));
+					if (!blk)
+						return fail(EXIT_BAD_DATA, "out of memory");
+				}
+				blk[n].start = start;
+				blk[n].end = start + len;
+				blk[n].w = w + pos + 4;
+				blk[n].n = w[pos + 1];
+				n++;
+			}
+		}
+		pos += 4 + w[pos + 1];
+	}
+	nx_image_free(&img);
+	snprintf(path, sizeof(path), "%s.code", trace_path);
+	if (!n) {
+		unlink(path);
+		free(blk);
+		return 0;
+	}
+	f = fopen(path, "wb");
+	if (!f) {
+		free(blk);
+		return fail(EXIT_BAD_DATA, "cannot write '%s'", path);
+	}
+	fputs(CODE_MAGIC, f);
+	for (i = 0; i < n; i++) {
+		uint32_t len = (uint32_t)(blk[i].end - blk[i].start), k, at = 0;
+
+		bytes = realloc(bytes, len);
+		if (!bytes) {
+			rc = fail(EXIT_BAD_DATA, "out of memory");
+			break;
+		}
+		for (k = 0; k < blk[i].n; k++) {
+			uint32_t word = blk[i].w[k];
+
+			memcpy(bytes + at, &word, (word & 3) == 3 ? 4 : 2);
+			at += (word & 3) == 3 ? 4 : 2;
+		}
+		fwrite(&blk[i].start, 8, 1, f);
+		fwrite(&len, 4, 1, f);
+		fwrite(bytes, 1, len, f);
+	}
+	if (fclose(f) && !rc)
+		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", path);
+	fprintf(stderr, "[ rvperf nexus record: %zu blocks ran outside %s: their code "
+		"is in %s ]\n", n, prog, path);
+	free(bytes);
+	free(blk);
+	return rc;
+}
 
 static const char *default_plugin(char *buf, size_t size)
 {
@@ -1054,6 +1183,8 @@ static int cmd_record(int argc, char **argv)
 	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
 	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
 		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", output);
+	if (!rc && !o.system)
+		rc = write_code(&m, o.prog_argv[0], &o.cfg, output);
 	if (src.other_vcpus)
 		fprintf(stderr, "rvperf nexus record: note: only the first vCPU "
 			"(thread) is encoded\n");
@@ -1224,7 +1355,7 @@ static int cmd_inject(int argc, char **argv)
 	rc = open_trace(o.input, &o, &t);
 	if (rc)
 		return rc;
-	rc = load_images(&o, &t.cfg, &img);
+	rc = load_images(&o, &t.cfg, &img, o.input);
 	if (rc)
 		return rc;
 	if (elf_syms_load(&es, o.elf[0]))

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rvperf nexus on real riscv64 programs under Debian's qemu-riscv64: the
+# plugin's instruction trace is the ground truth; each trace, in every mode
+# and option combination, decodes to it instruction by instruction.  Also
+# the CLI: damage reported with its offset, dump, stat, raw traces with
+# flags, PCSEQ/PCONLY input, --help, one-line errors.
+set -u
+. tests/tap.sh
+O=${O:-build}
+rvperf=$O/userspace/rvperf
+qemu=${QEMU_USER:-qemu-riscv64}
+export RVPERF_QEMU=$qemu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for tool in "$qemu" riscv64-linux-gnu-gcc; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "1..0 # SKIP $tool not installed (make deps)"
+		exit 0
+	fi
+done
+riscv64-linux-gnu-gcc -static -O2 -o "$tmp/branchy" userspace/sample/branchy.c &&
+riscv64-linux-gnu-gcc -static -O2 -o "$tmp/prog" tests/nexus/prog.c
+ok $? "build the sample workload and tests/nexus/prog.c (static riscv64)"
+
+# Record each once, keeping the plugin's instruction trace.
+for p in branchy prog; do
+	args=2000
+	[ $p = prog ] && args=20
+	"$rvperf" nexus record -o "$tmp/$p.nxt" --pcs "$tmp/$p.pcs" \
+		--itrace "$tmp/$p.itr" -- "$tmp/$p" $args >"$tmp/$p.out" 2>"$tmp/$p.err"
+	ok $? "record $p (HTM, defaults)"
+	"$rvperf" nexus decode "$tmp/$p.nxt" --elf "$tmp/$p" -o "$tmp/$p.dec" 2>"$tmp/dec.err"
+	rc=$?
+	cmp -s "$tmp/$p.pcs" "$tmp/$p.dec"
+	ok $(( rc || $? )) "$p: the recorded trace decodes to the plugin's $(wc -l <"$tmp/$p.pcs") PCs"
+done
+grep -q "ran outside" "$tmp/prog.err"
+ok $? "prog: the signal trampoline QEMU runs (outside the ELF) goes to TRACE.code"
+
+# Every mode and option combination, encoded from the same instruction
+# trace.  The return counter trusts returns, so it runs on branchy only
+# (prog's longjmp returns elsewhere).
+combos=(
+	"--mode btm"
+	"--mode htm"
+	"--mode btm --repeat 1"
+	"--mode htm --repeat 2"
+	"--mode btm --callstack 8 --repeat 2"
+	"--mode htm --callstack 32 --repeat 2"
+	"--mode htm --callstack 1"
+	"--mode htm --partial-callstack 16"
+	"--mode btm --seq-jump --all-jumps"
+	"--mode htm --seq-jump --all-jumps --callstack 8"
+	"--mode htm --sync 20 --timestamps --ownership"
+	"--mode btm --sync 500 --sync-mode icnt --timestamps"
+	"--mode htm --src-bits 4 --src-id 3 --ext-addr-msb"
+	"--mode htm --icnt-bits 6 --hist-bits 3"
+	"--mode btm --icnt-bits 5 --repeat 1"
+	"--mode htm --xlen 64 --hist-bits 32 --icnt-bits 22 --repeat 2 --callstack 32 --seq-jump"
+)
+for p in branchy prog; do
+	fails=0
+	for c in "${combos[@]}" "--mode htm --return-counter 8" "--mode btm --return-counter 2"; do
+		if [ $p = prog ] && [[ $c == *return-counter* ]]; then
+			continue
+		fi
+		# shellcheck disable=SC2086
+		"$rvperf" nexus encode --itrace "$tmp/$p.itr" -o "$tmp/v.nxt" $c 2>/dev/null &&
+			{ [ ! -f "$tmp/$p.nxt.code" ] || cp "$tmp/$p.nxt.code" "$tmp/v.nxt.code"; } &&
+			"$rvperf" nexus decode "$tmp/v.nxt" --elf "$tmp/$p" -o "$tmp/v.dec" 2>/dev/null &&
+			cmp -s "$tmp/$p.pcs" "$tmp/v.dec"
+		if [ $? -ne 0 ]; then
+			fails=$((fails + 1))
+			diag "$p: $c does not round-trip"
+		fi
+	done
+	ok $fails "$p: every option combination decodes to the ground truth, instruction by instruction"
+done
+
+# A raw trace (no header, as NexRv writes it) decodes with the options
+# given as flags, and only then.
+hlen=$(grep -a -n -m1 '^end$' "$tmp/branchy.nxt" | cut -d: -f1)
+"$rvperf" nexus encode --itrace "$tmp/branchy.itr" -o "$tmp/h.nxt" --mode btm --callstack 8 2>/dev/null
+hbytes=$(head -n "$(grep -a -n -m1 '^end$' "$tmp/h.nxt" | cut -d: -f1)" "$tmp/h.nxt" | wc -c)
+tail -c +$((hbytes + 1)) "$tmp/h.nxt" >"$tmp/raw.bin"
+"$rvperf" nexus decode "$tmp/raw.bin" --elf "$tmp/branchy" --mode btm --callstack 8 \
+	-o "$tmp/raw.dec" 2>/dev/null && cmp -s "$tmp/branchy.pcs" "$tmp/raw.dec"
+ok $? "a raw trace decodes with --mode btm --callstack 8 given"
+"$rvperf" nexus decode "$tmp/raw.bin" --elf "$tmp/branchy" -o "$tmp/raw2.dec" 2>/dev/null
+[ $? -ne 0 ]
+ok $? "... and is reported damaged without them"
+[ -n "$hlen" ]
+ok $? "the trace header ends with its 'end' line"
+
+# Damage: one byte flipped in the middle, a truncated trace.
+size=$(stat -c %s "$tmp/prog.nxt")
+mid=$((size / 2))
+cp "$tmp/prog.nxt" "$tmp/bad.nxt"
+cp "$tmp/prog.nxt.code" "$tmp/bad.nxt.code"
+printf '\x42' | dd of="$tmp/bad.nxt" bs=1 seek=$mid conv=notrunc status=none
+"$rvperf" nexus decode "$tmp/bad.nxt" --elf "$tmp/prog" -o "$tmp/bad.dec" 2>"$tmp/bad.err"
+rc=$?
+off=$(sed -n 's/.*damage at byte \([0-9]*\).*/\1/p' "$tmp/bad.err" | head -1)
+first=$(cmp "$tmp/prog.pcs" "$tmp/bad.dec" 2>&1 | sed -n 's/.*line \([0-9]*\).*/\1/p')
+[ $rc -eq 1 ] && [ -n "$off" ] && [ "$off" -le $mid ] && [ "$off" -ge $((mid - 64)) ]
+ok $? "a damaged byte at $mid: exit 1, damage reported at byte ${off:-none}"
+[ -n "$first" ] && [ "$first" -gt 1000 ]
+ok $? "... the instructions before it decode right (first difference at line ${first:-?})"
+head -c $((size * 2 / 3)) "$tmp/prog.nxt" >"$tmp/cut.nxt"
+cp "$tmp/prog.nxt.code" "$tmp/cut.nxt.code"
+"$rvperf" nexus decode "$tmp/cut.nxt" --elf "$tmp/prog" -o "$tmp/cut.dec" 2>"$tmp/cut.err"
+n=$(wc -l <"$tmp/cut.dec")
+head -n "$n" "$tmp/prog.pcs" | cmp -s - "$tmp/cut.dec"
+ok $? "a truncated trace: the $n instructions before the cut decode right"
+grep -q "damage at byte" "$tmp/cut.err"
+ok $? "... and the cut message is reported"
+
+# dump and stat.
+"$rvperf" nexus dump "$tmp/prog.nxt" -o "$tmp/dump.txt" 2>/dev/null &&
+	grep -q "ProgTraceSync SYNC=1 ICNT=0 FADDR=" "$tmp/dump.txt" &&
+	grep -q "IndirectBranchHist BTYPE=" "$tmp/dump.txt" &&
+	grep -q "ProgTraceCorrelation EVCODE=4 CDF=1" "$tmp/dump.txt"
+ok $? "dump: messages with offsets and fields"
+"$rvperf" nexus stat "$tmp/prog.nxt" --elf "$tmp/prog" >"$tmp/stat.txt" 2>/dev/null &&
+	grep -q "instructions: $(wc -l <"$tmp/prog.pcs")" "$tmp/stat.txt" &&
+	grep -q "bits per instruction" "$tmp/stat.txt"
+ok $? "stat: messages by type, the instruction count, bits per instruction"
+
+# PCONLY + ELF gives the same trace as the instruction trace.
+"$rvperf" nexus encode --pconly "$tmp/branchy.pcs" --elf "$tmp/branchy" \
+	-o "$tmp/pconly.nxt" 2>/dev/null
+cmp -s "$tmp/pconly.nxt" "$tmp/branchy.nxt"
+ok $? "encode --pconly with the ELF: byte-identical to the recorded trace"
+
+# Command line.
+for s in record decode encode dump stat inject; do
+	"$rvperf" nexus $s --help | grep -q "usage: rvperf nexus $s"
+	ok $? "rvperf nexus $s --help"
+done
+"$rvperf" nexus decode "$tmp/nope.nxt" --elf "$tmp/prog" 2>"$tmp/e1"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e1")" -eq 1 ]
+ok $? "a missing trace: exit 1, one line ($(cat "$tmp/e1"))"
+"$rvperf" nexus decode "$tmp/prog.nxt" --mode xyz 2>"$tmp/e2"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e2")" -eq 1 ]
+ok $? "a bad option: exit 2, one line ($(cat "$tmp/e2"))"
+"$rvperf" nexus frobnicate 2>/dev/null
+[ $? -eq 2 ]
+ok $? "an unknown subcommand: exit 2"
+tap_done
