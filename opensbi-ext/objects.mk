@@ -7,13 +7,11 @@
 # The PMU and CTR cores are built unmodified from core/; they include
 # <rvperf/*.h> from the repository's include/ next to this directory.
 
-platform-cflags-y += -I$(platform_src_dir)/../include \
-	-I$(platform_src_dir)/core
+rvperf_dir = $(platform_src_dir)
+rvperf_objdir = .
+include $(platform_src_dir)/rvperf.mk
 
 platform-objs-y += platform.o
-platform-objs-y += core/rvp_pmu.o
-platform-objs-y += core/rvp_pmu_dt.o
-platform-objs-y += core/rvp_ctr.o
 
 # Firmware images, at the offsets QEMU virt and OpenSBI's generic platform
 # use (the next stage 2 MB or 4 MB above the firmware, the FDT above it).

@@ -5,8 +5,13 @@
  *
  * Every function validates all of its arguments before it changes
  * anything: on any error the hart's counters, CSRs and S-mode memory are
- * exactly as they were.  Values S-mode passes are never used in arithmetic
- * that can wrap without a check first.
+ * exactly as they were.  The one exception is the spec's: counter_stop
+ * with RESET on a set holding a stopped counter stops the started ones,
+ * releases them all and still answers SBI_ERR_ALREADY_STOPPED (see there).
+ * Values S-mode passes are never used in arithmetic that can wrap without
+ * a check first.  S-mode memory is mapped once per call (smode_map) and
+ * read and written in place, through volatile accesses: S-mode may change
+ * it meanwhile, and each word is read once.
  */
 #include "rvp_pmu.h"
 #include "rvp_pmu_csr.h"
@@ -18,12 +23,12 @@
 
 static uint64_t xmask(const struct rvp_pmu_hart *h)
 {
-	return h->plat->hw.xlen == 32 ? 0xFFFFFFFFULL : ~0ULL;
+	return h->xmask;
 }
 
 static unsigned int xlen(const struct rvp_pmu_hart *h)
 {
-	return h->plat->hw.xlen;
+	return h->hw.xlen;
 }
 
 static struct rvp_sbiret ret_err(long err)
@@ -126,7 +131,7 @@ static uint64_t hw_evt_read(const struct rvp_pmu_hart *h, unsigned int n)
 {
 	uint64_t v = rd(h, RVP_PMU_CSR_MHPMEVENT(n));
 
-	if (xlen(h) == 32 && h->plat->hw.sscofpmf)
+	if (xlen(h) == 32 && h->hw.sscofpmf)
 		v |= rd(h, RVP_PMU_CSR_MHPMEVENTH(n)) << 32;
 	return v;
 }
@@ -135,7 +140,7 @@ static void hw_evt_write(const struct rvp_pmu_hart *h, unsigned int n,
 			 uint64_t v)
 {
 	wr(h, RVP_PMU_CSR_MHPMEVENT(n), v);
-	if (xlen(h) == 32 && h->plat->hw.sscofpmf)
+	if (xlen(h) == 32 && h->hw.sscofpmf)
 		wr(h, RVP_PMU_CSR_MHPMEVENTH(n), v >> 32);
 }
 
@@ -171,6 +176,10 @@ static uint32_t hw_bits(const struct rvp_pmu_hart *h, uint64_t lmask)
 	uint32_t bits = 0;
 
 	lmask &= BIT64(h->num_hw) - 1;
+	/* Dense counters (see hw_to_logical): counter N is logical N - 1
+	 * from N = 2 on. */
+	if (h->ctr_to_logical_dense)
+		return (uint32_t)((lmask & 1) | ((lmask & ~1ULL) << 1));
 	while (lmask) {
 		unsigned int l = lowest_bit(lmask);
 
@@ -179,6 +188,8 @@ static uint32_t hw_bits(const struct rvp_pmu_hart *h, uint64_t lmask)
 	}
 	return bits;
 }
+
+static uint64_t inh_bits(const struct rvp_pmu_hart *h, uint64_t flags);
 
 /* ------------------------------------------------------------ discovery */
 
@@ -233,11 +244,11 @@ int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
 		      const struct rvp_pmu_platform *plat,
 		      const struct rvp_pmu_ops *ops, void *ctx)
 {
-	uint32_t hpm;
+	uint32_t hpm, mask;
 	unsigned int n;
 
 	zero(h, sizeof(*h));
-	if (!plat || !ops || (plat->hw.xlen != 32 && plat->hw.xlen != 64) ||
+	if (!plat || !ops || (plat->xlen != 32 && plat->xlen != 64) ||
 	    plat->num_fw_ctrs > RVP_PMU_MAX_FW_CTRS)
 		return RVP_SBI_ERR_INVALID_PARAM;
 	if (plat->maps && (plat->maps->nr_sel > RVP_PMU_MAX_MAP ||
@@ -247,20 +258,35 @@ int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
 	h->plat = plat;
 	h->ops = ops;
 	h->ctx = ctx;
+	/* This hart's own counters: harts of one platform may differ. */
+	rvp_pmu_discover(ops, ctx, plat->xlen, &h->hw);
+	h->xmask = plat->xlen == 32 ? 0xFFFFFFFFULL : ~0ULL;
 	for (n = 0; n < 32; n++)
-		if (n != 1 && (plat->hw.ctr_mask & (1U << n)))
+		if (n != 1 && (h->hw.ctr_mask & (1U << n)))
 			h->hw_ctr[h->num_hw++] = (uint8_t)n;
 	h->num_ctrs = h->num_hw + plat->num_fw_ctrs;
+	/* Counters 0, 2, 3, ..., k without holes: logical and counter
+	 * numbers convert by a shift (hw_bits, hw_to_logical). */
+	mask = h->hw.ctr_mask | 2U;
+	h->ctr_to_logical_dense = !(h->hw.ctr_mask & ~2U) ||
+				  ((mask & 1) && !(mask & (mask + 1)));
 
 	/* hpm counters stopped and counting nothing; mcycle and minstret
 	 * keep running for cycle/instret readers until someone configures
 	 * them (then they count only while started). */
 	h->inhibit = (uint32_t)rd(h, RVP_CSR_MCOUNTINHIBIT);
-	hpm = plat->hw.ctr_mask & HPM_CTRS;
-	hw_inhibit(h, hpm, plat->hw.ctr_mask & 0x5U);
+	hpm = h->hw.ctr_mask & HPM_CTRS;
+	hw_inhibit(h, hpm, h->hw.ctr_mask & 0x5U);
 	for (n = 3; n < 32; n++)
 		if (hpm & (1U << n))
 			hw_evt_write(h, n, 0);
+	/* Whatever an earlier stage (or this hart's last run) left in the
+	 * Smcntrpmf filters goes: cycle and instret count as an unmapped
+	 * counter is configured. */
+	if (h->hw.smcntrpmf) {
+		hw_cfg_write(h, 0, inh_bits(h, 0));
+		hw_cfg_write(h, 2, inh_bits(h, 0));
+	}
 	return 0;
 }
 
@@ -309,7 +335,9 @@ static int event_well_formed(const struct rvp_pmu_hart *h, uint64_t idx,
 	case RVP_SBI_PMU_EVENT_TYPE_FW:
 		if (code == RVP_SBI_PMU_FW_PLATFORM)
 			return 1;
-		return from_info || !data;
+		/* event_data is reserved for every other firmware event,
+		 * in an event-info entry as much as in config_matching. */
+		return !data;
 	default:
 		return 0;
 	}
@@ -381,7 +409,7 @@ static uint32_t hw_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 	default:
 		break;
 	}
-	return bits & h->plat->hw.ctr_mask;
+	return bits & h->hw.ctr_mask;
 }
 
 static int fw_event_supported(const struct rvp_pmu_hart *h, uint32_t code,
@@ -414,6 +442,10 @@ static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 		return (BIT64(h->plat->num_fw_ctrs) - 1) << h->num_hw;
 	}
 	bits = hw_candidates(h, idx, data);
+	/* Dense counters: counter N >= 2 is logical N - 1 (bit 1, time,
+	 * is never a candidate). */
+	if (h->ctr_to_logical_dense)
+		return (bits & 1) | (bits >> 1);
 	for (l = 0; l < h->num_hw; l++)
 		if (bits & (1U << h->hw_ctr[l]))
 			out |= BIT64(l);
@@ -484,6 +516,27 @@ static int shmem_addr(const struct rvp_pmu_hart *h, uint64_t lo, uint64_t hi,
 	return 1;
 }
 
+/* Word accessors of mapped S-mode memory; off is naturally aligned. */
+static uint64_t smem_rd64(const void *base, uint64_t off)
+{
+	return *(const volatile uint64_t *)((const uint8_t *)base + off);
+}
+
+static void smem_wr64(void *base, uint64_t off, uint64_t v)
+{
+	*(volatile uint64_t *)((uint8_t *)base + off) = v;
+}
+
+static uint32_t smem_rd32(const void *base, uint64_t off)
+{
+	return *(const volatile uint32_t *)((const uint8_t *)base + off);
+}
+
+static void smem_wr32(void *base, uint64_t off, uint32_t v)
+{
+	*(volatile uint32_t *)((uint8_t *)base + off) = v;
+}
+
 /* ------------------------------------------------------------ FID 0, 1 */
 
 struct rvp_sbiret rvp_sbi_pmu_num_counters(struct rvp_pmu_hart *h)
@@ -508,7 +561,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_pmu_hart *h,
 	}
 	n = h->hw_ctr[cidx];
 	info = (uint64_t)RVP_PMU_CSR_UCOUNTER(n) |
-	       ((uint64_t)(h->plat->hw.width[n] - 1) <<
+	       ((uint64_t)(h->hw.width[n] - 1) <<
 		RVP_SBI_PMU_COUNTER_INFO_WIDTH_SHIFT);
 	return ret_val(info);
 }
@@ -551,7 +604,7 @@ static uint64_t hpm_event_value(const struct rvp_pmu_hart *h, uint32_t idx,
 		sel = event_select(h, idx) & RVP_SBI_PMU_RAW_V2_EVENT_MASK;
 	if (xlen(h) == 32)
 		sel &= 0xFFFFFFFFULL;
-	if (h->plat->hw.sscofpmf)
+	if (h->hw.sscofpmf)
 		sel |= inh_bits(h, flags);
 	return sel;
 }
@@ -604,7 +657,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_pmu_hart *h,
 		if (n >= 3)
 			hw_evt_write(h, n, hpm_event_value(h, idx, event_data,
 							   flags));
-		else if (h->plat->hw.smcntrpmf)
+		else if (h->hw.smcntrpmf)
 			hw_cfg_write(h, n, inh_bits(h, flags));
 		if (flags & RVP_SBI_PMU_CFG_FLAG_CLEAR_VALUE)
 			hw_ctr_write(h, n, 0);
@@ -621,14 +674,41 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_pmu_hart *h,
 
 /* ------------------------------------------------------------ FID 3, 4 */
 
+/* Starts the hardware counters of set (bit N: counter N) with their
+ * values from the snapshot area; out of line to keep counter_start's
+ * common frame small. */
+static __attribute__((noinline)) long
+start_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
+{
+	uint64_t rest, off;
+	unsigned int l;
+	void *area;
+
+	area = h->ops->smode_map(h->ctx, h->shmem_addr,
+				 RVP_SBI_PMU_SNAPSHOT_SIZE, 0);
+	if (!area)
+		return RVP_SBI_ERR_NO_SHMEM;
+	/* Index i of counter_values is counter cbase + i. */
+	for (rest = set; rest; rest &= rest - 1) {
+		l = lowest_bit(rest);
+		off = RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
+		      8ULL * (l - cbase);
+		if (is_fw(h, l))
+			h->fw_value[l - h->num_hw] = smem_rd64(area, off);
+		else
+			hw_ctr_write(h, h->hw_ctr[l], smem_rd64(area, off));
+	}
+	h->ops->smode_unmap(h->ctx, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE);
+	return RVP_SBI_SUCCESS;
+}
+
 struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 					    uint64_t cbase, uint64_t cmask,
 					    uint64_t flags, uint64_t ival)
 {
-	uint64_t vals[RVP_SBI_PMU_SNAPSHOT_NR_COUNTER_VALUES];
-	uint64_t set, rest, off;
-	uint32_t hw = 0;
-	unsigned int l, i, n;
+	uint64_t set, rest;
+	uint32_t hw;
+	unsigned int l, n;
 	long err;
 
 	if (flags_reserved(h, flags, RVP_SBI_PMU_START_FLAG_RESERVED_SHIFT))
@@ -650,44 +730,33 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 	if (set & h->started)
 		return ret_err(RVP_SBI_ERR_ALREADY_STARTED);
 
+	/* Values first (a failed map changes nothing), then the starts. */
 	if (flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT) {
-		/* Read every value first: a failed read changes nothing.
-		 * Index i of counter_values is counter cbase + i. */
+		err = start_snapshot(h, cbase, set);
+		if (err)
+			return ret_err(err);
+	} else if (flags & RVP_SBI_PMU_START_SET_INIT_VALUE) {
 		for (rest = set; rest; rest &= rest - 1) {
 			l = lowest_bit(rest);
-			i = (unsigned int)(l - cbase);
-			off = RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
-			      8ULL * i;
-			if (h->ops->smode_read(h->ctx, h->shmem_addr + off,
-					       &vals[i], 8))
-				return ret_err(RVP_SBI_ERR_NO_SHMEM);
+			if (is_fw(h, l))
+				h->fw_value[l - h->num_hw] = ival;
+			else
+				hw_ctr_write(h, h->hw_ctr[l], ival);
 		}
 	}
 
-	for (rest = set; rest; rest &= rest - 1) {
-		uint64_t v = ival;
+	hw = hw_bits(h, set);
+	/* A cleared OF re-arms the overflow interrupt (Sscofpmf); only an
+	 * overflown counter needs the write. */
+	if (h->hw.sscofpmf) {
+		for (rest = hw & HPM_CTRS; rest; rest &= rest - 1) {
+			uint64_t ev;
 
-		l = lowest_bit(rest);
-		if (flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT)
-			v = vals[l - cbase];
-		if (is_fw(h, l)) {
-			if (flags & (RVP_SBI_PMU_START_SET_INIT_VALUE |
-				     RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT))
-				h->fw_value[l - h->num_hw] = v;
-			continue;
-		}
-		n = h->hw_ctr[l];
-		if (flags & (RVP_SBI_PMU_START_SET_INIT_VALUE |
-			     RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT))
-			hw_ctr_write(h, n, v);
-		/* A cleared OF re-arms the overflow interrupt (Sscofpmf). */
-		if (n >= 3 && h->plat->hw.sscofpmf) {
-			uint64_t ev = hw_evt_read(h, n);
-
+			n = lowest_bit(rest);
+			ev = hw_evt_read(h, n);
 			if (ev & RVP_MHPMEVENT_OF)
 				hw_evt_write(h, n, ev & ~RVP_MHPMEVENT_OF);
 		}
-		hw |= 1U << n;
 	}
 	hw_inhibit(h, 0, hw);
 	h->started |= set;
@@ -698,24 +767,28 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
  * The rarer halves of counter_stop, out of line so that the common call
  * (stop one counter, no flags) runs in a small frame.
  */
-static __attribute__((noinline)) void
+static __attribute__((noinline)) long
 stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 {
 	uint64_t rest, ovf = 0, v;
 	unsigned int l, i, n;
+	void *area;
 
+	area = h->ops->smode_map(h->ctx, h->shmem_addr,
+				 RVP_SBI_PMU_SNAPSHOT_SIZE, 1);
+	if (!area)
+		return RVP_SBI_ERR_NO_SHMEM;
 	for (rest = set; rest; rest &= rest - 1) {
 		l = lowest_bit(rest);
 		i = (unsigned int)(l - cbase);
 		v = is_fw(h, l) ? h->fw_value[l - h->num_hw] :
 				  hw_ctr_read(h, h->hw_ctr[l]);
-		h->ops->smode_write(h->ctx, h->shmem_addr +
-			RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
-			8ULL * i, &v, 8);
+		smem_wr64(area, RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
+			  8ULL * i, v);
 	}
 	/* Overflown counters relative to cbase; zero without
 	 * Sscofpmf, as the layout table requires. */
-	if (h->plat->hw.sscofpmf) {
+	if (h->hw.sscofpmf) {
 		for (i = 0; i < 64 && cbase + i < h->num_hw; i++) {
 			n = h->hw_ctr[cbase + i];
 			if (n >= 3 &&
@@ -723,8 +796,9 @@ stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 				ovf |= BIT64(i);
 		}
 	}
-	h->ops->smode_write(h->ctx, h->shmem_addr +
-		RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET, &ovf, 8);
+	smem_wr64(area, RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET, ovf);
+	h->ops->smode_unmap(h->ctx, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE);
+	return RVP_SBI_SUCCESS;
 }
 
 static __attribute__((noinline)) void
@@ -755,7 +829,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 					   uint64_t cbase, uint64_t cmask,
 					   uint64_t flags)
 {
-	uint64_t set;
+	uint64_t set, stopped;
 	long err;
 
 	if (flags_reserved(h, flags, RVP_SBI_PMU_STOP_FLAG_RESERVED_SHIFT))
@@ -770,21 +844,33 @@ struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 	     !smem_ok(h, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE, 1)))
 		return ret_err(RVP_SBI_ERR_NO_SHMEM);
 	/*
-	 * RESET asks for the mapping to be released, which a stopped counter
-	 * still has: stop-then-release is how Linux frees a counter, so
-	 * with RESET a stopped counter is no error.
+	 * A stopped counter in the set is SBI_ERR_ALREADY_STOPPED, whatever
+	 * the flags: the spec's error table makes no exception for RESET.
+	 * Without RESET nothing changes.  With RESET the started ones stop
+	 * and every mapping is still released, as OpenSBI and KVM both do:
+	 * stop-then-release is how Linux frees a counter (it ignores this
+	 * error with RESET), and a mapping left behind would leak the
+	 * counter.  No snapshot is taken then.
 	 */
-	if (!(flags & RVP_SBI_PMU_STOP_FLAG_RESET) && (set & ~h->started))
+	stopped = set & ~h->started;
+	if (stopped && !(flags & RVP_SBI_PMU_STOP_FLAG_RESET))
 		return ret_err(RVP_SBI_ERR_ALREADY_STOPPED);
 
-	hw_inhibit(h, hw_bits(h, set & h->started), 0);
+	if (!stopped && (flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)) {
+		/* Stop first: the values saved are the final ones. */
+		hw_inhibit(h, hw_bits(h, set), 0);
+		err = stop_snapshot(h, cbase, set);
+		if (err) {
+			hw_inhibit(h, 0, hw_bits(h, set));
+			return ret_err(err);
+		}
+	} else {
+		hw_inhibit(h, hw_bits(h, set & h->started), 0);
+	}
 	h->started &= ~set;
-
-	if (flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)
-		stop_snapshot(h, cbase, set);
 	if (flags & RVP_SBI_PMU_STOP_FLAG_RESET)
 		stop_reset(h, set);
-	return ret_val(0);
+	return stopped ? ret_err(RVP_SBI_ERR_ALREADY_STOPPED) : ret_val(0);
 }
 
 /* ------------------------------------------------------------ FID 5, 6 */
@@ -858,9 +944,10 @@ struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
 					     uint64_t num_entries,
 					     uint64_t flags)
 {
-	struct rvp_sbi_pmu_event_info e;
-	uint64_t addr, size, i;
-	uint32_t out;
+	uint64_t addr, size, i, data;
+	uint32_t idx, out;
+	long err = RVP_SBI_SUCCESS;
+	void *ent;
 
 	if (h->plat->no_event_info)
 		return ret_err(RVP_SBI_ERR_NOT_SUPPORTED);
@@ -882,41 +969,46 @@ struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
 	size = num_entries * RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE;
 	if (!smem_ok(h, addr, size, 1))
 		return ret_err(RVP_SBI_ERR_INVALID_ADDRESS);
+	/* Bounded work with interrupts off (rvp_pmu.h). */
+	if (num_entries > RVP_PMU_EVENT_INFO_MAX_ENTRIES)
+		return ret_err(RVP_SBI_ERR_FAILED);
+	ent = h->ops->smode_map(h->ctx, addr, size, 1);
+	if (!ent)
+		return ret_err(RVP_SBI_ERR_FAILED);
 
 	/* Pass 1, before any write: a reserved event_idx bit anywhere fails
 	 * the whole call. */
-	for (i = 0; i < num_entries; i++) {
-		uint32_t idx;
-
-		if (h->ops->smode_read(h->ctx, addr + i * 16 +
-				       RVP_SBI_PMU_EVENT_INFO_EVENT_IDX_OFFSET,
-				       &idx, 4))
-			return ret_err(RVP_SBI_ERR_FAILED);
-		if (idx & ~(uint32_t)RVP_SBI_PMU_EVENT_IDX_MASK)
-			return ret_err(RVP_SBI_ERR_INVALID_PARAM);
+	for (i = 0; i < size; i += RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE) {
+		idx = smem_rd32(ent, i +
+				RVP_SBI_PMU_EVENT_INFO_EVENT_IDX_OFFSET);
+		if (idx & ~(uint32_t)RVP_SBI_PMU_EVENT_IDX_MASK) {
+			err = RVP_SBI_ERR_INVALID_PARAM;
+			goto out;
+		}
 	}
 	/* Pass 2: the output word of every entry whose event_idx (and
 	 * event_data where the type uses it) is valid.  An entry S-mode
 	 * changed since pass 1 is judged as it reads now. */
-	for (i = 0; i < num_entries; i++) {
-		if (h->ops->smode_read(h->ctx, addr + i * 16, &e, sizeof(e)))
-			return ret_err(RVP_SBI_ERR_FAILED);
-		if (!event_well_formed(h, e.event_idx, e.event_data, 1))
+	for (i = 0; i < size; i += RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE) {
+		idx = smem_rd32(ent, i +
+				RVP_SBI_PMU_EVENT_INFO_EVENT_IDX_OFFSET);
+		data = smem_rd64(ent, i +
+				 RVP_SBI_PMU_EVENT_INFO_EVENT_DATA_OFFSET);
+		if (!event_well_formed(h, idx, data, 1))
 			continue;
-		out = event_candidates(h, e.event_idx, e.event_data) ?
+		out = event_candidates(h, idx, data) ?
 		      RVP_SBI_PMU_EVENT_INFO_OUTPUT_SUPPORTED : 0;
-		if (h->ops->smode_write(h->ctx, addr + i * 16 +
-					RVP_SBI_PMU_EVENT_INFO_OUTPUT_OFFSET,
-					&out, 4))
-			return ret_err(RVP_SBI_ERR_FAILED);
+		smem_wr32(ent, i + RVP_SBI_PMU_EVENT_INFO_OUTPUT_OFFSET, out);
 	}
-	return ret_val(0);
+out:
+	h->ops->smode_unmap(h->ctx, addr, size);
+	return err ? ret_err(err) : ret_val(0);
 }
 
 /* ------------------------------------------------------------ dispatch */
 
 struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
-				const uint64_t args[6])
+				const uint64_t *args)
 {
 	uint64_t m = xmask(h);
 	struct rvp_sbiret r;
@@ -986,4 +1078,21 @@ void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
 		/* 64-bit firmware counters wrap like hardware ones. */
 		h->fw_value[l - h->num_hw] += count;
 	}
+}
+
+uint64_t rvp_pmu_overflowed(struct rvp_pmu_hart *h)
+{
+	uint64_t rest, out = 0;
+	unsigned int l, n;
+
+	if (!h->hw.sscofpmf)
+		return 0;
+	for (rest = h->started & (BIT64(h->num_hw) - 1); rest;
+	     rest &= rest - 1) {
+		l = lowest_bit(rest);
+		n = h->hw_ctr[l];
+		if (n >= 3 && (hw_evt_read(h, n) & RVP_MHPMEVENT_OF))
+			out |= BIT64(l);
+	}
+	return out;
 }

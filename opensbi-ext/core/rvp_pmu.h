@@ -11,8 +11,21 @@
  *    S-mode memory checks and copies, and platform firmware events.
  *
  * No libc, no globals: the host owns every struct and passes it in.  All
- * state of one hart is in struct rvp_pmu_hart; nothing is shared between
- * harts except the read-only struct rvp_pmu_platform.
+ * state of one hart is in struct rvp_pmu_hart, including what its hardware
+ * has (each hart probes its own counters: harts may differ); nothing is
+ * shared between harts except the read-only struct rvp_pmu_platform.
+ *
+ * Re-entrancy contract.  The functions below are not re-entrant on one
+ * hart: while one of them runs on a struct rvp_pmu_hart, no other may be
+ * called on the same struct (from a nested trap, an M-mode interrupt or an
+ * SSE/NMI path).  In OpenSBI this holds by construction: PMU ecalls and the
+ * firmware-event sites all run in M-mode trap context with MIE clear and
+ * never nest into each other.  A host that feeds firmware events from an
+ * M-mode interrupt it leaves enabled during ecalls must mask it around
+ * rvp_pmu_ecall().  Different harts never share a struct and need no lock.
+ * Work per call is bounded by the counters (at most 63) and the riscv,pmu
+ * maps (at most 64 entries each), never by a count S-mode chooses:
+ * event_get_info answers at most RVP_PMU_EVENT_INFO_MAX_ENTRIES entries.
  *
  * Register values are carried as uint64_t whatever the XLEN; hw.xlen (32 or
  * 64) says how many of their bits are meaningful, so one build of the core
@@ -62,10 +75,16 @@ struct rvp_pmu_ops {
 	 */
 	int (*smode_range_ok)(void *ctx, uint64_t addr, uint64_t size,
 			      int write);
-	/* Copy from or to S-mode memory; 0 on success. */
-	int (*smode_read)(void *ctx, uint64_t addr, void *dst, uint64_t len);
-	int (*smode_write)(void *ctx, uint64_t addr, const void *src,
-			   uint64_t len);
+	/*
+	 * Make [addr, addr + len) of S-mode memory (already accepted by
+	 * smode_range_ok) accessible to M-mode and return where M-mode sees
+	 * it, or NULL.  Every successful map is undone by one smode_unmap of
+	 * the same range before the PMU call returns, and a PMU call maps at
+	 * most one range: on Smepmp hardware each map is a PMP reprogram.
+	 * write: whether the core will write through the mapping.
+	 */
+	void *(*smode_map)(void *ctx, uint64_t addr, uint64_t len, int write);
+	void (*smode_unmap)(void *ctx, uint64_t addr, uint64_t len);
 	/*
 	 * Whether SBI_PMU_FW_PLATFORM with this event_data is an event the
 	 * platform can report.  NULL: no platform firmware events.
@@ -115,9 +134,18 @@ struct rvp_pmu_hw {
 	uint8_t smcntrpmf;		/* mcyclecfg/minstretcfg filters */
 };
 
+/*
+ * event_get_info answers at most this many entries per call (one 4 KiB
+ * page of them): a call with more fails with SBI_ERR_FAILED and writes
+ * nothing, so M-mode never runs with interrupts off for a time S-mode
+ * chooses.  Every event the chapter defines fits in a handful of such
+ * calls (Linux asks for 52 entries at once).
+ */
+#define RVP_PMU_EVENT_INFO_MAX_ENTRIES	256
+
 /* Read-only description shared by every hart it applies to. */
 struct rvp_pmu_platform {
-	struct rvp_pmu_hw hw;
+	unsigned int xlen;		/* 32 or 64 */
 	const struct rvp_pmu_maps *maps;	/* NULL: no riscv,pmu node */
 	unsigned int num_fw_ctrs;	/* <= RVP_PMU_MAX_FW_CTRS */
 	/* Implementation-specific firmware events supported: codes
@@ -126,7 +154,8 @@ struct rvp_pmu_platform {
 	uint8_t no_snapshot;		/* FID 7 answers NOT_SUPPORTED */
 	uint8_t no_event_info;		/* FID 8 answers NOT_SUPPORTED */
 	/* Policy: never let S-mode count M-mode (MINH forced on), the
-	 * filters being hints the implementation may override. */
+	 * filters being hints the implementation may override.  Also the
+	 * Smcntrpmf filters mcycle and minstret get at hart init. */
 	uint8_t force_minh;
 };
 
@@ -135,6 +164,9 @@ struct rvp_pmu_hart {
 	const struct rvp_pmu_platform *plat;
 	const struct rvp_pmu_ops *ops;
 	void *ctx;
+	struct rvp_pmu_hw hw;			/* this hart's, probed at init */
+	uint64_t xmask;				/* XLEN bits set */
+	uint32_t ctr_to_logical_dense;		/* see rvp_pmu.c, hw_to_logical */
 	unsigned int num_hw;			/* logical hardware counters */
 	unsigned int num_ctrs;			/* num_hw + num_fw_ctrs */
 	uint8_t hw_ctr[RVP_PMU_MAX_HW_CTRS];	/* logical -> counter N */
@@ -157,21 +189,24 @@ void rvp_pmu_discover(const struct rvp_pmu_ops *ops, void *ctx,
 		      unsigned int xlen, struct rvp_pmu_hw *hw);
 
 /*
- * Sets up one hart: every counter stopped and unmapped, hpm counters
- * inhibited, mcycle and minstret left counting (S-mode reads them through
- * cycle/instret even when nobody configured them).  Returns 0 or
- * SBI_ERR_INVALID_PARAM for a description the core cannot serve.
+ * Sets up the calling hart: probes its counters (rvp_pmu_discover), every
+ * counter stopped and unmapped, hpm counters inhibited, mcycle and
+ * minstret left counting (S-mode reads them through cycle/instret even
+ * when nobody configured them), their Smcntrpmf filters reset (MINH when
+ * plat->force_minh).  Call it on every boot of the hart, on that hart.
+ * Returns 0 or SBI_ERR_INVALID_PARAM for a description the core cannot
+ * serve.
  */
 int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
 		      const struct rvp_pmu_platform *plat,
 		      const struct rvp_pmu_ops *ops, void *ctx);
 
 /*
- * The PMU extension's ecall: fid and a0..a5 as S-mode passed them (each
+ * The PMU extension's ecall: fid and args[0..5] = a0..a5 as S-mode passed them (each
  * XLEN bits; higher bits are ignored).
  */
 struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
-				const uint64_t args[6]);
+				const uint64_t *args);
 
 /* The nine functions, for hosts that dispatch themselves. */
 struct rvp_sbiret rvp_sbi_pmu_num_counters(struct rvp_pmu_hart *h);
@@ -209,5 +244,12 @@ struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
  */
 void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
 		      uint64_t event_data, uint64_t count);
+
+/*
+ * Logical counters that are started and have overflowed (Sscofpmf OF
+ * set): what a local counter overflow interrupt taken in M-mode is about
+ * (0: a spurious one).  Always 0 without Sscofpmf.
+ */
+uint64_t rvp_pmu_overflowed(struct rvp_pmu_hart *h);
 
 #endif /* RVPERF_OPENSBI_EXT_RVP_PMU_H */

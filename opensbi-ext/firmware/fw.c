@@ -10,8 +10,10 @@
  * Firmware events it counts (what this firmware itself sees): ILLEGAL_INSN,
  * MISALIGNED_LOAD/STORE, ACCESS_LOAD/STORE (traps from S-mode it hands
  * back to S-mode), SET_TIMER, IPI_SENT/RECEIVED, FENCE_I_SENT/RECEIVED,
- * SFENCE_VMA(_ASID)_SENT/RECEIVED, and the platform event 65535 with
- * event_data FW_PLAT_ECALLS (every ecall it serves).
+ * SFENCE_VMA(_ASID)_SENT/RECEIVED; and, as rvperf's OpenSBI glue does
+ * (opensbi-ext/rvperf_sbi.h), the implementation-specific event 256 (every
+ * ecall it serves) and the platform event 65535 with event_data = an EID
+ * it serves (that extension's ecalls).
  */
 #include <rvperf/csr.h>
 #include <rvperf/sbi_pmu.h>
@@ -24,7 +26,7 @@ typedef unsigned long ulong;
 #define FW_IMPL_ID		0x7276		/* "rv": not a registered ID */
 #define FW_IMPL_VERSION		1
 #define FW_SPEC_VERSION		((3UL << 24) | 0)	/* SBI v3.0 */
-#define FW_PLAT_ECALLS		1	/* platform event: ecalls served */
+#define FW_EVENT_ECALLS		256	/* implementation-specific: ecalls */
 #define FW_NUM_FW_CTRS		16
 
 #define EXT_LEGACY_PUTCHAR	0x01
@@ -190,25 +192,33 @@ static int op_range_ok(void *ctx, uint64_t addr, uint64_t size, int write)
 	       size <= ram_end - addr;
 }
 
-static int op_smode_read(void *ctx, uint64_t addr, void *dst, uint64_t len)
+/* M-mode reaches all of RAM directly (PMP closes nothing to it). */
+static void *op_smode_map(void *ctx, uint64_t addr, uint64_t len, int write)
 {
 	(void)ctx;
-	memcpy(dst, (const void *)(ulong)addr, len);
-	return 0;
+	(void)len;
+	(void)write;
+	return (void *)(ulong)addr;
 }
 
-static int op_smode_write(void *ctx, uint64_t addr, const void *src,
-			  uint64_t len)
+static void op_smode_unmap(void *ctx, uint64_t addr, uint64_t len)
 {
 	(void)ctx;
-	memcpy((void *)(ulong)addr, src, len);
-	return 0;
+	(void)addr;
+	(void)len;
 }
 
 static int op_plat_ok(void *ctx, uint64_t event_data)
 {
 	(void)ctx;
-	return event_data == FW_PLAT_ECALLS;
+	switch (event_data) {
+	case EXT_LEGACY_PUTCHAR: case EXT_LEGACY_GETCHAR: case EXT_BASE:
+	case EXT_TIME: case EXT_IPI: case EXT_RFENCE: case EXT_SRST:
+	case EXT_DBCN: case RVP_SBI_EXT_PMU:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static const struct rvp_pmu_ops ops = {
@@ -216,8 +226,8 @@ static const struct rvp_pmu_ops ops = {
 	.csr_write = op_csr_write,
 	.csr_probe = op_csr_probe,
 	.smode_range_ok = op_range_ok,
-	.smode_read = op_smode_read,
-	.smode_write = op_smode_write,
+	.smode_map = op_smode_map,
+	.smode_unmap = op_smode_unmap,
 	.fw_platform_event_ok = op_plat_ok,
 };
 
@@ -326,12 +336,12 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 	csr_write(pmpcfg0, (0x1FUL << 8) | 0x18);
 	probing = 1;
 	csr_write(mtvec, (ulong)fw_probe_trap);
-	rvp_pmu_discover(&ops, 0, 64, &plat.hw);
+	plat.xlen = 64;
 	rvp_ctr_hart_init(&ops, 0, &ctr, &policy);	/* LCOFI delegation */
 	plat.maps = n > 0 ? &maps : 0;
 	plat.num_fw_ctrs = FW_NUM_FW_CTRS;
-	plat.fw_impl_first = 1;
-	plat.fw_impl_last = 0;
+	plat.fw_impl_first = FW_EVENT_ECALLS;
+	plat.fw_impl_last = FW_EVENT_ECALLS;
 	if (rvp_pmu_hart_init(&hart, &plat, &ops, 0))
 		puts_("rvperf-fw: PMU init failed\n");
 	probing = 0;
@@ -346,9 +356,9 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 	csr_set(mstatus, MSTATUS_MPP_S);
 	entry = payload_entry(info);
 	puts_("rvperf-fw: test firmware, SBI v3.0 PMU: ");
-	puthex(plat.hw.ctr_mask);
+	puthex(hart.hw.ctr_mask);
 	puts_(" counters, sscofpmf ");
-	uart_putc('0' + plat.hw.sscofpmf);
+	uart_putc('0' + hart.hw.sscofpmf);
 	puts_(n > 0 ? ", riscv,pmu maps used" : ", no riscv,pmu maps");
 	puts_(", payload at ");
 	puthex(entry);
@@ -382,7 +392,8 @@ static long ecall(ulong *r, ulong *val)
 	ulong eid = r[17], fid = r[16], a0 = r[10], a1 = r[11], i;
 
 	*val = 0;
-	fw_event(RVP_SBI_PMU_FW_PLATFORM, FW_PLAT_ECALLS);
+	fw_event(FW_EVENT_ECALLS, 0);
+	fw_event(RVP_SBI_PMU_FW_PLATFORM, eid);
 	switch (eid) {
 	case RVP_SBI_EXT_PMU: {
 		uint64_t a[6] = { r[10], r[11], r[12], r[13], r[14], r[15] };

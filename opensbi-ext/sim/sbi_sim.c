@@ -28,6 +28,7 @@
  *   expect mem ADDR WORD...  | expect csr CSR VALUE|missing
  *   expect unchanged           the machine is as at the last 'snap'
  *   expect ctr_entries N
+ *   expect maps N              the last ecall mapped S-mode memory N times
  * Any expect line may end with "-- description"; with --tap each one is a
  * TAP result, and so is a per-script check that the core never touched a
  * missing CSR or memory outside S-mode RAM.
@@ -403,6 +404,13 @@ static void cmd_expect(char **tok, int n, const char *desc)
 		pass = !why;
 		if (why)
 			snprintf(diag, sizeof(diag), "changed: %s", why);
+	} else if (!strcmp(tok[1], "maps")) {
+		if (n < 3)
+			die("expect maps N");
+		v = hart()->nr_acc;
+		pass = v == num(tok[2]);
+		snprintf(diag, sizeof(diag), "got %llu",
+			 (unsigned long long)v);
 	} else if (!strcmp(tok[1], "ctr_entries")) {
 		if (n < 3)
 			die("expect ctr_entries N");
@@ -429,16 +437,19 @@ static void cmd_expect(char **tok, int n, const char *desc)
 static void check_faults(void)
 {
 	unsigned int i, illegal = 0, bad = 0;
-	char diag[96];
+	int mapped = 0;
+	char diag[128];
 
 	for (i = 0; i < SIM_MAX_HARTS; i++) {
 		illegal += S.hart[i].illegal_csr;
 		bad += S.hart[i].bad_access;
+		mapped += S.hart[i].mapped;
 	}
 	snprintf(diag, sizeof(diag), "%u missing-CSR accesses, %u accesses "
-		 "outside S-mode RAM", illegal, bad);
-	result(!illegal && !bad, "no missing CSR touched, no memory outside "
-	       "S-mode RAM touched", diag);
+		 "outside S-mode RAM, %d maps not undone", illegal, bad,
+		 mapped);
+	result(!illegal && !bad && !mapped, "no missing CSR touched, no "
+	       "memory outside S-mode RAM touched, every map undone", diag);
 }
 
 static void run(FILE *f)

@@ -508,35 +508,28 @@ static int op_smode_range_ok(void *ctx, uint64_t addr, uint64_t size,
 	return smode_ok(h->sim, addr, size);
 }
 
-static int op_smode_read(void *ctx, uint64_t addr, void *dst, uint64_t len)
+/* The sim's memory is the host's: a map hands out the backing store.
+ * Each map is one entry of the access log ('expect accesses N'). */
+static void *op_smode_map(void *ctx, uint64_t addr, uint64_t len, int write)
 {
 	struct sim_hart *h = ctx;
-	uint8_t *p;
 
-	log_access(h, addr, len, 0);
+	log_access(h, addr, len, write);
 	if (!smode_ok(h->sim, addr, len)) {
 		h->bad_access++;
-		return -1;
+		return NULL;
 	}
-	p = sim_mem(h->sim, addr, len, NULL);
-	memcpy(dst, p, len);
-	return 0;
+	h->mapped++;
+	return sim_mem(h->sim, addr, len, NULL);
 }
 
-static int op_smode_write(void *ctx, uint64_t addr, const void *src,
-			  uint64_t len)
+static void op_smode_unmap(void *ctx, uint64_t addr, uint64_t len)
 {
 	struct sim_hart *h = ctx;
-	uint8_t *p;
 
-	log_access(h, addr, len, 1);
-	if (!smode_ok(h->sim, addr, len)) {
-		h->bad_access++;
-		return -1;
-	}
-	p = sim_mem(h->sim, addr, len, NULL);
-	memcpy(p, src, len);
-	return 0;
+	(void)addr;
+	(void)len;
+	h->mapped--;
 }
 
 static int op_fw_platform_event_ok(void *ctx, uint64_t data)
@@ -558,8 +551,8 @@ const struct rvp_pmu_ops sim_pmu_ops = {
 	.csr_write = op_csr_write,
 	.csr_probe = op_csr_probe,
 	.smode_range_ok = op_smode_range_ok,
-	.smode_read = op_smode_read,
-	.smode_write = op_smode_write,
+	.smode_map = op_smode_map,
+	.smode_unmap = op_smode_unmap,
 	.fw_platform_event_ok = op_fw_platform_event_ok,
 	.ctr_clear = op_ctr_clear,
 };
@@ -726,10 +719,16 @@ int sim_hart_boot(struct sim_hart *h)
 		if (implemented(h, n))
 			h->csr.ctr[n] = (0x1000ULL * n + 7) &
 					width_mask(ctr_width(h, n));
-	/* As a firmware boot: discover what the hart has, then init. */
-	rvp_pmu_discover(&sim_pmu_ops, h, h->xlen, &h->plat.hw);
-	h->plat.maps = s->have_maps ? &s->maps : NULL;
-	if (rvp_pmu_hart_init(&h->pmu, &h->plat, &sim_pmu_ops, h)) {
+	/* ... and so do the Smcntrpmf filters (all five inhibits here). */
+	if (h->smcntrpmf)
+		h->csr.cfg[0] = h->csr.cfg[2] = INH_BITS;
+	/* As a firmware boot: one platform description for every hart (the
+	 * options of the hart booted last), each hart probing its own
+	 * counters in rvp_pmu_hart_init(). */
+	s->plat = h->plat;
+	s->plat.xlen = h->xlen;
+	s->plat.maps = s->have_maps ? &s->maps : NULL;
+	if (rvp_pmu_hart_init(&h->pmu, &s->plat, &sim_pmu_ops, h)) {
 		snprintf(s->err, sizeof(s->err), "PMU init refused the hart");
 		return -1;
 	}

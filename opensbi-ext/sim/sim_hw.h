@@ -56,12 +56,13 @@ struct sim_hart {
 	struct rvp_ctr_policy ctr_policy;
 	/* state */
 	struct sim_csrs csr;
-	struct rvp_pmu_platform plat;
+	struct rvp_pmu_platform plat;	/* options of this hart's 'hart' line */
 	struct rvp_pmu_hart pmu;
 	struct rvp_ctr_hart ctr;
 	/* faults the core must never cause */
 	unsigned int illegal_csr;	/* access to a CSR that is not there */
 	unsigned int bad_access;	/* S-mode memory outside S-mode RAM */
+	int mapped;			/* smode_map minus smode_unmap calls */
 	/* memory the core touched during the last ecall */
 	unsigned int nr_acc;
 	struct { uint64_t addr, len; int write; } acc[64];
@@ -72,6 +73,8 @@ struct sim {
 	unsigned int nr_reg;
 	struct rvp_pmu_maps maps;
 	int have_maps;
+	/* The platform description all harts share (OpenSBI has one). */
+	struct rvp_pmu_platform plat;
 	struct sim_hart hart[SIM_MAX_HARTS];
 	unsigned int cur;
 	char err[160];			/* last configuration error */

@@ -11,5 +11,5 @@ BENCHES += tests/bench/bench-sbi.sh
 # expected failure but those the payload names for OpenSBI itself), and the
 # M-mode benchmark's check that every firmware it compares was measured.
 STACK_TIERS += 'conformance-platform=tests/conformance/run.sh \
-	--fw $(PLATFORM_FW) --name platform --only' \
+	--fw $(PLATFORM_FW) --name platform --only --rvperf' \
 	'bench-sbi=tests/bench/bench-sbi.sh --tap'

@@ -9,7 +9,10 @@
 #   given       with --fw FIRMWARE (make check-e2e OPENSBI_FW=...): that
 #               firmware instead of Debian's; --name NAME names it, --only
 #               leaves the test firmware out (make check's run on the
-#               platform firmware, whose test-firmware twin runs already).
+#               platform firmware, whose test-firmware twin runs already);
+#               --rvperf says FIRMWARE is one of rvperf's (the OpenSBI
+#               platform or generic with rvperf): rvperf's own firmware
+#               events and bounds must then work, not be skipped.
 # Every payload result becomes one result here, prefixed by the firmware's
 # name; plus, per boot, that QEMU ended by itself in time (a hang fails) and
 # that the payload printed its whole plan.  -icount shift=0 makes counts
@@ -19,12 +22,13 @@ set -u
 O=${O:-build}
 out=$O/tests/conformance
 mkdir -p "$out"
-given= name=given only=0
+given= name=given only=0 rvperf=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fw) given=${2:-}; shift ;;
 	--name) name=${2:-given}; shift ;;
 	--only) only=1 ;;
+	--rvperf) rvperf=1 ;;
 	*) echo "Bail out! run.sh: unknown argument $1"; exit 1 ;;
 	esac
 	shift
@@ -49,13 +53,14 @@ ok $? "the conformance payload builds"
 [ -f "$out/rvperf-fw.elf" ] && [ -f "$out/conf.elf" ] ||
 	{ diag "$(tail -5 "$out/build.log")"; tap_done; exit 1; }
 
-# boot NAME FIRMWARE STRICT: the payload's results as ours; STRICT=1: no TODO
+# boot NAME FIRMWARE STRICT [BOOTARGS]: the payload's results as ours;
+# STRICT=1: no TODO
 boot() {
 	local name=$1 fw=$2 strict=$3 log=$out/$1.log st res n plan todo l
 	timeout "$timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 1 \
 		-m 256M -display none -monitor none -serial stdio \
 		-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
-		</dev/null 2>&1 | tr -d '\r' >"$log"
+		-append "${4:-}" </dev/null 2>&1 | tr -d '\r' >"$log"
 	st=${PIPESTATUS[0]}
 	n=0
 	todo=0
@@ -88,11 +93,13 @@ boot() {
 	diag "$name: $n checks, $todo TODO; log $log"
 }
 
-[ $only = 1 ] || boot rvperf-fw "$out/rvperf-fw.elf" 1
+[ $only = 1 ] || boot rvperf-fw "$out/rvperf-fw.elf" 1 rvperf=1
 if [ -n "$given" ]; then
 	[ -f "$given" ]
 	ok $? "the firmware passed in exists ($given)"
-	[ -f "$given" ] && boot "$name" "$given" 0
+	args=
+	[ $rvperf = 1 ] && args=rvperf=1
+	[ -f "$given" ] && boot "$name" "$given" 0 $args
 elif [ -f "$osbi" ]; then
 	boot opensbi-1.1 "$osbi" 0
 else

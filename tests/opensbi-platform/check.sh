@@ -1,35 +1,51 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The OpenSBI external platform in opensbi-ext/ is built by OpenSBI's make,
-# never here (no OpenSBI source in this repository or in any registry).
+# The OpenSBI glue in opensbi-ext/ is built by OpenSBI's make, never here
+# (make builds it from the registry's OpenSBI source, scripts/registry/).
 # What the host can check: the glue files agree with each other and with the
 # cores, and the policy defaults are the safe ones.  Given
-# OPENSBI_PLATFORM_FW=/path/to/fw_dynamic.bin (built by hand as
-# opensbi-ext/README.md says), it also boots that firmware in QEMU virt and
-# checks the boot lines, and runs the S-mode smoke payload (smoke/) on it;
+# OPENSBI_PLATFORM_FW=/path/to/fw_dynamic.bin (the external platform, or
+# generic with rvperf), it also boots that firmware in QEMU virt and checks
+# the boot lines, and runs the S-mode smoke payload (smoke/) on it;
 # QEMU_CTR=<qemu-system-riscv64 with Smctr/Ssctr> adds a run with CTR.
 # Without OPENSBI_PLATFORM_FW those checks are a SKIP.
 . "$(dirname "$0")/../tap.sh"
 d=opensbi-ext
 defconfig=$d/configs/defconfig
 
-# OpenSBI's own PMU ecall would claim EID 0x504D55 first.
+# OpenSBI's own PMU ecall is not needed (rvperf_sbi.c keeps it out even if
+# built); the defconfig leaves it out of the image.
 grep -qx '# CONFIG_SBI_ECALL_PMU is not set' "$defconfig" &&
 	! grep -q '^CONFIG_SBI_ECALL_PMU=' "$defconfig"
-ok $? "defconfig turns OpenSBI's PMU ecall off (CONFIG_SBI_ECALL_PMU)"
+ok $? "defconfig leaves OpenSBI's PMU ecall out (CONFIG_SBI_ECALL_PMU)"
 
-# objects.mk lists every core source, and only sources that exist.
+# rvperf.mk builds rvperf_sbi.c and every core/*.c, objects.mk includes it
+# and adds platform.c; generic.mk includes it too.
 missing= stale=
-for c in "$d"/core/*.c; do
-	o=core/$(basename "${c%.c}").o
-	grep -Eq "^platform-objs-y \+= $o\$" "$d/objects.mk" || missing="$missing $o"
+for c in "$d"/core/*.c "$d"/rvperf_sbi.c; do
+	o=${c#"$d"/}
+	o=${o%.c}.o
+	grep -Eq "^platform-objs-y \+= \\$\(rvperf_objdir\)/$o\$" "$d/rvperf.mk" ||
+		missing="$missing $o"
 done
-for o in $(sed -n 's/^platform-objs-y += //p' "$d/objects.mk"); do
+for o in $(sed -n 's/^platform-objs-y += \$(rvperf_objdir)\///p' "$d/rvperf.mk"); do
 	[ -f "$d/${o%.o}.c" ] || stale="$stale $o"
 done
+grep -qx 'platform-objs-y += platform.o' "$d/objects.mk" &&
+	grep -qx 'include $(platform_src_dir)/rvperf.mk' "$d/objects.mk" &&
+	grep -qx 'include $(rvperf_dir)/rvperf.mk' "$d/generic.mk" || missing="$missing (includes)"
 [ -z "$missing$stale" ]
-ok $? "objects.mk builds platform.c and every core/*.c, nothing else"
+ok $? "rvperf.mk builds rvperf_sbi.c and every core/*.c; objects.mk and generic.mk include it"
 [ -z "$missing$stale" ] || diag "missing:$missing" "without a source:$stale"
+
+# Every __wrap_X in rvperf_sbi.c is linked in by rvperf.mk and the other
+# way round: a wrapper the link does not use would silently never run.
+defined=$(sed -n 's/^[a-z].*__wrap_\([a-z_]*\)(.*/\1/p' "$d/rvperf_sbi.c" | sort -u)
+listed=$(sed -n '/^rvperf-wrap-y = /,/^$/p' "$d/rvperf.mk" | tr -s ' \\\t' '\n' |
+	grep -E '^sbi_[a-z_]+$' | sort -u)
+[ -n "$defined" ] && [ "$defined" = "$listed" ]
+ok $? "rvperf.mk wraps exactly the OpenSBI functions rvperf_sbi.c replaces"
+[ "$defined" = "$listed" ] || diag "defined: $(echo $defined)" "wrapped: $(echo $listed)"
 
 # OpenSBI's make includes every objects.mk below PLATFORM_DIR.
 others=$(find "$d" -name objects.mk ! -path "$d/objects.mk")
@@ -37,10 +53,11 @@ others=$(find "$d" -name objects.mk ! -path "$d/objects.mk")
 ok $? "no other objects.mk below opensbi-ext/ (OpenSBI would include it)"
 [ -z "$others" ] || diag "$others"
 
-# Every platform symbol used is declared in the platform's Kconfig.
+# Every platform symbol used is declared in the platform's Kconfig (and
+# generic.mk, which has no Kconfig, sets only declared ones).
 undeclared=
 for sym in $(grep -ohE 'CONFIG_(RVPERF|PLATFORM_RVPERF)[A-Z0-9_]*' \
-		"$d/platform.c" "$defconfig" | sort -u); do
+		"$d/platform.c" "$d/rvperf_sbi.c" "$d/generic.mk" "$defconfig" | sort -u); do
 	grep -qx "config ${sym#CONFIG_}" "$d/Kconfig" ||
 		undeclared="$undeclared $sym"
 done
@@ -57,18 +74,32 @@ kconfig_default() {
 [ "$(kconfig_default RVPERF_CTR_RECORD_M)" = n ] &&
 	[ "$(kconfig_default RVPERF_CTR_MTE)" = n ] &&
 	[ "$(kconfig_default RVPERF_CTR_DEPTH)" = 0 ] &&
-	! grep -Eq '^CONFIG_RVPERF_CTR_(RECORD_M|MTE)=y' "$defconfig"
+	! grep -Eq '^CONFIG_RVPERF_CTR_(RECORD_M|MTE)=y' "$defconfig" &&
+	! grep -Eq '^platform-genflags-y.*CONFIG_RVPERF_CTR_(RECORD_M|MTE)' "$d/generic.mk"
 ok $? "CTR policy defaults: M-mode not recorded, MTE off, depth the maximum"
 [ "$(kconfig_default RVPERF_SBI_PMU)" = y ] &&
 	[ "$(kconfig_default RVPERF_PMU_FW_COUNTERS)" -ge 1 ]
 ok $? "the PMU extension and its firmware counters are on by default"
+# S-mode must not count firmware activity unless the vendor asks for it.
+[ "$(kconfig_default RVPERF_PMU_FORCE_MINH)" = y ] &&
+	! grep -q '^# CONFIG_RVPERF_PMU_FORCE_MINH is not set' "$defconfig" &&
+	grep -q '^platform-genflags-y += -DCONFIG_RVPERF_PMU_FORCE_MINH=1$' "$d/generic.mk"
+ok $? "MINH forced by default (Kconfig, defconfig, generic.mk)"
 
-# Only OpenSBI's public headers, libfdt, the cores and rvperf's spec headers.
-bad=$(grep -E '^#include' "$d/platform.c" |
-	grep -vE '^#include (<(sbi|sbi_utils|rvperf)/[a-z0-9_/]+\.h>|<libfdt\.h>|"core/rvp_[a-z_]+\.h")$')
+# Only OpenSBI's public headers, libfdt, the cores, rvperf's spec headers
+# and the glue's own two headers.
+bad=$(grep -hE '^#include' "$d/platform.c" "$d/rvperf_sbi.c" |
+	grep -vE '^#include (<(sbi|sbi_utils|rvperf)/[a-z0-9_/]+\.h>|<libfdt\.h>|"core/rvp_[a-z_]+\.h"|"rvperf_(compat|sbi)\.h")$')
 [ -z "$bad" ]
-ok $? "platform.c includes only OpenSBI's public headers, libfdt, core/ and rvperf/"
+ok $? "the glue includes only OpenSBI's public headers, libfdt, core/, rvperf/ and its own headers"
 [ -z "$bad" ] || diag "$bad"
+
+# OpenSBI version differences live in rvperf_compat.h only.
+vers=$(grep -lE 'OPENSBI_VERSION_(MAJOR|MINOR)|RVPERF_OPENSBI_AT_LEAST' \
+	"$d/platform.c" "$d/rvperf_sbi.c")
+[ -z "$vers" ]
+ok $? "no OpenSBI version test outside rvperf_compat.h"
+[ -z "$vers" ] || diag "$vers"
 
 # The cores stay host-neutral: nothing from OpenSBI in core/.
 ! grep -lE '^#include [<"](sbi/|sbi_utils/|libfdt)' "$d"/core/*.[ch] >/dev/null
@@ -112,8 +143,8 @@ else
 	timeout 5 "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 2 -m 256M \
 		-display none -monitor none -serial stdio -bios "$fw" \
 		2>&1 | tr -d '\r' >"$log"
-	grep -aq '^rvperf: SBI PMU extension: [1-9][0-9]* hardware counters .*, [0-9]* firmware counters, riscv,pmu maps used' "$log"
-	ok $? "boot: the rvperf PMU extension registered, counters found, riscv,pmu maps parsed"
+	grep -aq '^rvperf: SBI PMU extension: [1-9][0-9]* hardware counters .*, [0-9]* firmware counters, riscv,pmu maps used, MINH forced' "$log"
+	ok $? "boot: the rvperf PMU extension registered, counters found, riscv,pmu maps parsed, MINH forced"
 	grep -aEq '^Standard SBI Extensions *: (.*,)?pmu(,|$)' "$log"
 	ok $? "boot: the PMU extension is listed"
 	grep -aEq '^Runtime SBI Version *: 3\.0' "$log"

@@ -19,6 +19,7 @@
 
 #define SIP_SSIP	2UL
 #define ERR_INVALID_PARAM	(-3)
+#define ERR_ALREADY_STOPPED	(-8)
 #define FW_EVENT(code)	(((ulong)RVP_SBI_PMU_EVENT_TYPE_FW << 16) | (code))
 #define CFG_CLEAR_AUTOSTART \
 	(RVP_SBI_PMU_CFG_FLAG_CLEAR_VALUE | RVP_SBI_PMU_CFG_FLAG_AUTO_START)
@@ -196,8 +197,9 @@ void smoke_main(ulong hartid)
 	   pmu_fw_read(c));
 	r = sbi(RVP_SBI_EXT_PMU, RVP_SBI_PMU_FID_COUNTER_STOP, c, 1,
 		RVP_SBI_PMU_STOP_FLAG_RESET, 0, 0, 0);
-	ok(!r.error && pmu_fw_read(c) == ERR_INVALID_PARAM,
-	   "stop(RESET) releases it: fw_read is INVALID_PARAM", pmu_fw_read(c));
+	ok(r.error == ERR_ALREADY_STOPPED && pmu_fw_read(c) == ERR_INVALID_PARAM,
+	   "stop(RESET) of the stopped counter: ALREADY_STOPPED, and released: fw_read is INVALID_PARAM",
+	   pmu_fw_read(c));
 
 	d = sctrdepth_read();
 	have_ctr = d >= 0;
