@@ -51,6 +51,7 @@ struct insn_desc {
 #define INSN_ALL_GPRS	1	/* ecall: the system call may write a0.. */
 #define INSN_FP		2	/* may set fflags */
 #define INSN_TRANSFER	4	/* jumps, branches, returns: pc may jump */
+#define INSN_TRAPS	8	/* ecall, ebreak: always a trap */
 
 static struct {
 	int api_level;
@@ -111,14 +112,16 @@ static void note_reg(uint16_t addr)
 	tv_enc_full_reg(&tv.buf, &tv.cfg, addr, v);
 }
 
-static void note_priv(void)
+/* Returns whether the privilege mode changed. */
+static bool note_priv(void)
 {
 	uint64_t v;
 
 	if (!read_reg(tv.priv_handle, &v) || v == tv.last_priv)
-		return;
+		return false;
 	tv.last_priv = v;
 	tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PRIV, v);
+	return true;
 }
 
 static const uint16_t trap_csrs[] = {
@@ -179,13 +182,16 @@ static void close_group(uint64_t next_pc)
 			note_reg(0x003);	/* fcsr */
 		if (d->csr != 0xffff)
 			note_reg(d->csr);
-		if (jumped && !(d->flags & INSN_TRANSFER)) {
-			/* A trap (or its return): what it writes. */
+		/*
+		 * A trap: pc went elsewhere without a transfer instruction, an
+		 * ecall or ebreak (whose handler may follow it in memory), or
+		 * the privilege mode changed.  Then what a trap writes.
+		 */
+		if ((tv.system && note_priv()) || (d->flags & INSN_TRAPS) ||
+		    (jumped && !(d->flags & INSN_TRANSFER))) {
 			for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
 				note_reg(trap_csrs[i]);
 		}
-		if (tv.system)
-			note_priv();
 	}
 	if (jumped)
 		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
@@ -314,9 +320,11 @@ static void describe(struct insn_desc *d)
 
 			if (rs2)
 				d->dest = TV_REG_GPR(rd);		/* c.mv, c.add */
+			else if ((i >> 12 & 1) && rd)
+				d->dest = TV_REG_GPR(1),
+				d->flags |= INSN_TRANSFER;		/* c.jalr */
 			else if (i >> 12 & 1)
-				d->dest = TV_REG_GPR(rd ? 1 : 0),
-				d->flags |= INSN_TRANSFER;		/* c.jalr, c.ebreak */
+				d->flags |= INSN_TRAPS;			/* c.ebreak */
 			else
 				d->flags |= INSN_TRANSFER;		/* c.jr */
 		}
@@ -353,12 +361,18 @@ static void describe(struct insn_desc *d)
 	}
 	case 0x73:
 		if ((i >> 12 & 7) != 0) {
+			unsigned int f3 = i >> 12 & 7, src = i >> 15 & 31;
+
 			d->dest = TV_REG_GPR(rd);
-			d->csr = (uint16_t)(i >> 20);
-			if (d->csr <= 3)
+			/* csrrw* always write the CSR, the others unless x0/0 */
+			if (f3 == 1 || f3 == 5 || src)
+				d->csr = (uint16_t)(i >> 20);
+			if ((i >> 20) <= 3)
 				d->flags |= INSN_FP;	/* fflags/frm/fcsr */
 		} else if (i == 0x00000073) {
-			d->flags |= INSN_ALL_GPRS;	/* ecall */
+			d->flags |= INSN_ALL_GPRS | INSN_TRAPS;	/* ecall */
+		} else if (i == 0x00100073) {
+			d->flags |= INSN_TRAPS;		/* ebreak */
 		} else if (i == 0x30200073 || i == 0x10200073) {
 			d->flags |= INSN_TRANSFER;	/* mret, sret */
 			d->csr = i == 0x30200073 ? 0x300 : 0x100;
