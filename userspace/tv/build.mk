@@ -37,3 +37,10 @@ HOST_TESTS += tests/tv/disas-test.sh
 # rvperf tv's sources are in the rvperf line of userspace/build.mk; from-elf
 # reads ELF files through libelf.
 $(O)/userspace/rvperf: HOST_LDFLAGS += -lelf
+
+# Real executions: record through the trace plugin, round trips, verify on
+# QEMU 7.2, the tandem checks that must fail (tests/tv/tandem-test.sh).
+$(eval $(call host-program,$(O)/tests/tv/tv-mutate,\
+	tests/tv/tv-mutate.c $(TV_SRCS),$(TV_CFLAGS)))
+HOST_PROGS += $(O)/tests/tv/tv-mutate
+HOST_TESTS += tests/tv/tandem-test.sh
