@@ -47,6 +47,7 @@ HOST_PROGS += $(O)/tests/userspace/gen-trace
 HOST_TESTS += tests/userspace/report-test.sh
 HOST_TESTS += tests/userspace/html-test.py
 HOST_TESTS += tests/userspace/report-same-test.sh
+HOST_TESTS += tests/userspace/bad-input-test.sh
 
 # Benchmarks.
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\

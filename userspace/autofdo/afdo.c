@@ -387,6 +387,90 @@ static int to_vaddr(const struct binary *b, const struct mapping *m,
 				   vaddr) ? 0 : -1;
 }
 
+static void hex(const unsigned char *id, unsigned int size, char *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * size] = '\0';
+	if (!size)
+		strcpy(out, "none");
+}
+
+/* perf's -j words for the filter bits of a branch_sample_type. */
+static void filter_words(uint64_t bst, char *out, size_t size)
+{
+	static const struct {
+		uint64_t bit;
+		const char *word;
+	} words[] = {
+		{ PERF_SAMPLE_BRANCH_ANY, "any" },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL, "any_call" },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN, "any_ret" },
+		{ PERF_SAMPLE_BRANCH_IND_CALL, "ind_call" },
+		{ PERF_SAMPLE_BRANCH_COND, "cond" },
+		{ PERF_SAMPLE_BRANCH_CALL_STACK, "call_stack" },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP, "ind_jmp" },
+		{ PERF_SAMPLE_BRANCH_CALL, "call" },
+	};
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if ((bst & words[i].bit) && n < size)
+			n += (size_t)snprintf(out + n, size - n, "%s%s",
+					      n ? "," : "", words[i].word);
+	if (!out[0])
+		snprintf(out, size, "none");
+}
+
+/* AutoFDO counts the code between two consecutive records as having run
+ * straight through: true only when every taken branch was recorded.  A
+ * filtered recording (cond, any_call, call_stack, ...) leaves out jumps
+ * in those gaps: refused with the reason. */
+static int check_filter(const struct pd_reader *r, const char *input,
+			char *err, size_t errlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_attrs; i++) {
+		uint64_t bst = r->attrs[i].branch_sample_type;
+		char words[128];
+
+		if (!(r->attrs[i].sample_type & PERF_SAMPLE_BRANCH_STACK) ||
+		    ((bst & PERF_SAMPLE_BRANCH_ANY) &&
+		     !(bst & PERF_SAMPLE_BRANCH_CALL_STACK)))
+			continue;
+		filter_words(bst, words, sizeof(words));
+		snprintf(err, errlen, "%s: recorded with branch filter %s, not "
+			 "any: the gaps between its records are not straight-"
+			 "line code (record with -b or -j any)", input, words);
+		return -1;
+	}
+	return 0;
+}
+
+/* The build id the recording gives for a mapping: MMAP2's own, else the
+ * build-id table's; NULL when it has none. */
+static const unsigned char *recorded_build_id(const struct pd_reader *r,
+					      const struct pd_record *rec,
+					      unsigned int *size)
+{
+	unsigned int i;
+
+	*size = rec->build_id_size;
+	if (rec->build_id_size)
+		return rec->build_id;
+	for (i = 0; i < r->nr_build_ids; i++)
+		if (r->build_ids[i].size &&
+		    !strcmp(r->build_ids[i].filename, rec->name)) {
+			*size = r->build_ids[i].size;
+			return r->build_ids[i].id;
+		}
+	return NULL;
+}
+
 static int read_samples(const struct afdo_options *o, const struct binary *b,
 			struct pair_map *branches, struct pair_map *ranges,
 			struct afdo_stats *st, char *err, size_t errlen)
@@ -404,10 +488,34 @@ static int read_samples(const struct afdo_options *o, const struct binary *b,
 			snprintf(err, errlen, "%s: %s", o->perf_data, r.error);
 		return -1;
 	}
+	if (check_filter(&r, o->perf_data, err, errlen)) {
+		pd_close(&r);
+		return -1;
+	}
 	while ((status = pd_next(&r, &rec)) == PD_OK) {
 		const struct pd_sample *s = &rec.sample;
+		const unsigned char *id;
+		unsigned int id_size;
 		uint64_t i;
 
+		if ((rec.header.type == PERF_RECORD_MMAP2 ||
+		     rec.header.type == PERF_RECORD_MMAP) && rec.name &&
+		    !strcmp(base_name(rec.name), want) && !o->force &&
+		    (id = recorded_build_id(&r, &rec, &id_size)) &&
+		    (id_size != b->syms.build_id_size ||
+		     memcmp(id, b->syms.build_id, id_size))) {
+			/* Another build of the program: its addresses
+			 * would land on the wrong lines, confidently. */
+			char want_id[41], have_id[41];
+
+			hex(id, id_size, want_id);
+			hex(b->syms.build_id, b->syms.build_id_size, have_id);
+			snprintf(err, errlen, "%s: build id %s, the recording's "
+				 "%s has %s (--force uses it anyway)", o->elf,
+				 have_id, want, want_id);
+			pd_close(&r);
+			return -1;
+		}
 		if ((rec.header.type == PERF_RECORD_MMAP2 ||
 		     rec.header.type == PERF_RECORD_MMAP) && rec.name &&
 		    !strcmp(base_name(rec.name), want) &&

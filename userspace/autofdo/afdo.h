@@ -36,6 +36,8 @@ struct afdo_options {
 	const char *elf;	/* the profiled binary, with debug info */
 	const char *output;	/* the .afdo file; NULL: no file */
 	FILE *dump;		/* non-NULL: the profile as text, here */
+	int force;		/* elf even when the recording's build id
+				 * for it is another */
 };
 
 /* 0 on success; -1 with a one-line reason in err.  A truncated perf.data

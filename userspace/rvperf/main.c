@@ -220,10 +220,14 @@ static int cmd_report(int argc, char **argv)
 			opt.symfs = argv[++i];
 		} else if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
 			opt.html = argv[++i];
+		} else if (strcmp(argv[i], "--force") == 0) {
+			opt.force = 1;
 		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
+			/* strtoul takes "-3" as a huge number */
 			opt.top = strtoul(argv[++i], &end, 10);
-			if (*end || !opt.top)
-				return usage_error("report", "--top wants a positive number, not '%s'",
+			if (*end || !opt.top || argv[i][0] == '-' ||
+			    opt.top > 1000000)
+				return usage_error("report", "--top wants a positive number (at most 1000000), not '%s'",
 						   argv[i]);
 		} else {
 			return usage_error("report", "unexpected argument '%s'",
@@ -251,6 +255,8 @@ static int cmd_autofdo(int argc, char **argv)
 			opt.output = argv[++i];
 		else if (strcmp(argv[i], "--dump") == 0)
 			opt.dump = stdout;
+		else if (strcmp(argv[i], "--force") == 0)
+			opt.force = 1;
 		else
 			return usage_error("autofdo", "unexpected argument '%s'",
 					   argv[i]);
@@ -302,13 +308,18 @@ static const struct command commands[] = {
 	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"
 	  "  A truncated file prints every complete sample, then fails.", cmd_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
-	  "rvperf report [-i FILE] [--elf ELF] [--symfs DIR] [--top N] [--html OUT]\n"
+	  "rvperf report [-i FILE] [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
+	  "              [--html OUT]\n"
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
-	  "  given), or from ELF for every mapping.  --html writes one\n"
-	  "  self-contained page with the hot paths as a graph.", cmd_report },
+	  "  given), or from ELF for the mappings whose build id is ELF's\n"
+	  "  (--force: for every mapping).  --html writes one self-contained\n"
+	  "  page with the hot paths as a graph.", cmd_report },
 	{ "autofdo", "an AutoFDO profile for gcc -fauto-profile from branch stacks",
-	  "rvperf autofdo [-i FILE] --elf ELF [-o OUT.afdo] [--dump]\n"
-	  "  ELF is the profiled binary, built with -g.  OUT.afdo is GCC's\n"
+	  "rvperf autofdo [-i FILE] --elf ELF [--force] -o OUT.afdo [--dump]\n"
+	  "       rvperf autofdo [-i FILE] --elf ELF [--force] --dump\n"
+	  "  ELF is the profiled binary, built with -g, whose build id the\n"
+	  "  recording must have (--force: use it anyway); the recording's\n"
+	  "  branch filter must be any (-b, -j any).  OUT.afdo is GCC's\n"
 	  "  AutoFDO format (gcc -fauto-profile=OUT.afdo); --dump prints the\n"
 	  "  profile as text: function:total:head, then line offsets and counts.",
 	  cmd_autofdo },

@@ -287,6 +287,66 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 	return 0;
 }
 
+/* ---- checks before anything runs */
+
+/* The QEMU to run, as execvp would find it: 0, or -1 after one line. */
+static int check_qemu(const char *qemu, int given)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(qemu, '/')) {
+		if (access(qemu, X_OK) == 0)
+			return 0;
+		fprintf(stderr, "rvperf record: %s%s: %s\n",
+			given ? "--qemu " : "", qemu, strerror(errno));
+		return -1;
+	}
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, qemu);
+		if (len && access(buf, X_OK) == 0)
+			return 0;
+		path += len + (path[len] == ':');
+	}
+	fprintf(stderr, "rvperf record: %s%s: not found in PATH%s\n",
+		given ? "--qemu " : "", qemu,
+		given ? "" : " (install qemu-user, or pass --qemu)");
+	return -1;
+}
+
+/* Whether the output can be written where it is to go, so that a typo
+ * costs nothing instead of the whole run: 0, or -1 after one line. */
+static int check_output(const char *output)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(output, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == output ? 1 : (int)(slash - output), output);
+	if (stat(dir, &st)) {
+		fprintf(stderr, "rvperf record: -o %s: %s: %s\n", output, dir,
+			strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "rvperf record: -o %s: %s: %s\n", output, dir,
+			S_ISDIR(st.st_mode) ? strerror(errno) :
+			"not a directory");
+		return -1;
+	}
+	if (stat(output, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "rvperf record: -o %s: a directory\n", output);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- running QEMU */
 
 static int run_qemu(const struct record_options *o, const struct elf_syms *es,
@@ -443,7 +503,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		fclose(f);
 		return fail("cannot write '%s'", o->output);
 	}
-	rc |= pd_write_comm(&w, h.pid, h.pid, base_name(prog), 0);
+	rc |= pd_write_comm(&w, h.pid, h.pid, base_name(o->prog_argv[0]), 0);
 	if (lo < hi) {
 		/* Align down as the kernel maps it: page start and offset. */
 		uint64_t start = (lo + bias) & ~0xfffULL;
@@ -467,7 +527,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 			ctr_to_branch(ent[i].source, ent[i].target, ent[i].data,
 				      (int)h.misp, priv, &br[i]);
 		if (!seen_tid(&tids, r.tid))
-			rc |= pd_write_comm(&w, h.pid, r.tid, base_name(prog),
+			rc |= pd_write_comm(&w, h.pid, r.tid, base_name(o->prog_argv[0]),
 					    r.time);
 		s.ip = r.ip;
 		s.pid = h.pid;
@@ -506,10 +566,12 @@ int rvperf_record(int argc, char **argv)
 		.layout = "ratified", .period = 10007, .depth = 16,
 	};
 	char plugin_buf[PATH_MAX], trace_path[] = "/tmp/rvperf-trace-XXXXXX";
+	char prog[PATH_MAX];
 	const struct event_name *ev = NULL;
 	struct elf_syms es = { 0 };
+	enum rvp_ctr_layout lay;
 	struct stat st;
-	int rc, status, fd;
+	int rc, status, fd, qemu_given;
 	size_t i;
 
 	rc = parse_options(argc, argv, &o);
@@ -522,9 +584,9 @@ int rvperf_record(int argc, char **argv)
 		return usage("unknown event '%s' (instructions, cycles, branches, "
 			     "branch-misses, taken-branches, calls, returns, "
 			     "other-jumps)", o.event);
+	lay = strcmp(o.layout, "draft") ? RVP_CTR_LAYOUT_RATIFIED
+					: RVP_CTR_LAYOUT_DRAFT;
 	if (!o.ctl_arg) {
-		enum rvp_ctr_layout lay = strcmp(o.layout, "draft") ?
-			RVP_CTR_LAYOUT_RATIFIED : RVP_CTR_LAYOUT_DRAFT;
 		char err[200];
 
 		if (rvp_branch_filter_parse(o.filter, lay,
@@ -534,9 +596,23 @@ int rvperf_record(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	/* qemu-riscv64 runs the program in U-mode alone: with U off, the
+	 * only records are the traps into the emulated kernel, from and to
+	 * nowhere (0x0 -> 0x0). */
+	if (!(o.ctl & rvp_branch_filter_mode_bit(lay, 'u')))
+		return usage(o.ctl_arg ? "--ctl %s leaves U-mode off: user-mode "
+			     "QEMU runs no kernel, so nothing real would be "
+			     "recorded" : "-j %s has no u: user-mode QEMU runs "
+			     "no kernel, so nothing real would be recorded",
+			     o.ctl_arg ? o.ctl_arg : o.filter);
+	if (check_output(o.output))
+		return EXIT_USAGE;
+	qemu_given = o.qemu != NULL;
 	if (!o.qemu)
 		o.qemu = getenv("RVPERF_QEMU") && *getenv("RVPERF_QEMU") ?
 			 getenv("RVPERF_QEMU") : "qemu-riscv64";
+	if (check_qemu(o.qemu, qemu_given))
+		return EXIT_USAGE;
 	if (!o.plugin)
 		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
 	if (!o.plugin || stat(o.plugin, &st))
@@ -553,6 +629,12 @@ int rvperf_record(int argc, char **argv)
 		elf_syms_free(&es);
 		return fail("'%s' is not a riscv64 program", o.prog_argv[0]);
 	}
+	/* MMAP2 names the program as the kernel does, by its absolute path:
+	 * a relative one would mean nothing to a report run elsewhere. */
+	if (!realpath(o.prog_argv[0], prog)) {
+		elf_syms_free(&es);
+		return fail("cannot resolve '%s'", o.prog_argv[0]);
+	}
 	fd = mkstemp(trace_path);
 	if (fd < 0) {
 		elf_syms_free(&es);
@@ -567,7 +649,7 @@ int rvperf_record(int argc, char **argv)
 		else if (WEXITSTATUS(status))
 			fprintf(stderr, "rvperf record: %s exited with status %d\n",
 				o.prog_argv[0], WEXITSTATUS(status));
-		rc = convert(&o, &es, o.prog_argv[0], ev, trace_path);
+		rc = convert(&o, &es, prog, ev, trace_path);
 	}
 	unlink(trace_path);
 	elf_syms_free(&es);

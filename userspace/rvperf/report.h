@@ -11,7 +11,8 @@ struct report_options {
 	const char *input;	/* perf.data path */
 	const char *elf;	/* use this ELF for symbols ... */
 	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
-	const char *symfs;	/* prefix for mapped file names */
+	const char *symfs;	/* directory the mapped paths are under */
+	int force;		/* use --elf even when its build id differs */
 	size_t top;		/* rows per table */
 	const char *html;	/* write this HTML page instead of text */
 };

@@ -31,13 +31,12 @@
 
 struct mapping {
 	uint64_t start, len, pgoff;
-	char *file;
+	char *file;		/* symbols from here; NULL: none */
 	struct elf_syms *elf;	/* NULL until looked up; see elf_failed */
 	int elf_failed;
 };
 
 struct report_model_input {
-	struct report_symbols syms;
 	struct mapping *maps;
 	size_t nr_maps;
 	struct pd_branch *branches;	/* every stack, concatenated */
@@ -66,24 +65,12 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 
 /* ---- addresses to names */
 
-static struct elf_syms *elf_for(struct report_model_input *rp,
-				struct mapping *m)
+static struct elf_syms *elf_for(struct mapping *m)
 {
-	const struct report_symbols *opt = &rp->syms;
-	char path[4096];
-	const char *base;
-
-	if (m->elf || m->elf_failed)
+	if (m->elf || m->elf_failed || !m->file)
 		return m->elf;
-	base = strrchr(m->file, '/');
-	base = base ? base + 1 : m->file;
-	if (opt->elf && (!opt->elf_match || strcmp(base, opt->elf_match) == 0))
-		snprintf(path, sizeof(path), "%s", opt->elf);
-	else
-		snprintf(path, sizeof(path), "%s%s", opt->symfs ? opt->symfs : "",
-			 m->file);
 	m->elf = calloc(1, sizeof(*m->elf));
-	if (!m->elf || elf_syms_load(m->elf, path)) {
+	if (!m->elf || elf_syms_load(m->elf, m->file)) {
 		free(m->elf);
 		m->elf = NULL;
 		m->elf_failed = 1;
@@ -108,7 +95,7 @@ static const struct elf_sym *symbol_of(struct report_model_input *rp,
 				       uint64_t addr, uint64_t *link_addr)
 {
 	struct mapping *m = mapping_of(rp, addr);
-	struct elf_syms *es = m ? elf_for(rp, m) : NULL;
+	struct elf_syms *es = m ? elf_for(m) : NULL;
 	uint64_t vaddr;
 
 	if (!es)
@@ -167,7 +154,8 @@ int report_model_add_sample(struct report_model *model, uint64_t ip,
 }
 
 int report_model_add_mapping(struct report_model *model, uint64_t start,
-			     uint64_t len, uint64_t pgoff, const char *file)
+			     uint64_t len, uint64_t pgoff,
+			     const char *symbol_file)
 {
 	struct report_model_input *rp = model->in;
 	struct mapping *m;
@@ -182,7 +170,9 @@ int report_model_add_mapping(struct report_model *model, uint64_t start,
 	m->start = start;
 	m->len = len;
 	m->pgoff = pgoff;
-	m->file = strdup(file);
+	if (!symbol_file)
+		return 0;
+	m->file = strdup(symbol_file);
 	return m->file ? 0 : -1;
 }
 
@@ -369,17 +359,12 @@ int report_model_analyse(struct report_model *an, size_t max_loops)
 	return 0;
 }
 
-int report_model_init(struct report_model *m, const char *input,
-		      const struct report_symbols *syms)
+int report_model_init(struct report_model *m, const char *input)
 {
 	memset(m, 0, sizeof(*m));
 	m->input = input;
 	m->in = calloc(1, sizeof(*m->in));
-	if (!m->in)
-		return -1;
-	if (syms)
-		m->in->syms = *syms;
-	return 0;
+	return m->in ? 0 : -1;
 }
 
 void report_model_free(struct report_model *m)

@@ -47,13 +47,6 @@ struct func_samples {
 	uint64_t samples;	/* samples whose IP is in the function */
 };
 
-/* Where symbols come from: each mapping's file under symfs, or elf. */
-struct report_symbols {
-	const char *elf;	/* use this ELF for symbols ... */
-	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
-	const char *symfs;	/* prefix for mapped file names */
-};
-
 struct report_model_input;	/* stacks and mappings; report_model.c's */
 
 struct report_model {
@@ -72,11 +65,15 @@ struct report_model {
 };
 
 /* 0, or -1 when out of memory (as for every call below returning int). */
-int report_model_init(struct report_model *m, const char *input,
-		      const struct report_symbols *syms);
-/* The file mapped at [start, start + len) from file offset pgoff. */
+int report_model_init(struct report_model *m, const char *input);
+/* A file mapped at [start, start + len) from file offset pgoff, whose
+ * symbols are read from symbol_file when an address needs a name (NULL or
+ * unreadable: addresses stay numbers).  Which file that is (the mapped
+ * path, under a --symfs, an --elf whose build id matches) is the
+ * producer's business. */
 int report_model_add_mapping(struct report_model *m, uint64_t start,
-			     uint64_t len, uint64_t pgoff, const char *file);
+			     uint64_t len, uint64_t pgoff,
+			     const char *symbol_file);
 /* One sample: its IP and its branch stack, newest record first. */
 int report_model_add_sample(struct report_model *m, uint64_t ip,
 			    const struct pd_branch *branches, size_t nr);
