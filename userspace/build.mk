@@ -14,7 +14,7 @@ RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 # rvperf nexus and the N-Trace library (userspace/nexus/build.mk: -lelf).
 RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \
 	userspace/nexus/config.c userspace/nexus/encoder.c \
-	userspace/nexus/decoder.c userspace/nexus/image.c
+	userspace/nexus/decoder.c userspace/nexus/image.c userspace/nexus/itrace.c
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/report_model.c \
 	userspace/rvperf/report_text.c userspace/rvperf/report_html.c \

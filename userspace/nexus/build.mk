@@ -4,8 +4,8 @@
 # command links it through NEXUS_SRCS (userspace/build.mk).
 NEXUS_LIB_SRCS := userspace/nexus/codec.c userspace/nexus/config.c \
 	userspace/nexus/encoder.c userspace/nexus/decoder.c \
-	userspace/nexus/image.c qemu-model/core/classify.c
-NEXUS_CFLAGS := -O2 -Iuserspace/nexus -Iqemu-model/core
+	userspace/nexus/image.c userspace/nexus/itrace.c qemu-model/core/classify.c
+NEXUS_CFLAGS := -O2 -Iuserspace/nexus -Iqemu-model/core -Iqemu-model/plugin
 
 # libelf reads the program images.
 $(O)/tests/nexus/nexus-test: HOST_LDFLAGS += -lelf
@@ -39,10 +39,18 @@ $(NEXUS_FUZZER): $(NEXUS_FUZZ_SRCS) $(CONFIG_HEADER)
 	$(Q)$(NEXUS_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
-		-Iuserspace/nexus -Iqemu-model/core -Itests/nexus \
+		-Iuserspace/nexus -Iqemu-model/core -Iqemu-model/plugin -Itests/nexus \
 		-MMD -MP -MF $@.d -o $@ $(NEXUS_FUZZ_SRCS) -lelf
 -include $(NEXUS_FUZZER).d
 HOST_PROGS += $(NEXUS_FUZZER)
 FUZZERS += $(NEXUS_FUZZER)
 endif
 HOST_TESTS += tests/nexus/fuzz-brief.sh
+
+# Benchmark: encode/decode speed and bits per instruction on a recorded
+# workload, and the cost of recording (tests/bench/bench-nexus.sh).
+$(O)/tests/bench/bench-nexus: HOST_LDFLAGS += -lelf
+$(eval $(call host-program,$(O)/tests/bench/bench-nexus,\
+	tests/bench/bench-nexus.c $(NEXUS_LIB_SRCS),$(NEXUS_CFLAGS)))
+HOST_PROGS += $(O)/tests/bench/bench-nexus
+BENCHES += tests/bench/bench-nexus.sh

@@ -248,11 +248,15 @@ void nx_reader_init(struct nx_reader *r, const struct nx_config *cfg,
 
 #define MAX_VARS 8
 
-struct var {
-	uint64_t value;
-	uint64_t bits;		/* may exceed 64: zero bits beyond are legal */
-	bool overflow;		/* a one bit past bit 63 */
-	bool top;		/* the last MDO bit */
+/* Fixed bits after TCODE (SRC excluded) of each TCODE, and whether the
+ * TCODE is one N-Trace defines: the reader's per-message lookups. */
+static const uint8_t fixed_bits[64] = {
+	[NX_TCODE_INDIRECT_BRANCH] = 2, [NX_TCODE_ERROR] = 4,
+	[NX_TCODE_PROG_TRACE_SYNC] = 4, [NX_TCODE_DIRECT_BRANCH_SYNC] = 4,
+	[NX_TCODE_INDIRECT_BRANCH_SYNC] = 6, [NX_TCODE_RESOURCE_FULL] = 4,
+	[NX_TCODE_INDIRECT_BRANCH_HIST] = 2,
+	[NX_TCODE_INDIRECT_BRANCH_HIST_SYNC] = 6,
+	[NX_TCODE_PROG_TRACE_CORRELATION] = 6,
 };
 
 /* Skips to after the next end-of-message byte (or the end). */
@@ -272,13 +276,14 @@ static enum nx_read_status bad(struct nx_reader *r, struct nx_msg *m,
 	return NX_READ_BAD;
 }
 
-static uint64_t addr_of(const struct nx_config *cfg, const struct var *v)
+/* An address field: BITS collected, TOP the last MDO's highest bit. */
+static uint64_t addr_of(const struct nx_config *cfg, uint64_t f,
+			unsigned int bits, bool top)
 {
 	unsigned int width = cfg->xlen - 1;
-	uint64_t f = v->value;
 
-	if (cfg->ext_addr_msb && v->top && v->bits < width)
-		f |= ~0ull << v->bits;
+	if (cfg->ext_addr_msb && top && bits < width)
+		f |= ~0ull << bits;
 	if (width < 64)
 		f &= (1ull << width) - 1;
 	return f << 1;
@@ -286,23 +291,26 @@ static uint64_t addr_of(const struct nx_config *cfg, const struct var *v)
 
 enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 {
-	struct var vars[MAX_VARS];
-	unsigned int n_vars = 0, fixed_need, fixed_have = 0, i;
-	uint64_t fixed = 0;
-	struct var cur = { 0 };
-	size_t start;
+	const uint8_t *data = r->data;
+	uint64_t vals[MAX_VARS], cur = 0, fixed = 0;
+	unsigned int bits[MAX_VARS], n_vars = 0, cur_bits = 0;
+	unsigned int fixed_need, fixed_have = 0, tcode, nv, i;
+	uint8_t tops = 0, overflow = 0;
+	size_t pos = r->pos, len = r->len, start;
 	struct layout l;
 	bool known;
 	uint8_t b;
 
 	/* Idle bytes; any other end-of-message byte outside a message is
 	 * the tail of one we did not see the start of. */
-	while (r->pos < r->len && r->data[r->pos] == IDLE_BYTE)
-		r->pos++;
-	if (r->pos >= r->len)
+	while (pos < len && data[pos] == IDLE_BYTE)
+		pos++;
+	r->pos = pos;
+	if (pos >= len)
 		return NX_READ_END;
-	start = r->pos;
-	b = r->data[r->pos++];
+	start = pos;
+	b = data[pos++];
+	r->pos = pos;
 	if ((b & 3) != MSEO_NORMAL) {
 		if ((b & 3) != MSEO_END_MSG)
 			skip_message(r);
@@ -310,80 +318,87 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 			   "end of a message that never started" :
 			   "message starts with a field end or reserved MSEO");
 	}
-	memset(m, 0, sizeof(*m));
-	m->tcode = b >> 2;
-	fixed_need = r->cfg.src_bits;
-	/* The type's own fixed bits: the widest case until they are read
-	 * (RCODE and CDF only decide the variable fields). */
-	known = layout_of(m->tcode, 0, 0, &l);
-	if (known)
-		fixed_need += l.fixed;
+	tcode = b >> 2;
+	known = layout_of(tcode, 0, 0, &l);
+	fixed_need = r->cfg.src_bits + fixed_bits[tcode];
 	for (;;) {
-		unsigned int mdo, take = 0, mseo;
+		unsigned int mdo, mseo;
 
-		if (r->pos >= r->len)
+		if (pos >= len) {
+			r->pos = pos;
 			return bad(r, m, start, "trace ends inside a message");
-		b = r->data[r->pos++];
+		}
+		b = data[pos++];
 		mseo = b & 3;
 		mdo = b >> 2;
-		if (mseo == MSEO_RESERVED) {
-			skip_message(r);
-			return bad(r, m, start, "reserved MSEO value 10");
-		}
-		if (fixed_have < fixed_need) {
-			take = fixed_need - fixed_have;
+		if (__builtin_expect(fixed_have < fixed_need, 0)) {
+			unsigned int take = fixed_need - fixed_have;
+
 			if (take > 6)
 				take = 6;
 			fixed |= (uint64_t)(mdo & ((1u << take) - 1)) << fixed_have;
 			fixed_have += take;
 			mdo >>= take;
-		}
-		if (take < 6) {
-			unsigned int nb = 6 - take;
-
-			if (cur.bits < 64) {
-				cur.value |= (uint64_t)mdo << cur.bits;
-				if (cur.bits + nb > 64 && (mdo >> (64 - cur.bits)))
-					cur.overflow = true;
-			} else if (mdo) {
-				cur.overflow = true;
+			if (take < 6) {
+				cur = mdo;
+				cur_bits = 6 - take;
 			}
-			cur.bits += nb;
-			cur.top = (mdo >> (nb - 1)) & 1;
+		} else {
+			if (cur_bits < 58) {
+				cur |= (uint64_t)mdo << cur_bits;
+			} else if (cur_bits < 64) {
+				cur |= (uint64_t)mdo << cur_bits;
+				overflow |= (mdo >> (64 - cur_bits)) != 0;
+			} else {
+				overflow |= mdo != 0;
+			}
+			cur_bits += 6;
 		}
-		if (mseo == MSEO_NORMAL)
+		if (__builtin_expect(mseo == MSEO_NORMAL, 1))
 			continue;
+		r->pos = pos;
+		if (mseo == MSEO_RESERVED) {
+			skip_message(r);
+			return bad(r, m, start, "reserved MSEO value 10");
+		}
 		/* End of a field (and maybe of the message). */
-		if (fixed_have < fixed_need) {
+		if (fixed_have < fixed_need || !cur_bits) {
 			if (mseo != MSEO_END_MSG)
 				skip_message(r);
-			return bad(r, m, start, "message ends inside its fixed fields");
+			return bad(r, m, start, fixed_have < fixed_need ?
+				   "message ends inside its fixed fields" :
+				   "empty variable field");
 		}
-		if (!cur.bits) {
-			if (mseo != MSEO_END_MSG)
-				skip_message(r);
-			return bad(r, m, start, "empty variable field");
+		if (n_vars < MAX_VARS) {
+			vals[n_vars] = cur;
+			bits[n_vars] = cur_bits;
+			/* The last MDO's top bit is the byte's top bit. */
+			tops |= (uint8_t)((b >> 7) << n_vars);
 		}
-		if (n_vars < MAX_VARS)
-			vars[n_vars] = cur;
 		n_vars++;
-		memset(&cur, 0, sizeof(cur));
+		cur = 0;
+		cur_bits = 0;
 		if (mseo == MSEO_END_MSG)
 			break;
 	}
+	m->tcode = tcode;
 	m->offset = r->base + start;
-	m->size = r->pos - start;
+	m->size = pos - start;
 	m->n_vars = n_vars;
+	m->src = 0;
 	if (r->cfg.src_bits) {
 		m->src = fixed & ((1u << r->cfg.src_bits) - 1);
 		fixed >>= r->cfg.src_bits;
 	}
+	m->sync = m->btype = m->etype = m->rcode = m->evcode = m->cdf = 0;
+	m->icnt = m->addr = m->hist = m->data = m->rdata1 = m->tstamp = 0;
+	m->has_tstamp = false;
 	if (!known) {
 		/* Vendor-defined or reserved: the caller decides. */
-		m->data = n_vars ? vars[0].value : 0;
+		m->data = n_vars ? vals[0] : 0;
 		return NX_READ_MSG;
 	}
-	switch (m->tcode) {
+	switch (tcode) {
 	case NX_TCODE_INDIRECT_BRANCH:
 	case NX_TCODE_INDIRECT_BRANCH_HIST:
 		m->btype = fixed & 3;
@@ -402,44 +417,47 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 		break;
 	case NX_TCODE_RESOURCE_FULL:
 		m->rcode = fixed & 15;
+		if (m->rcode > NX_RCODE_HIST_REPEAT) {
+			/* A reserved RCODE: its RDATA fields are unknown; keep
+			 * the first, do not guess which one is TSTAMP. */
+			m->data = vals[0];
+			return NX_READ_MSG;
+		}
+		if (m->rcode == NX_RCODE_HIST_REPEAT)
+			layout_of(tcode, m->rcode, 0, &l);
 		break;
 	case NX_TCODE_PROG_TRACE_CORRELATION:
 		m->evcode = fixed & 15;
 		m->cdf = (fixed >> 4) & 3;
+		if (m->cdf == 1)
+			layout_of(tcode, 0, 1, &l);
 		break;
 	}
-	layout_of(m->tcode, m->rcode, m->cdf, &l);
-	if (m->tcode == NX_TCODE_RESOURCE_FULL && m->rcode > NX_RCODE_HIST_REPEAT) {
-		/* A reserved RCODE: its RDATA fields are unknown; keep the
-		 * first, do not guess which one is TSTAMP. */
-		m->data = vars[0].value;
-		return NX_READ_MSG;
-	}
-	if (n_vars == l.n_vars + 1 && r->cfg.tstamp) {
+	nv = l.n_vars;
+	if (n_vars == nv + 1 && r->cfg.tstamp) {
 		m->has_tstamp = true;
-		m->tstamp = vars[l.n_vars].value;
-	} else if (n_vars != l.n_vars) {
+		m->tstamp = vals[nv];
+	} else if (n_vars != nv) {
 		snprintf(r->err, sizeof(r->err), "%s with %u variable fields, not %u%s",
-			 nx_tcode_name(m->tcode), n_vars, l.n_vars,
+			 nx_tcode_name(tcode), n_vars, nv,
 			 r->cfg.tstamp ? " (+TSTAMP)" : "");
 		return NX_READ_BAD;
 	}
-	for (i = 0; i < l.n_vars + m->has_tstamp; i++) {
-		if (vars[i].overflow) {
-			snprintf(r->err, sizeof(r->err),
-				 "%s: a field longer than 64 bits",
-				 nx_tcode_name(m->tcode));
-			return NX_READ_BAD;
-		}
-		if (i == l.n_vars)
-			break;
+	if (overflow) {
+		snprintf(r->err, sizeof(r->err), "%s: a field longer than 64 bits",
+			 nx_tcode_name(tcode));
+		return NX_READ_BAD;
+	}
+	for (i = 0; i < nv; i++) {
 		switch (l.vars[i]) {
-		case V_ICNT: m->icnt = vars[i].value; break;
+		case V_ICNT: m->icnt = vals[i]; break;
 		case V_UADDR:
-		case V_FADDR: m->addr = addr_of(&r->cfg, &vars[i]); break;
-		case V_HIST: m->hist = vars[i].value; break;
-		case V_DATA: m->data = vars[i].value; break;
-		case V_RDATA1: m->rdata1 = vars[i].value; break;
+		case V_FADDR:
+			m->addr = addr_of(&r->cfg, vals[i], bits[i], (tops >> i) & 1);
+			break;
+		case V_HIST: m->hist = vals[i]; break;
+		case V_DATA: m->data = vals[i]; break;
+		case V_RDATA1: m->rdata1 = vals[i]; break;
 		}
 	}
 	return NX_READ_MSG;

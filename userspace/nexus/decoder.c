@@ -180,6 +180,8 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 	bool rets = d->cfg.ret_mode != NX_RETURN_OFF;
 	uint64_t mask = d->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	bool ended_direct = false;
+	/* A local copy: *LEFT may alias the decoder's fields. */
+	uint64_t rem = *left;
 
 	for (;;) {
 		const struct nx_entry *e;
@@ -187,7 +189,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		unsigned int u, kind;
 		bool last, inferable, seq;
 
-		if (mode == W_BITS ? !d->hist_n : !*left)
+		if (mode == W_BITS ? !d->hist_n : !rem)
 			break;
 		e = nx_image_entry(d->img, pc);
 		if (!e)
@@ -196,10 +198,10 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			unsigned int n = e->run_insns;
 
 			u = e->run_units;
-			if (mode != W_BITS && u > *left) {
+			if (mode != W_BITS && u > rem) {
 				u = e->units;
 				n = 1;
-				if (u > *left) {
+				if (u > rem) {
 					if (mode == W_FINAL)
 						return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
 					break;
@@ -208,18 +210,18 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			d->pc = (pc + 2ull * u) & mask;
 			d->blk_n += n;
 			d->seq_valid = false;
-			use_units(d, mode, left, u);
+			use_units(d, mode, &rem, u);
 			continue;
 		}
 		u = e->units;
 		if (e->kind == K_INVALID)
 			return damage(d, "the instruction at 0x%" PRIx64 " runs past its image", pc);
-		if (mode != W_BITS && u > *left) {
+		if (mode != W_BITS && u > rem) {
 			if (mode == W_FINAL)
 				return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
 			break;
 		}
-		last = mode == W_FINAL && *left == u;
+		last = mode == W_FINAL && rem == u;
 		next = (pc + u * 2ull) & mask;
 		kind = e->kind;
 		if (!rets) {
@@ -232,7 +234,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			/* The trap came after it: only counted. */
 			d->blk_n++;
 			d->pc = next;
-			use_units(d, mode, left, u);
+			use_units(d, mode, &rem, u);
 			d->seq_valid = false;
 			break;
 		}
@@ -244,7 +246,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			d->seq_pc = next;
 			d->blk_n++;
 			d->pc = next;
-			use_units(d, mode, left, u);
+			use_units(d, mode, &rem, u);
 			d->seq_valid = true;
 			continue;
 		case K_BRANCH:
@@ -277,7 +279,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			if (kind == K_CALL)
 				push(d, next);
 			d->blk_n++;
-			use_units(d, mode, left, u);
+			use_units(d, mode, &rem, u);
 			d->seq_valid = false;
 			if (taken) {
 				uint64_t to = (pc + (int64_t)e->off) & mask;
@@ -308,7 +310,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 				if (last && fin == FIN_STOP) {
 					d->blk_n++;
 					d->pc = next;
-					use_units(d, mode, left, u);
+					use_units(d, mode, &rem, u);
 					break;
 				}
 				if (mode == W_FINAL)
@@ -332,7 +334,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		if (last && fin == FIN_ADDR)
 			next = target;
 		d->blk_n++;
-		use_units(d, mode, left, u);
+		use_units(d, mode, &rem, u);
 		d->seq_valid = false;
 		if (close_block(d, (pc + u * 2ull) & mask, next))
 			return WALK_STOPPED;
@@ -340,8 +342,8 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 	}
 	if (mode == W_FINAL && fin == FIN_DIRECT && !ended_direct)
 		return damage(d, "DirectBranch does not end at a taken branch (at 0x%" PRIx64 ")", d->pc);
-	return WALK_OK;
 wait:
+	*left = rem;
 	return WALK_OK;
 }
 

@@ -250,6 +250,10 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	e->hist = 1;
 	e->icnt_limit = 1ull << cfg->icnt_bits;
 	e->hist_limit = 1ull << cfg->hist_bits;
+	/* Nothing per instruction but I-CNT and HIST (Ownership looks at
+	 * each one's mode, sync by I-CNT counts units). */
+	e->fast = cfg->sync_mode != NX_SYNC_ICNT && !cfg->ownership;
+	e->fast_htm = cfg->mode == NX_MODE_HTM;
 	e->next_sync = cfg->start_sync;
 	return 0;
 }
@@ -262,9 +266,10 @@ static void set_pending(struct nx_encoder *e, unsigned int tcode,
 	e->next_tstamp = tstamp;
 }
 
-void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
+void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 {
 	unsigned int itype = in->itype, units = in->len / 2;
+
 	bool htm = e->cfg.mode == NX_MODE_HTM;
 	unsigned int indirect = htm ? NX_TCODE_INDIRECT_BRANCH_HIST
 				    : NX_TCODE_INDIRECT_BRANCH;

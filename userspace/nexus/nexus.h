@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rvperf/ntrace.h"
+
 /* TCODEs of the messages N-Trace 1.0 defines (its "Fields in Messages"). */
 #define NX_TCODE_OWNERSHIP		2
 #define NX_TCODE_DIRECT_BRANCH		3
@@ -213,6 +215,7 @@ struct nx_encoder {
 	bool owner_known;
 	uint64_t last_tstamp, insn_tstamp;
 	uint64_t pending_ret;		/* the stack's prediction */
+	bool fast, fast_htm;		/* fast_insn() may run */
 	/* Statistics. */
 	uint64_t n_insns, n_msgs, n_bytes;
 	uint64_t by_tcode[64];
@@ -226,7 +229,37 @@ struct nx_encoder {
 int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 		nx_sink_fn sink, void *ctx);
 /* Retires one instruction. */
-void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in);
+void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in);
+
+/* The common case inline: a linear instruction or (HTM) a branch, no
+ * message waiting, nothing reported per instruction; the rest, and
+ * whatever overflows, goes the general way. */
+static inline void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
+{
+	uint64_t icnt = e->icnt + in->len / 2, hist = e->hist;
+
+	if (!e->fast || !e->started || e->next_tcode)
+		goto slow;
+	if (in->itype == RVP_ITYPE_NO_SPECIAL_TYPE) {
+		/* only I-CNT */
+	} else if (in->itype == RVP_ITYPE_NON_TAKEN_BRANCH) {
+		if (e->fast_htm)
+			hist <<= 1;	/* BTM: linear */
+	} else if (in->itype == RVP_ITYPE_TAKEN_BRANCH && e->fast_htm) {
+		hist = hist << 1 | 1;
+	} else {
+		goto slow;
+	}
+	if (icnt > e->icnt_limit || (hist & e->hist_limit))
+		goto slow;
+	e->icnt = icnt;
+	e->hist = hist;
+	e->insn_tstamp = in->tstamp;
+	e->n_insns++;
+	return;
+slow:
+	nx_enc_insn_slow(e, in);
+}
 /* Messages were lost (a FIFO overrun): Error now, a sync next. */
 void nx_enc_overrun(struct nx_encoder *e);
 /* Trace stops: ProgTraceCorrelation with EVCODE, then the bytes flushed.
@@ -365,5 +398,28 @@ long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
 		size_t base);
 /* Feeds one message (the streaming form). */
 int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m);
+
+/* ---- the TCG plugin's instruction trace (itrace=FILE, rvp_itrace.h): the
+ * executed instructions of the first vCPU it names, in order. */
+struct nx_itrace_block;
+struct nx_itrace {
+	const uint32_t *w;
+	size_t nw, pos;
+	struct nx_itrace_block *blocks;
+	size_t n_blocks;
+	int vcpu, want_vcpu;
+	bool other_vcpus;		/* more than one vCPU ran */
+	bool system;			/* recorded in system mode */
+	uint32_t priv;
+	const struct nx_itrace_block *cur;
+	uint32_t cur_i;
+	uint64_t cur_pc;
+};
+/* DATA stays the caller's; 0, or -1 when it is not an instruction trace. */
+int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len);
+/* The next instruction: 1, 0 at the end, -1 when the file is damaged. */
+int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
+		   unsigned int *priv);
+void nx_itrace_free(struct nx_itrace *it);
 
 #endif /* RVPERF_NEXUS_H */

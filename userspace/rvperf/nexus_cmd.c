@@ -673,24 +673,9 @@ static int cmd_stat(int argc, char **argv)
 /* ---- instruction sources for the encoder: the plugin's itrace, PCSEQ,
  * PCONLY + ELF */
 
-struct itrace_block {
-	uint64_t start;
-	uint32_t n;
-	const uint32_t *words;
-};
-
 struct insn_source {
-	/* itrace */
-	const uint32_t *w;
-	size_t nw, pos;
-	struct itrace_block *blocks;
-	size_t n_blocks;
-	int vcpu, want_vcpu, other_vcpus;
-	uint32_t priv;
-	/* the block being expanded */
-	const struct itrace_block *cur;
-	uint32_t cur_i;
-	uint64_t cur_pc;
+	struct nx_itrace it;
+	bool have_it;
 	/* text sources */
 	FILE *text;
 	bool pcseq;
@@ -698,89 +683,6 @@ struct insn_source {
 	unsigned long line;
 	char err[160];
 };
-
-static int itrace_open(struct insn_source *s, const struct mapped *m)
-{
-	uint32_t mode;
-
-	memset(s, 0, sizeof(*s));
-	if (m->len < 12 || memcmp(m->data, RVP_ITRACE_MAGIC, 8))
-		return -1;
-	memcpy(&mode, m->data + 8, 4);
-	s->w = (const uint32_t *)(m->data + 12);
-	s->nw = (m->len - 12) / 4;
-	s->vcpu = -1;
-	s->want_vcpu = -1;
-	return 0;
-}
-
-/* The next executed instruction: 1, 0 at the end, -1 on a bad file. */
-static int itrace_next(struct insn_source *s, uint64_t *pc, uint32_t *word,
-		       unsigned int *priv)
-{
-	while (!s->cur || s->cur_i == s->cur->n) {
-		uint32_t v;
-
-		s->cur = NULL;
-		if (s->pos >= s->nw)
-			return 0;
-		v = s->w[s->pos++];
-		if (v == RVP_ITRACE_DEF) {
-			uint32_t id, n;
-
-			if (s->pos + 4 > s->nw)
-				return -1;
-			id = s->w[s->pos];
-			n = s->w[s->pos + 1];
-			if (s->pos + 4 + n > s->nw || id > (1u << 28))
-				return -1;
-			if (id >= s->n_blocks) {
-				size_t nn = (size_t)id * 2 + 1024;
-				struct itrace_block *b = realloc(s->blocks, nn * sizeof(*b));
-
-				if (!b)
-					return -1;
-				memset(b + s->n_blocks, 0, (nn - s->n_blocks) * sizeof(*b));
-				s->blocks = b;
-				s->n_blocks = nn;
-			}
-			s->blocks[id].start = s->w[s->pos + 2] |
-					      (uint64_t)s->w[s->pos + 3] << 32;
-			s->blocks[id].n = n;
-			s->blocks[id].words = s->w + s->pos + 4;
-			s->pos += 4 + n;
-		} else if (v == RVP_ITRACE_VCPU) {
-			if (s->pos >= s->nw)
-				return -1;
-			s->vcpu = (int)s->w[s->pos++];
-			if (s->want_vcpu < 0)
-				s->want_vcpu = s->vcpu;
-			else if (s->vcpu != s->want_vcpu)
-				s->other_vcpus = 1;
-		} else if (v == RVP_ITRACE_PRIV) {
-			if (s->pos >= s->nw)
-				return -1;
-			if (s->vcpu == s->want_vcpu)
-				s->priv = s->w[s->pos];
-			s->pos++;
-		} else if (v < RVP_ITRACE_FIRST_TAG) {
-			if (v >= s->n_blocks || !s->blocks[v].words)
-				return -1;
-			if (s->vcpu != s->want_vcpu)
-				continue;
-			s->cur = &s->blocks[v];
-			s->cur_i = 0;
-			s->cur_pc = s->cur->start;
-		} else {
-			return -1;
-		}
-	}
-	*word = s->cur->words[s->cur_i++];
-	*pc = s->cur_pc;
-	*priv = s->priv;
-	s->cur_pc += (*word & 3) == 3 ? 4 : 2;
-	return 1;
-}
 
 /* PCSEQ: "0xADDR,TYPE[SIZE][,0xDEST]"; PCONLY: "0xADDR" (with --elf). */
 static int text_next(struct insn_source *s, uint64_t *pc, uint32_t *word,
@@ -877,7 +779,7 @@ static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
 		if (src->text)
 			r = text_next(src, &pc, &word, &in, &typed);
 		else
-			r = itrace_next(src, &pc, &word, &priv);
+			r = nx_itrace_next(&src->it, &pc, &word, &priv);
 		if (r < 0) {
 			free(e);
 			return fail(EXIT_BAD_DATA, "%s", src->text ? src->err :
@@ -938,9 +840,10 @@ static int cmd_encode(int argc, char **argv)
 		return fail(EXIT_USAGE, "no output: give -o TRACE");
 	memset(&src, 0, sizeof(src));
 	if (o.itrace) {
-		if (map_file(o.itrace, &m) || itrace_open(&src, &m))
+		if (map_file(o.itrace, &m) || nx_itrace_open(&src.it, m.data, m.len))
 			return fail(EXIT_BAD_DATA, "'%s' is not a plugin instruction trace",
 				    o.itrace);
+		src.have_it = true;
 	} else {
 		if (o.pconly && !o.n_elf)
 			return fail(EXIT_USAGE, "--pconly needs the program: --elf ELF");
@@ -968,7 +871,8 @@ static int cmd_encode(int argc, char **argv)
 		print_enc_stats("encode", &st, o.output);
 	if (src.text)
 		fclose(src.text);
-	free(src.blocks);
+	if (src.have_it)
+		nx_itrace_free(&src.it);
 	unmap_file(&m);
 	return rc;
 }
@@ -1169,7 +1073,9 @@ static int cmd_record(int argc, char **argv)
 	t1 = now();
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return fail(EXIT_BAD_DATA, "could not run %s", qemu);
-	if (map_file(o.itrace ? o.itrace : itrace_path, &m) || itrace_open(&src, &m)) {
+	memset(&src, 0, sizeof(src));
+	if (map_file(o.itrace ? o.itrace : itrace_path, &m) ||
+	    nx_itrace_open(&src.it, m.data, m.len)) {
 		if (!o.itrace)
 			unlink(itrace_path);
 		return fail(EXIT_BAD_DATA, "the plugin wrote no instruction trace "
@@ -1185,11 +1091,11 @@ static int cmd_record(int argc, char **argv)
 		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", output);
 	if (!rc && !o.system)
 		rc = write_code(&m, o.prog_argv[0], &o.cfg, output);
-	if (src.other_vcpus)
+	if (src.it.other_vcpus)
 		fprintf(stderr, "rvperf nexus record: note: only the first vCPU "
 			"(thread) is encoded\n");
 	unmap_file(&m);
-	free(src.blocks);
+	nx_itrace_free(&src.it);
 	if (!o.itrace)
 		unlink(itrace_path);
 	if (rc)

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# bench-nexus - N-Trace on a recorded workload of ~35 M instructions (the
+# sample workload, 30000 rounds): encode and decode speed and bits per
+# instruction for each mode against a memory-bandwidth baseline measured in
+# the same run (bench-nexus.c), then what recording costs: rvperf nexus
+# record (QEMU with the plugin's instruction trace, then the encoder) and
+# the plugin alone, against plain qemu-riscv64, best of ROUNDS in CPU time
+# (user + sys, the children's included), which a busy neighbour disturbs
+# less than wall-clock time.  Goals (issue 20): decode >= 200 M instr/s,
+# encode >= 100 M instr/s, recording <= 2x plain.
+set -eu
+O=${O:-build}
+qemu=${QEMU_USER:-qemu-riscv64}
+rvperf=$O/userspace/rvperf
+plugin=$O/qemu-model/librvperf-ctr.so
+prog=$O/guest/bin/branchy
+rounds=${ROUNDS:-3}
+arg=30000
+[ -x "$prog" ] || make -s O="$O" "$prog" >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$rvperf" nexus record -o "$tmp/t.nxt" --itrace "$tmp/t.itr" -- "$prog" $arg \
+	>/dev/null 2>"$tmp/record.log"
+ROUNDS=$rounds "$O/tests/bench/bench-nexus" "$tmp/t.itr" "$prog"
+
+cpu() {	# cpu COMMAND...: user + sys seconds of one run, children included
+	local TIMEFORMAT='%3U %3S' t
+	t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+	set -- $t
+	echo "$1 + $2" | bc -l
+}
+best() { sort -n | head -1; }
+plain=() itr=() rec=()
+for _ in $(seq "$rounds"); do
+	plain+=("$(cpu "$qemu" "$prog" $arg)")
+	itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
+	rec+=("$(cpu "$rvperf" nexus record -o "$tmp/r.nxt" -- "$prog" $arg)")
+done
+p=$(printf '%s\n' "${plain[@]}" | best)
+i=$(printf '%s\n' "${itr[@]}" | best)
+r=$(printf '%s\n' "${rec[@]}" | best)
+echo "recording (CPU time, best of $rounds)"
+printf '  plain qemu-riscv64               %6.3f s\n' "$p"
+printf '  with the instruction trace       %6.3f s  ratio %.2f\n' "$i" "$(echo "$i / $p" | bc -l)"
+printf '  rvperf nexus record (+ encoding) %6.3f s  ratio %.2f  (goal <= 2)\n' \
+	"$r" "$(echo "$r / $p" | bc -l)"

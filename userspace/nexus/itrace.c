@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * itrace.c - reads the TCG plugin's instruction trace (rvp_itrace.h): the
+ * blocks it describes are kept by id, each execution expands to the
+ * block's instructions.  Only the first vCPU's executions are given: one
+ * encoder stands for one hart.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nexus.h"
+#include "rvp_itrace.h"
+
+struct nx_itrace_block {
+	uint64_t start;
+	uint32_t n;
+	const uint32_t *words;
+};
+
+int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len)
+{
+	uint32_t mode;
+
+	memset(it, 0, sizeof(*it));
+	if (len < 12 || memcmp(data, RVP_ITRACE_MAGIC, 8) || ((uintptr_t)data & 3))
+		return -1;
+	memcpy(&mode, data + 8, 4);
+	it->system = mode;
+	it->w = (const uint32_t *)(data + 12);
+	it->nw = (len - 12) / 4;
+	it->vcpu = -1;
+	it->want_vcpu = -1;
+	return 0;
+}
+
+void nx_itrace_free(struct nx_itrace *it)
+{
+	free(it->blocks);
+	it->blocks = NULL;
+}
+
+static int define(struct nx_itrace *it)
+{
+	const uint32_t *w = it->w;
+	uint32_t id, n;
+
+	if (it->pos + 4 > it->nw)
+		return -1;
+	id = w[it->pos];
+	n = w[it->pos + 1];
+	if (n > it->nw - it->pos - 4 || id > (1u << 28))
+		return -1;
+	if (id >= it->n_blocks) {
+		size_t nn = (size_t)id * 2 + 1024;
+		struct nx_itrace_block *b = realloc(it->blocks, nn * sizeof(*b));
+
+		if (!b)
+			return -1;
+		memset(b + it->n_blocks, 0, (nn - it->n_blocks) * sizeof(*b));
+		it->blocks = b;
+		it->n_blocks = nn;
+	}
+	it->blocks[id].start = w[it->pos + 2] | (uint64_t)w[it->pos + 3] << 32;
+	it->blocks[id].n = n;
+	it->blocks[id].words = w + it->pos + 4;
+	it->pos += 4 + n;
+	return 0;
+}
+
+int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
+		   unsigned int *priv)
+{
+	while (!it->cur || it->cur_i == it->cur->n) {
+		uint32_t v;
+
+		it->cur = NULL;
+		if (it->pos >= it->nw)
+			return 0;
+		v = it->w[it->pos++];
+		if (v < RVP_ITRACE_FIRST_TAG) {
+			if (v >= it->n_blocks || !it->blocks[v].words)
+				return -1;
+			if (it->vcpu != it->want_vcpu)
+				continue;
+			it->cur = &it->blocks[v];
+			it->cur_i = 0;
+			it->cur_pc = it->cur->start;
+		} else if (v == RVP_ITRACE_DEF) {
+			if (define(it))
+				return -1;
+		} else if (v == RVP_ITRACE_VCPU || v == RVP_ITRACE_PRIV) {
+			if (it->pos >= it->nw)
+				return -1;
+			if (v == RVP_ITRACE_PRIV) {
+				if (it->vcpu == it->want_vcpu)
+					it->priv = it->w[it->pos];
+			} else {
+				it->vcpu = (int)it->w[it->pos];
+				if (it->want_vcpu < 0)
+					it->want_vcpu = it->vcpu;
+				else if (it->vcpu != it->want_vcpu)
+					it->other_vcpus = true;
+			}
+			it->pos++;
+		} else {
+			return -1;
+		}
+	}
+	*word = it->cur->words[it->cur_i++];
+	*pc = it->cur_pc;
+	*priv = it->priv;
+	it->cur_pc += (*word & 3) == 3 ? 4 : 2;
+	return 1;
+}
