@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the rvperf CTR + counter core into a QEMU source tree and apply the
 # hook patches.  Usage: qemu-model/qemu/apply.sh /path/to/qemu
-# Checked against QEMU v10.2.0 (698104725efa).  It does not build QEMU: run
-# your own configure && make afterwards.
+# Checked against QEMU v10.2.0 (698104725efa) and the 10.2.2 release source
+# (Debian's qemu_10.2.2+ds.orig.tar.xz): the series applies to both without
+# offset or fuzz.  It does not build QEMU: scripts/registry/build-qemu.sh
+# builds the 10.2.2 source with it, or run your own configure && make.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -12,7 +14,7 @@ qemu=${1:?usage: $0 QEMU_SOURCE_DIR}
 ver=$(cat "$qemu/VERSION" 2>/dev/null || echo unknown)
 case $ver in
 10.2.*) ;;
-*) echo "warning: checked against QEMU 10.2.0, this tree is $ver" >&2 ;;
+*) echo "warning: checked against QEMU 10.2.0 and 10.2.2, this tree is $ver" >&2 ;;
 esac
 dst=$qemu/target/riscv/rvperf
 if [ -e "$dst" ]; then

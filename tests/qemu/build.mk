@@ -1,19 +1,40 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tests/qemu: ctr-sim scenarios replayed as bare-metal guest code on a QEMU
-# patched with qemu-model/qemu, and the model's own guest checks.  E2e
-# tiers: need QEMU=..., SKIP without.
+# patched with qemu-model/qemu, and the model's own guest checks.
 # events-gen.sh: the replay's generator, guest builds and ctr-sim sequences
 # without QEMU (make check).
 HOST_TESTS += tests/qemu/events-gen.sh
-E2E_QEMU_TIERS := 'e2e-qemu-ctr=env QEMU=$(QEMU) tests/qemu/replay.sh' \
-	'e2e-qemu-gating=env QEMU=$(QEMU) tests/qemu/gating.sh'
-E2E_QEMU_TIERS += 'e2e-qemu-cycles=env QEMU=$(QEMU) O=$(O) tests/qemu/cycles.sh'
-E2E_QEMU_TIERS += 'e2e-qemu-events=env QEMU=$(QEMU) O=$(O) tests/qemu/events.sh'
-E2E_QEMU_TIERS += 'e2e-qemu-migrate=env QEMU=$(QEMU) tests/qemu/migrate.sh'
+
+# $(call qemu-tiers,NAME-PREFIX,QEMU,ENV): the tiers as runner entries.
+qemu-tiers = '$(1)ctr=env QEMU=$(2) $(3) tests/qemu/replay.sh' \
+	'$(1)gating=env QEMU=$(2) $(3) tests/qemu/gating.sh' \
+	'$(1)cycles=env QEMU=$(2) O=$(O) $(3) tests/qemu/cycles.sh' \
+	'$(1)events=env QEMU=$(2) O=$(O) $(3) tests/qemu/events.sh' \
+	'$(1)migrate=env QEMU=$(2) $(3) tests/qemu/migrate.sh' \
+	'$(1)pmu=env QEMU=$(2) $(3) tests/qemu/pmu.sh' \
+	'$(1)buffered=env QEMU=$(2) $(3) tests/qemu/buffered.sh' \
+	'$(1)stateen=env QEMU=$(2) $(3) tests/qemu/stateen.sh'
+
+# make check-e2e QEMU=...: the tiers on the user's QEMU (each SKIPs without
+# one, or without the ctr-layout property).
+E2E_QEMU_TIERS := $(call qemu-tiers,e2e-qemu-,$(QEMU))
+
+# make check: the tiers on our QEMU, qemu-model/qemu applied to the
+# registry's QEMU 10.2.2 source and built in the cache by
+# scripts/registry/build-qemu.sh, which always runs and builds only when
+# the series changed (incrementally).  RVPERF_QEMU is a copy of its
+# qemu-system-riscv64 in $(O), so that its path does not change with the
+# content key the cache uses: other tiers on our QEMU put $(RVPERF_QEMU) in
+# STACK_TARGETS (or depend on it) and run it.  QEMU_REQUIRED=1: a tier that
+# would SKIP (no QEMU, no ctr-layout, no compiler, no ctr-sim) fails instead.
+RVPERF_QEMU := $(O)/qemu-rvperf/qemu-system-riscv64
+$(RVPERF_QEMU): FORCE
+	$(Q)q=$$(scripts/registry/build-qemu.sh) && mkdir -p $(@D) && \
+		{ cmp -s "$$q" $@ || cp "$$q" $@; }
+STACK_TARGETS += $(RVPERF_QEMU)
+STACK_TIERS += $(call qemu-tiers,rvperf-qemu-,$(RVPERF_QEMU),QEMU_REQUIRED=1)
+
 # bench-qemu: CTR off / disabled / recording, ours against upstream 10.2's
 # CTR (make bench QEMU=<patched> QEMU_UPSTREAM=<unmodified>; SKIPPED
 # without them).
 BENCHES += tests/bench/bench-qemu.sh
-E2E_QEMU_TIERS += 'e2e-qemu-pmu=env QEMU=$(QEMU) tests/qemu/pmu.sh'
-E2E_QEMU_TIERS += 'e2e-qemu-buffered=env QEMU=$(QEMU) tests/qemu/buffered.sh'
-E2E_QEMU_TIERS += 'e2e-qemu-stateen=env QEMU=$(QEMU) tests/qemu/stateen.sh'

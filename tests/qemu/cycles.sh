@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
-[ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
+[ -x "$sim" ] || skip_all "no ctr-sim at $sim (make all)"
 make_tmp
 echo "1..2"
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/cycles.c"

@@ -27,7 +27,7 @@ if [ "${UPSTREAM_CTR:-}" = 1 ]; then
 else
 	need_rvperf_qemu
 fi
-[ -x "$sim" ] || { echo "1..0 # SKIP no ctr-sim at $sim (make all)"; exit 0; }
+[ -x "$sim" ] || skip_all "no ctr-sim at $sim (make all)"
 make_tmp
 n=0
 : >"$tmp/list"

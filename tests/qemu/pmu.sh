@@ -29,8 +29,8 @@ i=13
 	"$top/tests/qemu/pmu-map-print.c" || echo "# pmu-map-print did not build"
 for conf in "$cpu 7fffd" "$cpu,pmu-mask=0x78 7d"; do
 set -- $conf
-"$QEMU" -M virt,dumpdtb="$tmp/virt.dtb" -cpu "$1" -display none \
-	>/dev/null 2>"$tmp/dtb.err"
+"$QEMU" -M virt,dumpdtb="$tmp/virt.dtb" -bios none -cpu "$1" -display none \
+	>/dev/null 2>"$tmp/dtb.err" || sed 's/^/# dumpdtb: /' "$tmp/dtb.err"
 python3 - "$tmp/virt.dtb" >"$tmp/dt" <<'PY'
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
@@ -71,7 +71,7 @@ done
 # A pmu-mask with gaps: the counter model's counters are 3, 4, ... only.
 # QEMU must refuse the CPU at start (-S: a QEMU that starts just waits).
 i=$((i + 1))
-timeout 10 "$QEMU" -M virt -cpu "$cpu,pmu-mask=0x28" -display none -S \
+timeout 10 "$QEMU" -M virt -bios none -cpu "$cpu,pmu-mask=0x28" -display none -S \
 	</dev/null >"$tmp/gap.out" 2>&1
 rc=$?
 if [ "$rc" != 124 ] && [ "$rc" != 0 ] &&

@@ -7,26 +7,18 @@
 # ctr-sim).  QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 # SCENARIOS="a.scn b.scn" narrows the set; CROSS_CC overrides the compiler.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
-if [ -z "${QEMU:-}" ] || [ ! -x "${QEMU:-}" ]; then
-	echo "1..0 # SKIP QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 with qemu-model/qemu applied"
-	exit 0
-fi
+. "$(dirname "$0")/lib.sh"
+need_qemu
 # UPSTREAM_CTR=1: run the ratified scenarios on an unpatched QEMU's own CTR
 # emulation (smctr=true) instead, skipping the draft ones.
 upstream=
 if ! "$QEMU" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout; then
 	if [ "${UPSTREAM_CTR:-}" != 1 ]; then
-		echo "1..0 # SKIP $QEMU has no ctr-layout CPU property (qemu-model/qemu not applied; UPSTREAM_CTR=1 tests its own CTR)"
-		exit 0
+		skip_all "$QEMU has no ctr-layout CPU property (qemu-model/qemu not applied; UPSTREAM_CTR=1 tests its own CTR)"
 	fi
 	upstream=1
 fi
-if ! command -v "$cc" >/dev/null 2>&1; then
-	echo "1..0 # SKIP $cc not found"
-	exit 0
-fi
+need_cc
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 scns=${SCENARIOS:-$(ls "$top"/tests/ctr/*.scn)}
