@@ -44,3 +44,9 @@ $(eval $(call host-program,$(O)/tests/tv/tv-mutate,\
 	tests/tv/tv-mutate.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_PROGS += $(O)/tests/tv/tv-mutate
 HOST_TESTS += tests/tv/tandem-test.sh
+
+# make bench: decode MB/s and groups/s, diff groups/s, against the memory
+# bandwidth measured in the same run.
+$(eval $(call host-program,$(O)/tests/bench/bench-tv,\
+	tests/bench/bench-tv.c $(TV_SRCS),$(TV_CFLAGS)))
+BENCHES += $(O)/tests/bench/bench-tv

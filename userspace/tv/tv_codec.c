@@ -422,16 +422,18 @@ void tv_dec_finish(struct tv_decoder *d)
 	d->final = true;
 }
 
-static inline uint64_t get_le(const uint8_t *p, unsigned int n)
+/* N (1-8) little-endian bytes at P; END bounds the buffer. */
+static inline uint64_t get_le(const uint8_t *p, unsigned int n, const uint8_t *end)
 {
 	uint64_t v = 0;
 
-	if (n == 8) {
+	if (end - p >= 8) {
+		/* One load, then the bytes beyond the field masked off. */
 		memcpy(&v, p, 8);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		v = __builtin_bswap64(v);
 #endif
-		return v;
+		return n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		v |= (uint64_t)p[i] << (8 * i);
@@ -470,10 +472,11 @@ static enum tv_status fail(struct tv_decoder *d, size_t at, const char *msg)
  * Parses the payload of the item whose opcode is at P into IT.  PREV is the
  * memory request a response belongs to (NULL: none in this group).
  */
-static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
-		      const struct tv_item *req, size_t *next, const char **why)
+static inline __attribute__((always_inline))
+int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
+	       const struct tv_item *req, size_t *next, const char **why)
 {
-	const uint8_t *in = d->in;
+	const uint8_t *in = d->in, *end = d->in + d->in_len;
 	size_t avail = d->in_len - p - 1;
 	unsigned int n, op = in[p];
 	const uint8_t *q = in + p + 1;
@@ -499,7 +502,7 @@ static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 		}
 		if (avail < 2 + n)
 			return ITEM_SHORT;
-		it->value = get_le(q + 2, n);
+		it->value = get_le(q + 2, n, end);
 		*next = p + 3 + n;
 		return ITEM_OK;
 	case TV_OP_INCR_REG_ADD:
@@ -522,7 +525,7 @@ static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 		}
 		if (avail < 1 + n)
 			return ITEM_SHORT;
-		it->value = get_le(q + 1, n);
+		it->value = get_le(q + 1, n, end);
 		if (it->id == TV_AS_PRIV && it->value > 3 && d->mode == TV_STRICT) {
 			*why = "privilege mode above 3";
 			return ITEM_BAD;
@@ -534,7 +537,7 @@ static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 
 		if (avail < na + 1)
 			return ITEM_SHORT;
-		it->value = get_le(q, na);
+		it->value = get_le(q, na, end);
 		it->id = q[na] & 0xf;
 		it->size = q[na] >> 4;
 		if (it->id > TV_MEM_FETCH) {
@@ -549,7 +552,7 @@ static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 		nd = it->has_data ? 1u << it->size : 0;
 		if (avail < na + 1 + nd)
 			return ITEM_SHORT;
-		it->data = get_le(q + na + 1, nd);
+		it->data = get_le(q + na + 1, nd, end);
 		*next = p + 2 + na + nd;
 		return ITEM_OK;
 	}
@@ -577,20 +580,20 @@ static int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 		nd = it->has_data ? 1u << it->size : 0;
 		if (avail < 1 + nd)
 			return ITEM_SHORT;
-		it->data = get_le(q + 1, nd);
+		it->data = get_le(q + 1, nd, end);
 		*next = p + 2 + nd;
 		return ITEM_OK;
 	}
 	case TV_OP_INSN16:
 		if (avail < 2)
 			return ITEM_SHORT;
-		it->value = get_le(q, 2);
+		it->value = get_le(q, 2, end);
 		*next = p + 3;
 		return ITEM_OK;
 	case TV_OP_INSN32:
 		if (avail < 4)
 			return ITEM_SHORT;
-		it->value = get_le(q, 4);
+		it->value = get_le(q, 4, end);
 		*next = p + 5;
 		return ITEM_OK;
 	default:

@@ -521,6 +521,85 @@ static void compare_groups(struct diff_ctx *c)
 	}
 }
 
+/*
+ * The length of a well-formed group at P (begin, then the common items,
+ * then an end or the next begin), or 0 when anything about it is unusual
+ * (the decoder then takes it: state initialisation, reset, items outside
+ * groups, anything it would reject).  No item is built: this only finds
+ * where the group ends.
+ */
+static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
+			      size_t len, size_t p)
+{
+	size_t start = p;
+	unsigned int na = tv_mlen_bytes(cfg), prev = 0, req_op = 0;
+	bool insn = false, incr = false;
+
+	if (p >= len || buf[p] != TV_OP_BEGIN_GROUP)
+		return 0;
+	p++;
+	while (p < len) {
+		unsigned int op = buf[p], n;
+
+		switch (op) {
+		case TV_OP_END_GROUP:
+			return incr && !insn ? 0 : p + 1 - start;
+		case TV_OP_BEGIN_GROUP:
+			return p == start + 1 || (incr && !insn) ? 0 : p - start;
+		case TV_OP_INCR_PC:
+			incr = true;
+			n = 1;
+			break;
+		case TV_OP_FULL_REG:
+			if (p + 3 > len)
+				return 0;
+			n = tv_reg_bytes(cfg, (uint16_t)(buf[p + 1] | buf[p + 2] << 8));
+			if (!n)
+				return 0;
+			n += 3;
+			break;
+		case TV_OP_INCR_REG_ADD:
+		case TV_OP_INCR_REG_OR:
+			n = 4;
+			break;
+		case TV_OP_ADDL_STATE:
+			if (p + 2 > len)
+				return 0;
+			n = tv_addl_bytes(cfg, buf[p + 1]);
+			if (!n || (buf[p + 1] == TV_AS_PRIV && p + 3 <= len && buf[p + 2] > 3))
+				return 0;
+			n += 2;
+			break;
+		case TV_OP_MEM_REQ:
+			if (p + 2 + na > len || (buf[p + 1 + na] & 0xf) > TV_MEM_FETCH ||
+			    buf[p + 1 + na] >> 4 > 3)
+				return 0;
+			req_op = buf[p + 1 + na] & 0xf;
+			n = 2 + na + (tv_mem_req_has_data(req_op) ? 1u << (buf[p + 1 + na] >> 4) : 0);
+			break;
+		case TV_OP_MEM_RSP:
+			if (prev != TV_OP_MEM_REQ || p + 2 > len || (buf[p + 1] & 0xf) > 3 ||
+			    buf[p + 1] >> 4 > 1)
+				return 0;
+			n = 2 + (tv_mem_rsp_has_data(req_op) ? 1u << (buf[p + 1] & 0xf) : 0);
+			break;
+		case TV_OP_INSN16:
+			insn = true;
+			n = 3;
+			break;
+		case TV_OP_INSN32:
+			insn = true;
+			n = 5;
+			break;
+		default:
+			return 0;	/* reset, state init, unknown */
+		}
+		prev = op;
+		p += n;
+	}
+	return 0;	/* the trace ends inside it */
+}
+
 int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	    const struct tv_diff_opts *opts, struct tv_diff_result *res)
 {
@@ -528,6 +607,8 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	struct tv_shadow sa, sb;
 	struct tv_group ga, gb;
 	struct diff_ctx c = { .o = opts, .res = res, .a = &sa, .b = &sb };
+	size_t pa = 0, pb = 0;	/* where the fast path is */
+	bool fast;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -541,9 +622,35 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		snprintf(res->err.msg, sizeof(res->err.msg), "out of memory");
 		return -1;
 	}
+	fast = opts->cfg_a.xlen == opts->cfg_b.xlen && opts->cfg_a.flen == opts->cfg_b.flen &&
+	       opts->cfg_a.mlen == opts->cfg_b.mlen;
 	while (!c.stop) {
-		enum tv_status sta = tv_dec_next(&da, &ga);
-		enum tv_status stb = tv_dec_next(&db, &gb);
+		enum tv_status sta, stb;
+
+		/*
+		 * Byte-identical groups change identical shadow states the
+		 * same way: nothing to compare.  Their bytes are only applied
+		 * to the shadow states (below) when a group differs.
+		 */
+		if (fast) {
+			size_t la = quick_group_len(&opts->cfg_a, a, alen, pa);
+
+			if (la && pb + la <= blen && !memcmp(a + pa, b + pb, la) &&
+			    quick_group_len(&opts->cfg_b, b, blen, pb) == la) {
+				pa += la;
+				pb += la;
+				res->groups++;
+				continue;
+			}
+			if (pa >= alen && pb >= blen)
+				break;	/* both ended together */
+			while (da.pos < pa && tv_dec_next(&da, &ga) == TV_GROUP)
+				tv_shadow_apply(&sa, &ga);
+			while (db.pos < pb && tv_dec_next(&db, &gb) == TV_GROUP)
+				tv_shadow_apply(&sb, &gb);
+		}
+		sta = tv_dec_next(&da, &ga);
+		stb = tv_dec_next(&db, &gb);
 
 		if (sta == TV_ERROR || stb == TV_ERROR) {
 			res->err_trace = sta == TV_ERROR ? 1 : 2;
@@ -566,6 +673,8 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		c.gb = &gb;
 		compare_groups(&c);
 		res->groups++;
+		pa = da.pos;
+		pb = db.pos;
 	}
 	tv_dec_free(&da);
 	tv_dec_free(&db);

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * bench-tv - how fast the trace protocol decoder and the shadow-state diff
+ * run, against the memory bandwidth of this machine measured in the same
+ * run (reading the same trace bytes with a sum, one pass per round).
+ *
+ * The trace mixes the instruction categories of the specification's
+ * Appendix D: integer ops with a register, loads with an address, stores
+ * with a memory request, branches with a pc item, CSR writes, floating
+ * point with fcsr, an occasional trap: about 20 bytes a group, like the
+ * traces rvperf tv record writes.  Goals (issue 21): decode >= 500 MB/s,
+ * diff >= 20 M groups/s on one core.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tv.h"
+
+#define GROUPS	(4u << 20)
+#define ROUNDS	5
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* EVERY: change one register value in every EVERY-th group (0: none). */
+static void make_trace(struct tv_buf *b, const struct tv_config *cfg, uint32_t every)
+{
+	uint64_t pc = 0x80000000, x = 1;
+
+	for (uint32_t i = 0; i < GROUPS; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);
+		switch (i % 10) {
+		case 0: case 1: case 2: case 3:	/* integer */
+			tv_enc_op(b, TV_OP_INCR_PC);
+			tv_enc_insn(b, 0x00b50533);
+			tv_enc_full_reg(b, cfg, TV_REG_GPR(10 + i % 4),
+					every && i % every == 0 ? x ^ 1 : x);
+			pc += 4;
+			break;
+		case 4:				/* load */
+			tv_enc_op(b, TV_OP_INCR_PC);
+			tv_enc_insn(b, 0x6214);
+			tv_enc_full_reg(b, cfg, TV_REG_GPR(13), x);
+			tv_enc_addl(b, cfg, TV_AS_EADDR, 0x80001000 + (x & 0xff8));
+			pc += 2;
+			break;
+		case 5:				/* store */
+			tv_enc_op(b, TV_OP_INCR_PC);
+			tv_enc_insn(b, 0xe208);
+			tv_enc_mem_req(b, cfg, 0x80001000 + (x & 0xff8), TV_MEM_STORE, 3, x);
+			pc += 2;
+			break;
+		case 6:				/* branch */
+			tv_enc_insn(b, 0xf9ed);
+			pc -= 14;
+			tv_enc_addl(b, cfg, TV_AS_PC, pc);
+			break;
+		case 7:				/* csr write */
+			tv_enc_op(b, TV_OP_INCR_PC);
+			tv_enc_insn(b, 0x34029073);
+			tv_enc_full_reg(b, cfg, 0x340, x);
+			pc += 4;
+			break;
+		case 8:				/* floating point */
+			tv_enc_op(b, TV_OP_INCR_PC);
+			tv_enc_insn(b, 0x0116f3d3);
+			tv_enc_full_reg(b, cfg, TV_REG_FPR(7), x);
+			tv_enc_incr_reg_or(b, 0x003, 1);
+			pc += 4;
+			break;
+		case 9:				/* nop, and now and then a trap */
+			if (i % 1000 == 9) {
+				tv_enc_addl(b, cfg, TV_AS_PC, 0x80000100);
+				tv_enc_insn(b, 0x00000073);
+				tv_enc_full_reg(b, cfg, 0x341, pc);
+				tv_enc_full_reg(b, cfg, 0x342, 8);
+				tv_enc_addl(b, cfg, TV_AS_PRIV, 3);
+				pc = 0x80000100;
+			} else {
+				tv_enc_op(b, TV_OP_INCR_PC);
+				tv_enc_insn(b, 0x0001);
+				pc += 2;
+			}
+			break;
+		}
+		tv_enc_op(b, TV_OP_END_GROUP);
+	}
+}
+
+int main(void)
+{
+	struct tv_config cfg;
+	struct tv_buf b = { 0 }, m = { 0 };
+	double base_best = 1e9, dec_best = 1e9, diff_best = 1e9, mdiff_best = 1e9, t;
+	uint64_t mdiv = 0;
+	uint64_t groups = 0, items = 0, sum = 0;
+	int rc = 0;
+
+	tv_config_default(&cfg);
+	make_trace(&b, &cfg, 0);
+	make_trace(&m, &cfg, 1000);
+	if (b.oom || m.oom)
+		return 1;
+	for (int round = 0; round < ROUNDS; round++) {
+		struct tv_decoder d;
+		struct tv_group g;
+		struct tv_diff_opts o = { .cfg_a = cfg, .cfg_b = cfg, .mode = TV_STRICT };
+		struct tv_diff_result res;
+		const uint64_t *w = (const uint64_t *)b.data;
+
+		/* Baseline: every byte of the trace through the CPU once. */
+		t = now();
+		for (size_t i = 0; i < b.len / 8; i++)
+			sum += w[i];
+		t = now() - t;
+		base_best = t < base_best ? t : base_best;
+
+		t = now();
+		groups = items = 0;
+		tv_dec_init(&d, &cfg, TV_STRICT);
+		tv_dec_set_buffer(&d, b.data, b.len);
+		while (tv_dec_next(&d, &g) == TV_GROUP) {
+			groups++;
+			items += g.n_items;
+		}
+		tv_dec_free(&d);
+		t = now() - t;
+		dec_best = t < dec_best ? t : dec_best;
+
+		t = now();
+		if (tv_diff(b.data, b.len, b.data, b.len, &o, &res) != 0 || res.groups != GROUPS)
+			rc = 1;
+		t = now() - t;
+		diff_best = t < diff_best ? t : diff_best;
+
+		/* A divergence every 1000 groups: shadow states kept up. */
+		t = now();
+		if (tv_diff(b.data, b.len, m.data, m.len, &o, &res) != 1 || res.groups != GROUPS)
+			rc = 1;
+		t = now() - t;
+		mdiv = res.divergences;
+		mdiff_best = t < mdiff_best ? t : mdiff_best;
+	}
+	printf("tandem-verification trace: %u groups, %.1f MB (%.1f bytes a group), best of %d\n",
+	       GROUPS, (double)b.len / 1e6, (double)b.len / GROUPS, ROUNDS);
+	printf("  baseline  memory read:   %8.1f MB/s   (checksum %llx)\n",
+	       (double)b.len / 1e6 / base_best, (unsigned long long)(sum & 0xfff));
+	printf("  decode    tv_dec_next:   %8.1f MB/s, %.1f M groups/s, %.1f M items/s\n",
+	       (double)b.len / 1e6 / dec_best, (double)groups / 1e6 / dec_best,
+	       (double)items / 1e6 / dec_best);
+	printf("  diff      tv_diff:       %8.1f M groups/s (equal traces)\n",
+	       (double)GROUPS / 1e6 / diff_best);
+	printf("  diff      tv_diff:       %8.1f M groups/s (%llu divergences, one every 1000 groups)\n",
+	       (double)GROUPS / 1e6 / mdiff_best, (unsigned long long)mdiv);
+	printf("  ratio     decode / memory read: %.3f\n", base_best / dec_best);
+	printf("  goals     decode >= 500 MB/s: %s; diff >= 20 M groups/s: %s\n",
+	       (double)b.len / 1e6 / dec_best >= 500 ? "met" : "NOT met",
+	       (double)GROUPS / 1e6 / diff_best >= 20 ? "met" : "NOT met");
+	tv_buf_free(&b);
+	tv_buf_free(&m);
+	return rc || groups != GROUPS;
+}
