@@ -50,3 +50,4 @@ HOST_TESTS += tests/tv/tandem-test.sh
 $(eval $(call host-program,$(O)/tests/bench/bench-tv,\
 	tests/bench/bench-tv.c $(TV_SRCS),$(TV_CFLAGS)))
 BENCHES += $(O)/tests/bench/bench-tv
+HOST_TESTS += tests/tv/cli-test.sh
