@@ -37,6 +37,7 @@
 
 #include <libfdt.h>
 #include <sbi/riscv_asm.h>
+#include <sbi/riscv_atomic.h>
 #include <sbi/riscv_encoding.h>
 #include <sbi/sbi_console.h>
 #include <sbi/sbi_csr_detect.h>
@@ -122,6 +123,8 @@ struct rvperf_hart {
 	bool probing;
 	/* S-mode registered SSE LOCAL_PMU_OVERFLOW: LCOFI comes to M-mode. */
 	bool sse_registered;
+	/* Counted in rvperf_fw_counting_harts. */
+	bool fw_counting;
 };
 
 static struct rvp_pmu_platform rvperf_pmu_plat;
@@ -414,6 +417,21 @@ static inline bool rvperf_fw_counting(const struct rvperf_hart *hs)
 	return hs->pmu.started >> hs->pmu.num_hw;
 }
 
+/*
+ * Harts with a firmware counter started: every ecall asks, and on a
+ * machine where none counts (the usual case) that is one load and a
+ * branch before OpenSBI's own ecall handling.
+ */
+static atomic_t rvperf_fw_counting_harts = ATOMIC_INITIALIZER(0);
+
+static void rvperf_fw_counting_update(struct rvperf_hart *hs, bool now)
+{
+	if (hs->fw_counting == now)
+		return;
+	hs->fw_counting = now;
+	atomic_add_return(&rvperf_fw_counting_harts, now ? 1 : -1);
+}
+
 void rvperf_fw_event(u32 code, u64 event_data, u64 count)
 {
 	struct rvperf_hart *hs = rvperf_this_hart();
@@ -430,8 +448,9 @@ int __wrap_sbi_pmu_ctr_incr_fw(enum sbi_pmu_fw_event_code_id fw_id)
 	return 0;
 }
 
-int __real_sbi_ecall_handler(struct sbi_trap_context *tcntx);
-int __wrap_sbi_ecall_handler(struct sbi_trap_context *tcntx)
+/* Out of line: the wrapper's common path stays a load and a branch. */
+static void __attribute__((noinline))
+rvperf_ecall_events(const struct sbi_trap_context *tcntx)
 {
 	struct rvperf_hart *hs = rvperf_this_hart();
 
@@ -440,6 +459,13 @@ int __wrap_sbi_ecall_handler(struct sbi_trap_context *tcntx)
 		rvp_pmu_fw_event(&hs->pmu, RVP_SBI_PMU_FW_PLATFORM,
 				 tcntx->regs.a7, 1);
 	}
+}
+
+int __real_sbi_ecall_handler(struct sbi_trap_context *tcntx);
+int __wrap_sbi_ecall_handler(struct sbi_trap_context *tcntx)
+{
+	if (unlikely(*(volatile long *)&rvperf_fw_counting_harts.counter))
+		rvperf_ecall_events(tcntx);
 	return __real_sbi_ecall_handler(tcntx);
 }
 
@@ -467,6 +493,8 @@ static int rvperf_pmu_handle(unsigned long extid, unsigned long funcid,
 	if (unlikely(!hs || !hs->pmu_ready))
 		return SBI_ENOTSUPP;
 	ret = rvp_pmu_ecall(&hs->pmu, funcid, args);
+	if (unlikely(rvperf_fw_counting(hs) != hs->fw_counting))
+		rvperf_fw_counting_update(hs, !hs->fw_counting);
 	/* A stop may leave LCOFI pending for the overflow S-mode handles in
 	 * its SSE handler right now: drop it, or it comes back at once. */
 	if (unlikely(hs->sse_registered) &&
@@ -702,6 +730,7 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 	}
 
 	if (RVPERF_SBI_PMU_ON) {
+		rvperf_fw_counting_update(hs, false);
 		hs->pmu_ready = false;
 		hs->sse_registered = false;
 		hs->probing = true;
@@ -734,6 +763,7 @@ void __wrap_sbi_pmu_exit(struct sbi_scratch *scratch)
 	struct rvperf_hart *hs = rvperf_this_hart();
 
 	if (hs && hs->pmu_ready) {
+		rvperf_fw_counting_update(hs, false);
 		hs->pmu_ready = false;
 		if (sbi_hart_priv_version(scratch) >= SBI_HART_PRIV_VER_1_11)
 			csr_write(CSR_MCOUNTINHIBIT, hs->pmu.hw.ctr_mask &

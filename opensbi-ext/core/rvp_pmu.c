@@ -191,6 +191,32 @@ static uint32_t hw_bits(const struct rvp_pmu_hart *h, uint64_t lmask)
 
 static uint64_t inh_bits(const struct rvp_pmu_hart *h, uint64_t flags);
 
+/* Hardware counter bitmap (bit N: counter N, implemented ones only) ->
+ * logical counter set. */
+static uint64_t hw_to_logical(const struct rvp_pmu_hart *h, uint32_t bits)
+{
+	uint64_t out = 0;
+	unsigned int l;
+
+	/* Dense counters: counter N >= 2 is logical N - 1 (bit 1, time, is
+	 * never set). */
+	if (h->ctr_to_logical_dense)
+		return (bits & 1) | (bits >> 1);
+	for (l = 0; l < h->num_hw; l++)
+		if (bits & (1U << h->hw_ctr[l]))
+			out |= BIT64(l);
+	return out;
+}
+
+/* The OF bits of every hpm counter at once (Sscofpmf's scountovf, which
+ * M-mode reads whole), as a hardware counter bitmap. */
+static uint32_t hw_overflowed(const struct rvp_pmu_hart *h)
+{
+	if (!h->hw.sscofpmf)
+		return 0;
+	return (uint32_t)rd(h, RVP_CSR_SCOUNTOVF) & h->hw.ctr_mask & HPM_CTRS;
+}
+
 /* ------------------------------------------------------------ discovery */
 
 static unsigned int ones_width(uint64_t v)
@@ -431,9 +457,7 @@ static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 				 uint64_t data)
 {
 	uint32_t type = idx >> RVP_SBI_PMU_EVENT_IDX_TYPE_SHIFT;
-	uint64_t out = 0;
 	uint32_t bits;
-	unsigned int l;
 
 	if (type == RVP_SBI_PMU_EVENT_TYPE_FW) {
 		if (!fw_event_supported(h, idx & RVP_SBI_PMU_EVENT_IDX_CODE_MASK,
@@ -442,14 +466,7 @@ static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 		return (BIT64(h->plat->num_fw_ctrs) - 1) << h->num_hw;
 	}
 	bits = hw_candidates(h, idx, data);
-	/* Dense counters: counter N >= 2 is logical N - 1 (bit 1, time,
-	 * is never a candidate). */
-	if (h->ctr_to_logical_dense)
-		return (bits & 1) | (bits >> 1);
-	for (l = 0; l < h->num_hw; l++)
-		if (bits & (1U << h->hw_ctr[l]))
-			out |= BIT64(l);
-	return out;
+	return hw_to_logical(h, bits);
 }
 
 /* ------------------------------------------------------------ counter sets */
@@ -747,15 +764,12 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 
 	hw = hw_bits(h, set);
 	/* A cleared OF re-arms the overflow interrupt (Sscofpmf); only an
-	 * overflown counter needs the write. */
-	if (h->hw.sscofpmf) {
-		for (rest = hw & HPM_CTRS; rest; rest &= rest - 1) {
-			uint64_t ev;
-
+	 * overflown counter needs the write, and scountovf says which. */
+	if (hw & HPM_CTRS) {
+		for (rest = hw_overflowed(h) & hw; rest; rest &= rest - 1) {
 			n = lowest_bit(rest);
-			ev = hw_evt_read(h, n);
-			if (ev & RVP_MHPMEVENT_OF)
-				hw_evt_write(h, n, ev & ~RVP_MHPMEVENT_OF);
+			hw_evt_write(h, n, hw_evt_read(h, n) &
+					   ~RVP_MHPMEVENT_OF);
 		}
 	}
 	hw_inhibit(h, 0, hw);
@@ -770,8 +784,8 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 static __attribute__((noinline)) long
 stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 {
-	uint64_t rest, ovf = 0, v;
-	unsigned int l, i, n;
+	uint64_t rest, ovf, v;
+	unsigned int l, i;
 	void *area;
 
 	area = h->ops->smode_map(h->ctx, h->shmem_addr,
@@ -786,16 +800,10 @@ stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 		smem_wr64(area, RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
 			  8ULL * i, v);
 	}
-	/* Overflown counters relative to cbase; zero without
-	 * Sscofpmf, as the layout table requires. */
-	if (h->hw.sscofpmf) {
-		for (i = 0; i < 64 && cbase + i < h->num_hw; i++) {
-			n = h->hw_ctr[cbase + i];
-			if (n >= 3 &&
-			    (hw_evt_read(h, n) & RVP_MHPMEVENT_OF))
-				ovf |= BIT64(i);
-		}
-	}
+	/* Overflown counters relative to cbase (in the set or not); zero
+	 * without Sscofpmf, as the layout table requires.  cbase is a
+	 * valid counter (below 63). */
+	ovf = hw_to_logical(h, hw_overflowed(h)) >> cbase;
 	smem_wr64(area, RVP_SBI_PMU_SNAPSHOT_OVERFLOW_BITMAP_OFFSET, ovf);
 	h->ops->smode_unmap(h->ctx, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE);
 	return RVP_SBI_SUCCESS;
@@ -1082,17 +1090,5 @@ void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
 
 uint64_t rvp_pmu_overflowed(struct rvp_pmu_hart *h)
 {
-	uint64_t rest, out = 0;
-	unsigned int l, n;
-
-	if (!h->hw.sscofpmf)
-		return 0;
-	for (rest = h->started & (BIT64(h->num_hw) - 1); rest;
-	     rest &= rest - 1) {
-		l = lowest_bit(rest);
-		n = h->hw_ctr[l];
-		if (n >= 3 && (hw_evt_read(h, n) & RVP_MHPMEVENT_OF))
-			out |= BIT64(l);
-	}
-	return out;
+	return hw_to_logical(h, hw_overflowed(h)) & h->started;
 }
