@@ -134,6 +134,26 @@ ok $? "stat: messages by type, the instruction count, bits per instruction"
 cmp -s "$tmp/pconly.nxt" "$tmp/branchy.nxt"
 ok $? "encode --pconly with the ELF: byte-identical to the recorded trace"
 
+# inject: perf samples from the decoded trace, on the same run the CTR
+# plugin samples (rvperf record: a sample every 10007 instructions, 16
+# entries).  The samples are the same, ip and branch stack (but the
+# cycle counts only CTR has), so rvperf report names the same hot loop
+# with the same trip count and the same call edges.
+# (stdout to a file, as when the trace was recorded: libc takes another
+# path for a terminal or /dev/null)
+"$rvperf" record -o "$tmp/ctr.data" -- "$tmp/branchy" 2000 >"$tmp/ctr.out" 2>&1
+ok $? "rvperf record (CTR) of the same program"
+"$rvperf" nexus inject -i "$tmp/branchy.nxt" --elf "$tmp/branchy" -o "$tmp/nx.data" 2>/dev/null
+ok $? "rvperf nexus inject"
+"$rvperf" script -i "$tmp/ctr.data" -F ip,brstack | sed 's|/-/-/-/[0-9]*/|/-/-/-/N/|g' >"$tmp/ctr.txt"
+"$rvperf" script -i "$tmp/nx.data" -F ip,brstack | sed 's|/-/-/-/[0-9]*/|/-/-/-/N/|g' >"$tmp/nx.txt"
+[ -s "$tmp/ctr.txt" ] && cmp -s "$tmp/ctr.txt" "$tmp/nx.txt"
+ok $? "inject: the $(wc -l <"$tmp/nx.txt") samples equal CTR's, ip and branch stack"
+"$rvperf" report -i "$tmp/ctr.data" | sed -n '/Hot loops/,$p' >"$tmp/ctr.rep"
+"$rvperf" report -i "$tmp/nx.data" | sed -n '/Hot loops/,$p' >"$tmp/nx.rep"
+grep -q "hot_loop" "$tmp/nx.rep" && cmp -s "$tmp/ctr.rep" "$tmp/nx.rep"
+ok $? "inject: rvperf report's hot loops (trips per entry) and call edges equal CTR's"
+
 # Command line.
 for s in record decode encode dump stat inject; do
 	"$rvperf" nexus $s --help | grep -q "usage: rvperf nexus $s"

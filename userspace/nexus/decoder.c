@@ -47,8 +47,9 @@ static void event(struct nx_decoder *d, enum nx_event ev, const char *what)
 		d->ops.event(d->ops.ctx, ev, d->msg_offset, what);
 }
 
-/* The open block ends at END; the next one starts at NEXT. */
-static int close_block(struct nx_decoder *d, uint64_t end, uint64_t next)
+/* The open block ends at END (as KIND says); the next starts at NEXT. */
+static int close_block(struct nx_decoder *d, uint64_t end, uint64_t next,
+		       enum nx_block_end kind)
 {
 	struct nx_block b;
 
@@ -60,7 +61,7 @@ static int close_block(struct nx_decoder *d, uint64_t end, uint64_t next)
 		b.priv = d->priv;
 		b.v = d->v;
 		b.context = d->context;
-		b.last_taken = end != next;
+		b.end_kind = kind;
 		d->n_insns += d->blk_n;
 		d->blk_n = 0;
 		if (d->ops.insn) {
@@ -86,7 +87,7 @@ static int damage(struct nx_decoder *d, const char *fmt, uint64_t a)
 {
 	snprintf(d->err, sizeof(d->err), fmt, a);
 	/* What was walked before is right: give it out. */
-	close_block(d, d->pc, d->pc);
+	close_block(d, d->pc, d->pc, NX_END_NONE);
 	d->n_damage++;
 	event(d, NX_EV_DAMAGE, d->err);
 	d->synced = false;
@@ -284,7 +285,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			if (taken) {
 				uint64_t to = (pc + (int64_t)e->off) & mask;
 
-				if (close_block(d, next, to))
+				if (close_block(d, next, to, NX_END_TRANSFER))
 					return WALK_STOPPED;
 				d->pc = to;
 			} else {
@@ -336,7 +337,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		d->blk_n++;
 		use_units(d, mode, &rem, u);
 		d->seq_valid = false;
-		if (close_block(d, (pc + u * 2ull) & mask, next))
+		if (close_block(d, (pc + u * 2ull) & mask, next, NX_END_TRANSFER))
 			return WALK_STOPPED;
 		d->pc = next;
 	}
@@ -383,7 +384,9 @@ static int walk_final(struct nx_decoder *d, uint64_t icnt, enum fin fin,
 	d->hist_n = 0;
 	d->hist_head = 0;
 	if (fin == FIN_ADDR || fin == FIN_TRAP) {
-		if (target != d->pc && close_block(d, d->pc, target))
+		if (target != d->pc &&
+		    close_block(d, d->pc, target,
+				fin == FIN_TRAP ? NX_END_TRAP : NX_END_TRANSFER))
 			return WALK_STOPPED;
 		d->pc = target;
 		d->seq_valid = false;
@@ -417,7 +420,8 @@ static int branch(struct nx_decoder *d, const struct nx_msg *m, uint64_t target)
 		r = walk_final(d, m->icnt, FIN_DIRECT, 0);
 		if (r)
 			return r;
-		if (d->pc != target && close_block(d, d->pc, target))
+		if (d->pc != target &&
+		    close_block(d, d->pc, target, NX_END_TRANSFER))
 			return WALK_STOPPED;
 		d->pc = target;
 		return WALK_OK;
@@ -484,7 +488,8 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
 		d->ref_addr = m->addr;
 		r = walk_final(d, m->icnt, FIN_STOP, 0);
 		if (!r) {
-			if (d->pc != m->addr && close_block(d, d->pc, m->addr))
+			if (d->pc != m->addr &&
+			    close_block(d, d->pc, m->addr, NX_END_NONE))
 				return -1;
 			d->pc = m->addr;
 		}
@@ -537,13 +542,13 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
 		if (!r)
 			r = walk_final(d, m->icnt, FIN_STOP, 0);
 		if (!r) {
-			close_block(d, d->pc, d->pc);
+			close_block(d, d->pc, d->pc, NX_END_NONE);
 			event(d, NX_EV_STOP, "trace stopped");
 			unsync(d);
 		}
 		break;
 	case NX_TCODE_ERROR:
-		close_block(d, d->pc, d->pc);
+		close_block(d, d->pc, d->pc, NX_END_NONE);
 		event(d, NX_EV_ERROR_MSG, "Error message: trace lost");
 		unsync(d);
 		break;
@@ -577,7 +582,7 @@ long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
 			d->msg_offset = m.offset;
 			snprintf(d->err, sizeof(d->err), "bad message: %s", rd.err);
 			if (d->synced)
-				close_block(d, d->pc, d->pc);
+				close_block(d, d->pc, d->pc, NX_END_NONE);
 			d->n_damage++;
 			event(d, NX_EV_DAMAGE, d->err);
 			unsync(d);

@@ -322,7 +322,13 @@ struct nx_block {
 	unsigned int priv;
 	bool v;
 	uint64_t context;
-	bool last_taken;		/* its last instruction transferred */
+	enum nx_block_end {
+		NX_END_NONE,		/* runs on, or the trace stops */
+		NX_END_TRANSFER,	/* its last instruction jumped (taken
+					 * branch, jump, call, return), maybe to
+					 * the next address */
+		NX_END_TRAP,		/* a trap came after its last one */
+	} end_kind;
 };
 
 enum nx_event {

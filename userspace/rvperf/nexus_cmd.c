@@ -1121,6 +1121,7 @@ struct inject {
 	struct pd_branch ring[INJECT_DEPTH];
 	unsigned int head, n;
 	uint64_t samples;
+	bool due;		/* a sample waits for the next block */
 	int rc;
 };
 
@@ -1179,27 +1180,55 @@ static void write_sample(struct inject *in, uint64_t ip)
 	in->samples++;
 }
 
+/* Whether the instruction WORD ends a QEMU translation block: any
+ * control transfer, taken or not, and traps (the plugin samples there). */
+static bool ends_tb(struct inject *in, uint32_t word)
+{
+	struct rvp_insn_class c;
+
+	rvp_classify(word, in->xlen, in->exts, true, &c);
+	return c.conditional || c.direct || c.table_jump ||
+	       c.itype != RVP_ITYPE_NO_SPECIAL_TYPE;
+}
+
+/*
+ * The counter overflows after PERIOD instructions; as with the CTR
+ * plugin, the sample is taken where that translation block ends (at the
+ * next control transfer or trap), its ip the next instruction, its stack
+ * the transfers up to there, and the next period starts there.
+ */
 static int inject_block(void *ctx, const struct nx_block *b)
 {
 	struct inject *in = ctx;
-	uint64_t n = b->n_insns;
+	uint64_t pc = b->start, left_in_block = b->n_insns;
+	bool due = false;
 
-	/* Samples fall every PERIOD instructions, at the instruction the
-	 * counter overflows on; the stack holds the transfers before it. */
-	while (n >= in->left) {
-		uint64_t pc = b->start, k;
-		uint32_t w;
-
-		for (k = 1; k < in->left && !nx_image_word(in->img, pc, &w); k++)
-			pc += (w & 3) == 3 ? 4 : 2;
-		in->insns += in->left;
-		n -= in->left;
-		write_sample(in, pc);
+	if (in->due) {		/* due at the end of the previous block */
+		write_sample(in, b->start);
 		in->left = in->period;
+		in->due = false;
 	}
-	in->left -= n;
-	in->insns += n;
-	if (b->last_taken) {
+	while (left_in_block) {
+		uint32_t w;
+		unsigned int len;
+
+		if (nx_image_word(in->img, pc, &w))
+			w = 0;
+		len = (w & 3) == 3 ? 4 : 2;
+		/* Counting stops at the overflow and starts again, a period
+		 * away, with the sample (the handler rearms the counter). */
+		if (!due && !--in->left)
+			due = true;
+		in->insns++;
+		left_in_block--;
+		if (due && left_in_block && ends_tb(in, w)) {
+			write_sample(in, pc + len);
+			in->left = in->period;
+			due = false;
+		}
+		pc += len;
+	}
+	if (b->end_kind == NX_END_TRANSFER) {
 		uint64_t from = last_insn(in->img, b->start, b->end);
 		struct pd_branch *e = &in->ring[in->head];
 
@@ -1212,6 +1241,8 @@ static int inject_block(void *ctx, const struct nx_block *b)
 		if (in->n < INJECT_DEPTH)
 			in->n++;
 	}
+	if (due)
+		in->due = true;
 	return in->rc;
 }
 
