@@ -51,3 +51,4 @@ $(eval $(call host-program,$(O)/tests/bench/bench-tv,\
 	tests/bench/bench-tv.c $(TV_SRCS),$(TV_CFLAGS)))
 BENCHES += $(O)/tests/bench/bench-tv
 HOST_TESTS += tests/tv/cli-test.sh
+BENCHES += tests/bench/bench-tv-record.sh

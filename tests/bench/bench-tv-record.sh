@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rvperf tv record's slowdown against the same QEMU without the plugin, and
+# rvperf tv verify's instructions per second, measured in this run:
+#   user mode, Debian's qemu-riscv64 7.2 (partial trace: pc, instruction,
+#     addresses), a static program of ~20 M instructions;
+#   system mode, QEMU 10.0.2 when the cache has it (complete trace:
+#     registers, privilege, memory data), the bare-metal test program
+#     with a long loop;
+#   verify on qemu-system-riscv64 7.2's gdbstub.
+# Goal (issue 21): record <= 5x plain qemu-riscv64.
+O=${O:-build}
+RVPERF_CACHE=${RVPERF_CACHE:-$HOME/.cache/rvperf}
+rvperf=$O/userspace/rvperf
+export RVPERF_TV_PLUGIN=$(realpath "$O/qemu-model/librvperf-tv.so")
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+q10=${TV_QEMU10:-$RVPERF_CACHE/qemu-10.0.2/rvperf-bin/qemu-system-riscv64}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+command -v "${cross}gcc" >/dev/null || { echo "bench-tv-record: no ${cross}gcc"; exit 0; }
+
+calc() { awk "BEGIN { print $* }"; }
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); calc "$t1 - $t0"; }
+best() { local b=999 t; for _ in 1 2 3; do t=$(secs "$@"); b=$(calc "($t < $b) ? $t : $b"); done; echo "$b"; }
+mb() { calc "$(stat -c %s "$1") / 1000000"; }
+
+printf '#include <stdio.h>\nint main(void) { unsigned long s = 0;\n for (unsigned long i = 0; i < 4000000; i++) s += i ^ (s >> 3);\n printf("%%lu\\n", s); return 0; }\n' >"$tmp/loop.c"
+"${cross}gcc" -static -O1 -o "$tmp/loop" "$tmp/loop.c" || exit 1
+plain=$(best qemu-riscv64 -R 0x100000000 "$tmp/loop")
+rec=$(best "$rvperf" tv record -o "$tmp/u.tv" -- "$tmp/loop")
+groups=$("$rvperf" tv dump "$tmp/u.tv" | grep -c '^group')
+echo "rvperf tv record, user mode, qemu-riscv64 7.2 (partial trace), $groups groups, best of 3:"
+printf '  baseline  plain qemu-riscv64:  %6.2f s\n' "$plain"
+printf '  record    with the plugin:     %6.2f s   (%.1f MB trace)\n' "$rec" \
+	"$(mb "$tmp/u.tv")"
+printf '  ratio     record / plain:      %6.2f   (goal <= 5: %s)\n' "$(calc "$rec / $plain")" \
+	"$(calc "($rec / $plain <= 5) ? \"met\" : \"NOT met\"")"
+
+if [ -x "$q10" ]; then
+	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=2000000 \
+		-o "$tmp/long.elf" tests/tv/bare.S || exit 1
+	plain=$(best "$q10" -M virt -display none -bios none -serial none -monitor none -kernel "$tmp/long.elf")
+	rec=$(best "$rvperf" tv record --qemu "$q10" --system virt -o "$tmp/s.tv" -- "$tmp/long.elf")
+	echo "rvperf tv record, system mode, qemu-system-riscv64 10.0.2 (complete trace), ~14 M instructions, best of 3:"
+	printf '  baseline  plain qemu-system:   %6.2f s\n' "$plain"
+	printf '  record    with the plugin:     %6.2f s   (%.1f MB trace)\n' "$rec" \
+		"$(mb "$tmp/s.tv")"
+	printf '  ratio     record / plain:      %6.2f\n' "$(calc "$rec / $plain")"
+fi
+
+"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=3000 \
+	-o "$tmp/mid.elf" tests/tv/bare.S || exit 1
+"$rvperf" tv record --system virt -o "$tmp/v.tv" -- "$tmp/mid.elf" >/dev/null 2>&1
+echo "rvperf tv verify on qemu-system-riscv64 7.2's gdbstub (partial trace of the bare-metal program):"
+echo "  $("$rvperf" tv verify "$tmp/v.tv" --qemu qemu-system-riscv64 --elf "$tmp/mid.elf" | tail -n 1)"
+if [ -x "$q10" ]; then
+	"$rvperf" tv record --qemu "$q10" --system virt -o "$tmp/c.tv" -- "$tmp/mid.elf" >/dev/null 2>&1
+	echo "rvperf tv verify, complete trace from QEMU 10 (registers compared each step):"
+	echo "  $("$rvperf" tv verify "$tmp/c.tv" --qemu qemu-system-riscv64 --elf "$tmp/mid.elf" | tail -n 1)"
+fi
