@@ -241,9 +241,9 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		}
 		switch (kind) {
 		case K_LOADC:
-			d->seq_value = e->reg & 0x80 ? pc + (int64_t)e->off
-						     : (uint64_t)(int64_t)e->off;
-			d->seq_reg = e->reg & 0x1F;
+			d->seq_value = (e->off & ENTRY_PCREL ? pc : 0) +
+				       (uint64_t)ENTRY_VALUE(e);
+			d->seq_reg = ENTRY_REG(e);
 			d->seq_pc = next;
 			d->blk_n++;
 			d->pc = next;
@@ -304,7 +304,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		/* An indirect transfer: inferable from a constant just loaded,
 		 * or (returns) from the stack, or it must end the message. */
 		seq = kind != K_XRET && d->seq_valid && d->cfg.seq_jump &&
-		      pc == d->seq_pc && e->reg == d->seq_reg;
+		      pc == d->seq_pc && ENTRY_REG(e) == d->seq_reg;
 		inferable = seq || ((kind == K_RET || kind == K_SWAP) && d->depth);
 		if (!last || fin != FIN_ADDR) {
 			if (!inferable) {
@@ -329,7 +329,7 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 				next = r;
 		}
 		if (seq)
-			next = (d->seq_value + (int64_t)e->off) & ~1ull & mask;
+			next = (d->seq_value + ENTRY_IMM(e)) & ~1ull & mask;
 		if (kind == K_ICALL || kind == K_SWAP)
 			push(d, (pc + u * 2ull) & mask);
 		if (last && fin == FIN_ADDR)

@@ -18,7 +18,7 @@
 #include "rvp_classify.h"
 #include "rvperf/ntrace.h"
 
-#define RUN_CAP 0xFFF0
+#define RUN_CAP 0xFF
 
 static int64_t sext(uint64_t v, unsigned int bits)
 {
@@ -134,10 +134,8 @@ static void classify_at(const struct nx_image *img, const uint8_t *code,
 		e->kind = c.itype == RVP_ITYPE_UNINFERABLE_CALL ? K_ICALL :
 			  c.itype == RVP_ITYPE_COROUTINE_SWAP ? K_SWAP :
 			  c.itype == RVP_ITYPE_RETURN ? K_RET : K_IJUMP;
-		if (nx_jalr_operands(w, &reg, &imm)) {
-			e->reg = reg;
-			e->off = (int32_t)imm;
-		}
+		if (nx_jalr_operands(w, &reg, &imm))
+			e->off = (int32_t)(imm * 256) | (int32_t)reg;
 	} else if (img->cfg.seq_jump) {
 		unsigned int rd, rs1;
 		int64_t value;
@@ -148,8 +146,8 @@ static void classify_at(const struct nx_image *img, const uint8_t *code,
 		    nx_jalr_operands(word_at(code, size, next), &rs1, &imm) &&
 		    rs1 == rd) {
 			e->kind = K_LOADC;
-			e->reg = rd | (pcrel ? 0x80 : 0);
-			e->off = (int32_t)value;
+			e->off = (int32_t)value | (int32_t)rd |
+				 (pcrel ? ENTRY_PCREL : 0);
 		}
 	}
 }

@@ -25,16 +25,22 @@ enum nx_kind {
 	K_INVALID,	/* runs past the end of the image */
 };
 
+/* Eight bytes, so the table of a large program stays in cache. */
 struct nx_entry {
 	uint8_t kind;
 	uint8_t units;		/* 1 or 2 (16-bit units) */
-	uint8_t reg;		/* jalr: rs1 (0: no sequential inference);
-				 * K_LOADC: rd | 0x80 for auipc */
-	uint8_t pad;
-	uint16_t run_units;	/* linear units from here (0: not linear) */
-	uint16_t run_insns;
-	int32_t off;		/* branch/jump offset, jalr imm, lui value */
+	uint8_t run_units;	/* linear units from here (0: not linear) */
+	uint8_t run_insns;	/* and instructions */
+	/* Branch/jump offset.  Indirect jumps: imm << 8 | rs1 (rs1 0: no
+	 * sequential inference).  K_LOADC: the value (its low 12 bits are
+	 * zero) | rd | ENTRY_PCREL for auipc. */
+	int32_t off;
 };
+
+#define ENTRY_PCREL	0x20
+#define ENTRY_REG(e)	((unsigned int)(e)->off & 0x1F)
+#define ENTRY_IMM(e)	((int64_t)((e)->off >> 8))
+#define ENTRY_VALUE(e)	((int64_t)((e)->off & ~0xFFF))
 
 struct nx_image_seg {
 	uint64_t start, end;
