@@ -5,10 +5,13 @@
 # them in batches (before any CSR access, trap, xRET or mode change);
 # with -icount every record is a helper call.  buffered.c prints the CTR
 # state (every entry, WRPTR) and the counter model's branch, mispredict
-# and call counts after 36 runs (depths 16/64/256, 3 to 1000 loop
+# and call counts after 72 runs (depths 16/64/256, 3 to 1000 loop
 # iterations, i.e. fewer and more records than the buffer holds, plain,
-# with not-taken branches, with RAS emulation); both paths must print the
-# same, run by run.  QEMU=/path/to/patched qemu-system-riscv64.
+# with not-taken branches, with RAS emulation; each with the counter model
+# counting branches, mispredicts and calls, and again with it off: only
+# then are records buffered, a counted transfer is a helper call on both
+# paths); both paths must print the same, run by run.
+# QEMU=/path/to/patched qemu-system-riscv64.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
@@ -37,16 +40,17 @@ def runs(path):
             cur.append(l)
     return out
 
+RUNS = 72
 a, b = runs(sys.argv[1]), runs(sys.argv[2])
-print('1..%d' % (max(len(a), 36) + 1))
-print('%s 1 both paths ran all 36 configurations (%d, %d)' %
-      ('ok' if len(a) == len(b) == 36 else 'not ok', len(a), len(b)))
-for i in range(max(len(a), 36)):
+print('1..%d' % (max(len(a), RUNS) + 1))
+print('%s 1 both paths ran all %d configurations (%d, %d)' %
+      ('ok' if len(a) == len(b) == RUNS else 'not ok', RUNS, len(a), len(b)))
+for i in range(max(len(a), RUNS)):
     ra = a[i] if i < len(a) else []
     rb = b[i] if i < len(b) else []
-    name = ' '.join(ra[:3]) if ra else 'configuration %d' % i
+    name = ' '.join(ra[:4]) if ra else 'configuration %d' % i
     valid = sum(1 for l in ra if l.startswith('source=') and int(l[9:], 16) & 1)
-    ok = ra == rb and len(ra) > 3 and valid > 0
+    ok = ra == rb and len(ra) > 4 and valid > 0
     diff = next((j for j in range(min(len(ra), len(rb))) if ra[j] != rb[j]),
                 None)
     why = '' if ok else ' (%s)' % ('line %d: %s / %s' % (diff, ra[diff], rb[diff])
