@@ -196,4 +196,14 @@ typedef struct {
 qemu_plugin_mem_value qemu_plugin_mem_get_value(qemu_plugin_meminfo_t info)
 	__attribute__((weak));
 
+
+/* Level 1 only (removed in 9.0, hence weak): an inline add per instruction. */
+enum qemu_plugin_op {
+	QEMU_PLUGIN_INLINE_ADD_U64,
+};
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
+						enum qemu_plugin_op op,
+						void *ptr, uint64_t imm)
+	__attribute__((weak));
+
 #endif /* RVPERF_QEMU_PLUGIN_API_H */

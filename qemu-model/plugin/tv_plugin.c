@@ -3,7 +3,7 @@
  * tv_plugin.c - a QEMU TCG plugin that writes the tandem-verification
  * trace (userspace/tv/) of one hart: a group per retired instruction.
  *
- *   qemu-riscv64 -plugin librvperf-tv.so,out=FILE[,xlen=64] PROG ARGS
+ *   qemu-riscv64 -plugin librvperf-tv.so,out=FILE[,xlen=64][,block=off] PROG ARGS
  *   qemu-system-riscv64 ... -plugin librvperf-tv.so,out=FILE
  *
  * What each QEMU can give.  Every plugin API level: the instruction, its
@@ -53,6 +53,35 @@ struct insn_desc {
 #define INSN_TRANSFER	4	/* jumps, branches, returns: pc may jump */
 #define INSN_TRAPS	8	/* ecall, ebreak: always a trap */
 
+/*
+ * Block mode (user mode on API level 1): a callback per translation block
+ * instead of per instruction, and an inline counter add per instruction
+ * (no call).  When the next block starts, the counter says how many of
+ * the last block's instructions began; each went on to the one after it,
+ * and the last one to the new block's pc, unless that pc is its own and
+ * it is no transfer: then it did not retire and runs again (QEMU leaves a
+ * block before an atomic it must run alone).  Each block's groups are
+ * encoded once, when it is translated; memory accesses are queued while
+ * it runs and merged in when it is written out.
+ */
+struct tb_desc {
+	uint64_t started;	/* instructions begun, by the inline adds */
+	uint64_t *pcs;		/* each instruction's pc */
+	uint8_t *transfer;	/* each: a control transfer */
+	uint64_t pc_first;
+	uint64_t pc_last;	/* the last instruction's pc and length */
+	unsigned int len_last;
+	unsigned int n;
+	size_t bytes;		/* the groups, the last one left open */
+	uint16_t *ends;		/* ends[k]: offset after instruction k's item */
+	uint8_t blob[];
+};
+
+struct mem_event {
+	unsigned int insn;	/* index in its block */
+	uint64_t vaddr;
+};
+
 static struct {
 	int api_level;
 	bool system;
@@ -64,6 +93,10 @@ static struct {
 	struct tv_buf buf;
 	const struct insn_desc *cur;	/* its group is open */
 	bool started;
+	bool block_mode;
+	const struct tb_desc *cur_tb;	/* block mode: the block running */
+	struct mem_event *mem;		/* its accesses so far */
+	size_t n_mem, mem_cap;
 	/* Register API: handle per trace address, last value written. */
 	struct qemu_plugin_register *handle[TV_NREGS];
 	struct qemu_plugin_register *priv_handle;
@@ -249,8 +282,23 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	unsigned int shift = qemu_plugin_mem_size_shift(info);
 	bool store = qemu_plugin_mem_is_store(info);
 
-	(void)udata;
-	if (vcpu_index != 0 || !tv.cur)
+	if (vcpu_index != 0)
+		return;
+	if (tv.block_mode) {
+		if (tv.n_mem == tv.mem_cap) {
+			size_t cap = tv.mem_cap ? 2 * tv.mem_cap : 256;
+			struct mem_event *p = realloc(tv.mem, cap * sizeof(*p));
+
+			if (!p)
+				return;
+			tv.mem = p;
+			tv.mem_cap = cap;
+		}
+		tv.mem[tv.n_mem].insn = (unsigned int)(uintptr_t)udata;
+		tv.mem[tv.n_mem++].vaddr = vaddr;
+		return;
+	}
+	if (!tv.cur)
 		return;
 	if (!tv.mem_values || shift > 3) {
 		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_EADDR, vaddr);
@@ -383,12 +431,131 @@ static void describe(struct insn_desc *d)
 		d->dest = 0;
 }
 
+/* Writes the running block's groups; ENDED: the run ended in it. */
+static void write_block(uint64_t next_pc, bool ended)
+{
+	const struct tb_desc *t = tv.cur_tb;
+	unsigned int n = t->started < t->n ? (unsigned int)t->started : t->n;
+	size_t from = 0, to;
+	uint64_t last_pc;
+
+	if (n == 0)
+		return;
+	/* The last one began but comes again: it did not retire. */
+	if (!ended && next_pc == t->pcs[n - 1] && !t->transfer[n - 1]) {
+		if (--n == 0)
+			return;
+	}
+	last_pc = t->pcs[n - 1];
+	to = t->ends[n - 1];
+	/* The common case: all of it ran, no memory access, pc went on. */
+	if (n == t->n && !tv.n_mem && !ended && next_pc == t->pc_last + t->len_last &&
+	    tv.buf.len + t->bytes + 2 <= tv.buf.cap) {
+		uint8_t *p = tv.buf.data + tv.buf.len;
+
+		memcpy(p, t->blob, t->bytes);
+		p[t->bytes] = TV_OP_INCR_PC;
+		p[t->bytes + 1] = TV_OP_END_GROUP;
+		tv.buf.len += t->bytes + 2;
+		if (tv.buf.len > (1u << 20))
+			flush();
+		tv.n_mem = 0;
+		return;
+	}
+	for (size_t i = 0; i < tv.n_mem; i++) {
+		/* The groups up to the access's instruction item, then it. */
+		size_t upto;
+
+		if (tv.mem[i].insn >= n)
+			break;	/* the instruction that did not retire */
+		upto = t->ends[tv.mem[i].insn];
+		if (upto > from) {
+			tv_enc_raw(&tv.buf, t->blob + from, upto - from);
+			from = upto;
+		}
+		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_EADDR, tv.mem[i].vaddr);
+	}
+	tv_enc_raw(&tv.buf, t->blob + from, to - from);
+	tv.n_mem = 0;
+	if (!ended) {
+		unsigned int len = n == t->n ? t->len_last
+				 : (unsigned int)(t->pcs[n] - last_pc);
+
+		if (next_pc == last_pc + len)
+			tv_enc_op(&tv.buf, TV_OP_INCR_PC);
+		else
+			tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
+	}
+	tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+	if (tv.buf.len > (1u << 20))
+		flush();
+}
+
+static void tb_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct tb_desc *t = udata;
+
+	if (vcpu_index != 0)
+		return;
+	if (tv.cur_tb)
+		write_block(t->pc_first, false);
+	else if (!tv.started)
+		start(t->pc_first);
+	tv.cur_tb = t;
+	((struct tb_desc *)t)->started = 0;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	enum qemu_plugin_cb_flags flags = tv.regs ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS;
 
 	(void)id;
+	if (tv.block_mode) {
+		/* begin, instruction, increment pc, end: 9 bytes at most */
+		struct tb_desc *t = malloc(sizeof(*t) + 9 * n);
+		size_t at = 0;
+
+		if (!t || !(t->ends = malloc(n * sizeof(*t->ends))) ||
+		    !(t->pcs = malloc(n * sizeof(*t->pcs))) || !(t->transfer = malloc(n))) {
+			free(t);
+			return;
+		}
+		t->n = (unsigned int)n;
+		for (size_t k = 0; k < n; k++) {
+			struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+			unsigned int len = (unsigned int)qemu_plugin_insn_size(insn);
+			uint32_t word = insn_word(insn);
+
+			struct insn_desc kind = { .word = word };
+
+			describe(&kind);
+			t->pcs[k] = qemu_plugin_insn_vaddr(insn);
+			t->transfer[k] = (kind.flags & (INSN_TRANSFER | INSN_TRAPS)) != 0;
+			if (k == 0)
+				t->pc_first = qemu_plugin_insn_vaddr(insn);
+			if (k + 1 == n) {
+				t->pc_last = qemu_plugin_insn_vaddr(insn);
+				t->len_last = len;
+			}
+			t->blob[at++] = TV_OP_BEGIN_GROUP;
+			t->blob[at++] = len == 2 ? TV_OP_INSN16 : TV_OP_INSN32;
+			for (unsigned int b = 0; b < (len == 2 ? 2u : 4u); b++)
+				t->blob[at++] = (uint8_t)(word >> (8 * b));
+			t->ends[k] = (uint16_t)at;
+			if (k + 1 < n) {
+				t->blob[at++] = TV_OP_INCR_PC;
+				t->blob[at++] = TV_OP_END_GROUP;
+			}
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &t->started, 1);
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)k);
+		}
+		t->bytes = at;
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+		return;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 		struct insn_desc *d = calloc(1, sizeof(*d));
@@ -414,6 +581,10 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	if (tv.cur_tb) {
+		write_block(0, true);	/* the exit system call's block */
+		tv.cur_tb = NULL;
+	}
 	if (tv.cur) {
 		/* The last instruction (exit's ecall): no next pc. */
 		tv_enc_op(&tv.buf, TV_OP_END_GROUP);
@@ -436,6 +607,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 					   int argc, char **argv)
 {
 	const char *out = NULL;
+	bool blocks = true;
 
 	if (strcmp(info->target_name, "riscv64") && strcmp(info->target_name, "riscv32")) {
 		fail("target is not RISC-V: ", info->target_name);
@@ -456,6 +628,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 			tv.cfg.mlen = tv.cfg.xlen;
+		} else if (!strcmp(argv[i], "block=off")) {
+			blocks = false;		/* a callback per instruction */
 		} else {
 			fail("unknown argument ", argv[i]);
 			return -1;
@@ -472,6 +646,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	tv.regs = tv.api_level >= 2 && qemu_plugin_get_registers && qemu_plugin_read_register &&
 		  g_byte_array_new && g_byte_array_set_size;
 	tv.mem_values = tv.api_level >= 4 && qemu_plugin_mem_get_value;
+	tv.block_mode = blocks && !tv.system && !tv.regs && !tv.mem_values &&
+			qemu_plugin_register_vcpu_insn_exec_inline;
 	/* What this QEMU cannot give. */
 	tv.cfg.absent = TV_EL_PADDR | TV_EL_STDATA | TV_EL_MTIME | TV_EL_PC_PADDR;
 	if (!tv.regs)

@@ -168,6 +168,8 @@ struct tv_buf {
 void tv_buf_free(struct tv_buf *b);
 
 void tv_enc_op(struct tv_buf *b, enum tv_op op);	/* payload-less ops */
+/* Bytes already encoded (a precomputed run of items). */
+void tv_enc_raw(struct tv_buf *b, const uint8_t *bytes, size_t n);
 void tv_enc_full_reg(struct tv_buf *b, const struct tv_config *cfg,
 		     uint16_t addr, uint64_t value);
 void tv_enc_incr_reg_add(struct tv_buf *b, uint16_t addr, int8_t delta);

@@ -226,6 +226,14 @@ void tv_enc_op(struct tv_buf *b, enum tv_op op)
 		p[0] = (uint8_t)op;
 }
 
+void tv_enc_raw(struct tv_buf *b, const uint8_t *bytes, size_t n)
+{
+	uint8_t *p = buf_room(b, n);
+
+	if (p)
+		memcpy(p, bytes, n);
+}
+
 void tv_enc_full_reg(struct tv_buf *b, const struct tv_config *cfg,
 		     uint16_t addr, uint64_t value)
 {
