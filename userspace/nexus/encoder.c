@@ -185,8 +185,11 @@ static void emit_pending(struct nx_encoder *e, const struct nx_insn *in)
 
 	e->next_tcode = 0;
 	if (tcode == PENDING_RETURN)
-		tcode = e->cfg.mode == NX_MODE_HTM ? NX_TCODE_INDIRECT_BRANCH_HIST
-						   : NX_TCODE_INDIRECT_BRANCH;
+		tcode = NX_TCODE_INDIRECT_BRANCH_HIST;
+	/* HTM with an empty HIST: the shorter IndirectBranch will do. */
+	if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST &&
+	    (e->cfg.mode != NX_MODE_HTM || e->hist == 1))
+		tcode = NX_TCODE_INDIRECT_BRANCH;
 	if (e->sync_due) {
 		/* Periodic synchronisation rides on the next branch message. */
 		tcode = tcode == NX_TCODE_DIRECT_BRANCH ? NX_TCODE_DIRECT_BRANCH_SYNC :

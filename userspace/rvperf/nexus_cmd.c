@@ -799,7 +799,9 @@ static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
 	}
 	if (nx_ingress_flush(&g, &in))
 		nx_enc_insn(e, &in);
-	if (nx_enc_finish(e, NX_EVCODE_TRACE_DISABLED)) {
+	/* The traced run stops, as a hart entering debug mode (what NexRv
+	 * writes too). */
+	if (nx_enc_finish(e, NX_EVCODE_DEBUG)) {
 		free(e);
 		return fail(EXIT_BAD_DATA, "cannot write the trace");
 	}
