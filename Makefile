@@ -94,6 +94,7 @@ FUZZERS :=		# libFuzzer executables; 'make check' runs each briefly
 # it before 'make deps' had a chance to install kconfiglib.
 -include $(KCONFIG_CONFIG)
 unquote = $(patsubst "%",%,$(1))
+comma := ,
 
 # The header is the one thing host code reads; a missing .config starts from
 # configs/defconfig, an existing one is refreshed for new Kconfig symbols.

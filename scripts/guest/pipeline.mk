@@ -243,6 +243,15 @@ ctr-guest-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
 STACK_TARGETS += ctr-guest-image
 STACK_TIERS += $(CTR_GUEST_TIERS)
 
+# ---- make check: the same image on our QEMU (qemu-model/qemu on QEMU
+# 10.2.2, RVPERF_QEMU from tests/qemu/build.mk) in both CTR layouts: the
+# ratified one without -icount (records buffered in translated code), the
+# v0.1.4 draft one with the draft kernel and -icount (records one at a time).
+STACK_TARGETS += $(GUEST_KERNEL_DRAFT)
+STACK_TIERS += \
+	$(call ctr-guest-tier,rvperf-qemu-guest,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=ratified,$(PLATFORM_FW),$(GUEST_KERNEL),) \
+	$(call ctr-guest-tier,rvperf-qemu-guest-draft,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=draft,$(PLATFORM_FW),$(GUEST_KERNEL_DRAFT),0)
+
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=
