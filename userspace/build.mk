@@ -18,6 +18,7 @@ RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \
 $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report.c userspace/rvperf/report_model.c \
 	userspace/rvperf/report_text.c userspace/rvperf/report_html.c \
+	userspace/rvperf/script.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
 	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS) $(RVPERF_NEXUS_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \

@@ -196,6 +196,151 @@ int elf_check_file(const char *path, int *e_type, char *err, size_t errlen)
 	return ret;
 }
 
+/* ---- perf's view of the same file */
+
+struct perf_sym {
+	struct elf_sym sym;
+	unsigned int binding;
+	size_t order;		/* in the symbol table: ties keep the first */
+};
+
+static int cmp_perf_sym(const void *a, const void *b)
+{
+	const struct perf_sym *x = a, *y = b;
+
+	if (x->sym.addr != y->sym.addr)
+		return x->sym.addr < y->sym.addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol (util/symbol.c): whether a stays over b. */
+static int perf_prefers_first(const struct perf_sym *a,
+			      const struct perf_sym *b)
+{
+	size_t na, nb;
+
+	if (!b->sym.size && a->sym.size)
+		return 1;
+	if (!a->sym.size && b->sym.size)
+		return 0;
+	if ((b->binding == STB_WEAK) != (a->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	na = leading_underscores(a->sym.name);
+	nb = leading_underscores(b->sym.name);
+	if (na != nb)
+		return na < nb;
+	na = strlen(a->sym.name);
+	nb = strlen(b->sym.name);
+	return na >= nb;
+}
+
+/* Which symbols perf 6.12 keeps (util/symbol-elf.c, dso__load_sym):
+ * functions (FUNC, GNU_IFUNC) and objects of allocated sections, and
+ * labels (untyped, visible) of sections named *text* or *data*. */
+static int perf_keeps(Elf *owner, const GElf_Sym *sym, GElf_Word shndx,
+		      const char *name)
+{
+	unsigned int type = GELF_ST_TYPE(sym->st_info);
+	unsigned int vis = GELF_ST_VISIBILITY(sym->st_other);
+	int label = type == STT_NOTYPE && vis != STV_HIDDEN &&
+		    vis != STV_INTERNAL;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t strndx;
+	const char *secname;
+
+	if (!*name || shndx == SHN_UNDEF || shndx == SHN_ABS ||
+	    shndx >= SHN_LORESERVE ||
+	    (!label && type != STT_FUNC && type != STT_GNU_IFUNC &&
+	     type != STT_OBJECT))
+		return 0;
+	scn = elf_getscn(owner, shndx);
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	if (!label)
+		return 1;
+	secname = elf_getshdrstrndx(owner, &strndx) ? NULL :
+		  elf_strptr(owner, strndx, sh.sh_name);
+	return secname && (strstr(secname, "text") || strstr(secname, "data"));
+}
+
+int elf_syms_load_perf(struct elf_syms *es, const char *path)
+{
+	struct perf_sym *ps;
+	Dwfl_Module *mod = NULL;
+	size_t i, j, n = 0;
+	int nsyms, k;
+
+	if (elf_syms_load(es, path))
+		return -1;
+	free(es->syms);
+	es->syms = NULL;
+	es->nr_syms = 0;
+	dwfl_getmodules(es->dwfl, first_module, &mod, 0);
+	nsyms = mod ? dwfl_module_getsymtab(mod) : -1;
+	if (nsyms <= 0)
+		return 0;
+	ps = calloc((size_t)nsyms, sizeof(*ps));
+	es->syms = calloc((size_t)nsyms, sizeof(*es->syms));
+	if (!ps || !es->syms) {
+		free(ps);
+		elf_syms_free(es);
+		return fail(es, "out of memory");
+	}
+	for (k = 1; k < nsyms; k++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *owner;
+		const char *name = dwfl_module_getsym_info(mod, k, &sym, &addr,
+							   &shndx, &owner, NULL);
+
+		/* RISC-V mapping symbols ($x, $xrv64i2p1_...): perf 6.12
+		 * keeps them and may name code after them; later perf drops
+		 * them, as we do. */
+		if (!name || name[0] == '$' ||
+		    !perf_keeps(owner, &sym, shndx, name))
+			continue;
+		ps[n].sym.addr = sym.st_value;
+		ps[n].sym.size = sym.st_size;
+		ps[n].sym.name = name;
+		ps[n].binding = GELF_ST_BIND(sym.st_info);
+		ps[n].order = n;
+		n++;
+	}
+	/* perf's symbols__fixup_duplicate: one symbol per address, the best
+	 * of them in symbol-table order; then symbols__fixup_end: an unsized
+	 * symbol runs to the next one (the last to the page after next). */
+	qsort(ps, n, sizeof(*ps), cmp_perf_sym);
+	for (i = 0; i < n; i = j) {
+		struct perf_sym best = ps[i];
+
+		for (j = i + 1; j < n && ps[j].sym.addr == best.sym.addr; j++)
+			if (!perf_prefers_first(&best, &ps[j]))
+				best = ps[j];
+		es->syms[es->nr_syms++] = best.sym;
+	}
+	for (i = 0; i < es->nr_syms; i++)
+		if (!es->syms[i].size)
+			es->syms[i].size = i + 1 < es->nr_syms ?
+				es->syms[i + 1].addr - es->syms[i].addr :
+				((es->syms[i].addr + 4095) & ~4095ULL) + 4096 -
+				es->syms[i].addr;
+	free(ps);
+	return 0;
+}
+
 static int load_headers(struct elf_syms *es, Elf *elf)
 {
 	GElf_Ehdr ehdr;

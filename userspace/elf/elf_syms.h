@@ -50,6 +50,11 @@ struct elf_syms {
 int elf_syms_load(struct elf_syms *es, const char *path);
 void elf_syms_free(struct elf_syms *es);
 
+/* The same file with perf 6.12's symbol table instead (what `perf
+ * script` names addresses by): functions, objects and visible labels,
+ * one per address as perf picks it, unsized ones running to the next. */
+int elf_syms_load_perf(struct elf_syms *es, const char *path);
+
 /* The symbol containing addr (a link-time address), or NULL. */
 const struct elf_sym *elf_syms_find(const struct elf_syms *es, uint64_t addr);
 

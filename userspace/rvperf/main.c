@@ -17,6 +17,7 @@
 #include "perf_data.h"
 #include "record.h"
 #include "report.h"
+#include "script.h"
 #include "tv_cmd.h"
 #include "rvperf_config.h"
 
@@ -59,148 +60,6 @@ static int cmd_config(int argc, char **argv)
 #endif
 	printf("ctr-depth: %d\n", CONFIG_CTR_DEPTH);
 	return 0;
-}
-
-/* ---- rvperf script */
-
-static char mispred_char(uint64_t flags)
-{
-	if (PD_BR_MISPRED(flags))
-		return 'M';
-	return PD_BR_PREDICTED(flags) ? 'P' : '-';
-}
-
-enum script_field { F_COMM = 1, F_TID = 2, F_IP = 4, F_BRSTACK = 8 };
-
-static int parse_fields(const char *spec, unsigned int *fields)
-{
-	char buf[256], *tok, *save = NULL;
-
-	if (strlen(spec) >= sizeof(buf))
-		return -1;
-	strcpy(buf, spec);
-	*fields = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "comm") == 0)
-			*fields |= F_COMM;
-		else if (strcmp(tok, "tid") == 0)
-			*fields |= F_TID;
-		else if (strcmp(tok, "ip") == 0)
-			*fields |= F_IP;
-		else if (strcmp(tok, "brstack") == 0)
-			*fields |= F_BRSTACK;
-		else
-			return -1;
-	}
-	return *fields ? 0 : -1;
-}
-
-/* The pid -> comm table, for the comm field. */
-struct comm_entry {
-	uint32_t pid;
-	char comm[32];
-};
-
-static const char *comm_of(const struct comm_entry *t, size_t n, uint32_t pid)
-{
-	while (n--)
-		if (t[n].pid == pid)
-			return t[n].comm;
-	return ":-1";
-}
-
-static void print_sample(const struct pd_sample *s, unsigned int fields,
-			 const char *comm)
-{
-	uint64_t i;
-
-	if (fields & F_COMM)
-		printf("%16s ", comm);
-	if (fields & F_TID)
-		printf("%5" PRIu32 " ", s->tid);
-	if (fields & F_IP)
-		printf(" %16" PRIx64, s->ip);
-	if (fields & F_BRSTACK) {
-		for (i = 0; i < s->nr_branches; i++) {
-			const struct pd_branch *b = &s->branches[i];
-
-			printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u/%s ",
-			       b->from, b->to, mispred_char(b->flags),
-			       PD_BR_IN_TX(b->flags) ? 'X' : '-',
-			       PD_BR_ABORT(b->flags) ? 'A' : '-',
-			       PD_BR_CYCLES(b->flags),
-			       pd_branch_type_name(PD_BR_TYPE(b->flags),
-						   PD_BR_NEW_TYPE(b->flags)));
-		}
-	}
-	putchar('\n');
-}
-
-static int cmd_script(int argc, char **argv)
-{
-	const char *input = "perf.data";
-	unsigned int fields = F_COMM | F_TID | F_IP | F_BRSTACK;
-	struct comm_entry *comms = NULL;
-	size_t nr_comms = 0;
-	struct pd_reader r;
-	struct pd_record rec;
-	int i, err, status = 0;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
-			input = argv[++i];
-		} else if (strcmp(argv[i], "-F") == 0 && i + 1 < argc) {
-			if (parse_fields(argv[++i], &fields))
-				return usage_error("script", "unknown field list '%s'",
-						   argv[i]);
-		} else {
-			return usage_error("script", "unexpected argument '%s'",
-					   argv[i]);
-		}
-	}
-	err = pd_open(&r, input);
-	if (err) {
-		fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
-		pd_close(&r);
-		return EXIT_BAD_DATA;
-	}
-	if (r.warning[0])
-		fprintf(stderr, "rvperf script: %s: warning: %s\n", input,
-			r.warning);
-	while ((err = pd_next(&r, &rec)) != PD_END) {
-		if (err == PD_TRUNCATED || err == PD_ERR_IO) {
-			fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
-			status = EXIT_BAD_DATA;
-			break;
-		}
-		if (err) {	/* one malformed record: say so, go on */
-			fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
-			status = EXIT_BAD_DATA;
-			continue;
-		}
-		if (rec.header.type == PERF_RECORD_COMM) {
-			struct comm_entry *t = realloc(comms, (nr_comms + 1) *
-						       sizeof(*t));
-
-			if (!t) {
-				fprintf(stderr, "rvperf script: out of memory\n");
-				status = EXIT_BAD_DATA;
-				break;
-			}
-			comms = t;
-			t[nr_comms].pid = rec.pid;
-			snprintf(t[nr_comms].comm, sizeof(t[nr_comms].comm),
-				 "%s", rec.name);
-			nr_comms++;
-		} else if (rec.header.type == PERF_RECORD_SAMPLE) {
-			print_sample(&rec.sample, fields,
-				     comm_of(comms, nr_comms, rec.sample.pid));
-		}
-	}
-	free(comms);
-	pd_close(&r);
-	return status;
 }
 
 /* ---- rvperf report */
@@ -304,9 +163,12 @@ static const struct command commands[] = {
 	  "  predicted (M/P); without it they say neither (-).",
 	  rvperf_record },
 	{ "script", "print the samples of a perf.data file with their branch stacks",
-	  "rvperf script [-i FILE] [-F comm,tid,ip,brstack]\n"
-	  "  Reads FILE (default perf.data), ours or one recorded by perf record -b.\n"
-	  "  A truncated file prints every complete sample, then fails.", cmd_script },
+	  "rvperf script [-i FILE] [-F FIELD,...]\n"
+	  "  Reads FILE (default perf.data), ours or one recorded by perf record.\n"
+	  "  FIELDs, printed as perf 6.12's perf script -F prints them: comm, tid,\n"
+	  "  pid, time, period, addr, ip, sym, symoff, dso, brstack, brstacksym\n"
+	  "  (default comm,tid,ip,brstack).  A truncated file prints every\n"
+	  "  complete sample, then fails.", rvperf_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
 	  "rvperf report [-i FILE] [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
 	  "              [--html OUT]\n"
