@@ -198,13 +198,67 @@ static void flush(void)
 	tv.buf.len = 0;
 }
 
+static bool is_trap_csr(uint16_t addr)
+{
+	for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
+		if (trap_csrs[i] == addr)
+			return true;
+	return false;
+}
+
+static void note_trap_csrs(void)
+{
+	for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
+		note_reg(trap_csrs[i]);
+}
+
+static bool changed(uint16_t addr)
+{
+	uint64_t v;
+
+	return read_reg(tv.handle[addr], &v) && (!tv.have_last[addr] || tv.last[addr] != v);
+}
+
+/*
+ * How D ended, going to NEXT_PC: a trap (pc elsewhere without a transfer
+ * instruction; ecall, ebreak; a new privilege mode; a transfer whose
+ * target became an xepc), and then whether it was an interrupt, taken
+ * after D (QEMU takes them only between blocks, so D, which began,
+ * retired); *EPC is then where D went.
+ */
+static void classify_exit(const struct insn_desc *d, uint64_t next_pc, bool *trap,
+			  bool *interrupt, uint64_t *epc)
+{
+	bool jumped = next_pc != d->pc + d->len;
+	uint64_t priv = 0, cause;
+	uint16_t cause_csr, epc_csr;
+
+	*trap = *interrupt = false;
+	if (tv.system && read_reg(tv.priv_handle, &priv) && priv != tv.last_priv)
+		*trap = true;
+	if ((d->flags & INSN_TRAPS) || (jumped && !(d->flags & INSN_TRANSFER)))
+		*trap = true;
+	if (!tv.system)
+		return;
+	cause_csr = priv == 3 ? 0x342 : 0x142;
+	epc_csr = priv == 3 ? 0x341 : 0x141;
+	if (!*trap && jumped && (changed(cause_csr) || changed(epc_csr)))
+		*trap = true;
+	if (*trap && read_reg(tv.handle[cause_csr], &cause) &&
+	    (cause >> (tv.cfg.xlen - 1) & 1) && !(d->flags & INSN_TRAPS))
+		*interrupt = read_reg(tv.handle[epc_csr], epc);
+}
+
 /* Closes the open group now that the next pc is known. */
 static void close_group(uint64_t next_pc)
 {
 	const struct insn_desc *d = tv.cur;
 	bool jumped = next_pc != d->pc + d->len;
+	uint64_t epc = 0;
+	bool interrupt = false, trap = false;
 
 	if (tv.regs) {
+		classify_exit(d, next_pc, &trap, &interrupt, &epc);
 		if (d->flags & INSN_ALL_GPRS) {
 			for (int r = 1; r < 32; r++)
 				note_reg(TV_REG_GPR(r));
@@ -213,23 +267,44 @@ static void close_group(uint64_t next_pc)
 		}
 		if (d->flags & INSN_FP)
 			note_reg(0x003);	/* fcsr */
-		if (d->csr != 0xffff)
+		/*
+		 * A CSR the instruction wrote; but when an interrupt came right
+		 * after it, a trap CSR already holds the trap's value: the
+		 * interrupt's group carries it.
+		 */
+		if (d->csr != 0xffff && !(interrupt && is_trap_csr(d->csr)))
 			note_reg(d->csr);
 		/*
 		 * A trap: pc went elsewhere without a transfer instruction, an
 		 * ecall or ebreak (whose handler may follow it in memory), or
-		 * the privilege mode changed.  Then what a trap writes.
+		 * the privilege mode changed.  Then what a trap writes.  An
+		 * interrupt gets a group of its own (no instruction), after
+		 * the instruction's.
 		 */
-		if ((tv.system && note_priv()) || (d->flags & INSN_TRAPS) ||
-		    (jumped && !(d->flags & INSN_TRANSFER))) {
-			for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
-				note_reg(trap_csrs[i]);
+		if (trap && !interrupt) {
+			note_priv();
+			note_trap_csrs();
 		}
 	}
-	if (jumped)
+	if (interrupt) {
+		if (epc == d->pc + d->len)
+			tv_enc_op(&tv.buf, TV_OP_INCR_PC);
+		else
+			tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, epc);
+		tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+		tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
 		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
-	else
+		note_priv();
+		/* All of them, changed or not: the interrupt's whole effect. */
+		for (size_t i = 0; i < sizeof(trap_csrs) / sizeof(trap_csrs[0]); i++)
+			tv.have_last[trap_csrs[i]] = false;
+		note_trap_csrs();
+		note_reg(0x344);	/* mip, which the interrupt came from */
+	} else if (jumped) {
+		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
+	} else {
 		tv_enc_op(&tv.buf, TV_OP_INCR_PC);
+	}
 	tv_enc_op(&tv.buf, TV_OP_END_GROUP);
 	tv.cur = NULL;
 	if (tv.buf.len > (1u << 20))

@@ -70,12 +70,16 @@ ok $? "record (user mode, qemu-riscv64 7.2): a trace of a static libc program"
 ok $? "round trip of the user-mode trace ($(stat -c %s "$tmp/u.tv") bytes)"
 (cd "$tmp" && "$OLDPWD/$rvperf" tv verify u.tv --user --qemu qemu-riscv64 --elf ./user) >"$tmp/v.out" 2>&1
 ok $? "verify against qemu-riscv64 7.2's gdbstub: no divergence ($(tail -n 1 "$tmp/v.out"))"
+qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ub.tv" "$tmp/user" >/dev/null &&
+	qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ui.tv,block=off" "$tmp/user" >/dev/null &&
+	cmp -s "$tmp/ub.tv" "$tmp/ui.tv"
+ok $? "the plugin's block mode writes the same bytes as a callback per instruction"
 
 # ---- complete traces from QEMU 10.0.2
 if [ ! -x "$q10" ]; then
 	for what in "record a complete trace" "complete trace: verify passes" \
 		"timer read" "changed register" "changed memory datum" "changed pc" \
-		"changed privilege"; do
+		"changed privilege" "interrupt"; do
 		ok 0 "$what # SKIP no QEMU 10 at $q10 (make registry-stack)"
 	done
 	tap_done
@@ -96,6 +100,22 @@ ok $? "timer read undeclared: exactly one report, the register rdtime wrote"
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 "$rvperf" tv diff "$tmp/c.tv" "$tmp/c.tv" >/dev/null
 ok $? "diff of a trace with itself: no divergence"
+
+# An interrupt at a point that depends on QEMU's speed, after an mtime read.
+"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 \
+	-o "$tmp/irq.elf" tests/tv/irq.S || exit 1
+"$rvperf" tv record --qemu "$q10" --system virt -o "$tmp/i10.tv" -- "$tmp/irq.elf" >/dev/null 2>&1
+last=$("$rvperf" tv dump "$tmp/i10.tv" | awk '/sw t1,0\(t0\)/ { print $2; exit }')
+"$mutate" "$tmp/i10.tv" "$tmp/i.tv" cut "${last:-0}"
+"$rvperf" tv dump "$tmp/i.tv" | grep -A4 '^group [0-9]* at byte 0x[0-9a-f]*$' | grep -q 'mcause   = 0x8000000000000007'
+ok $? "the interrupt is a group of its own, without an instruction (mcause 0x8000000000000007)"
+"$rvperf" tv verify "$tmp/i.tv" --qemu qemu-system-riscv64 --elf "$tmp/irq.elf" >"$tmp/v.out" 2>&1
+ok $? "verify: the interrupt comes from the trace and the mtime read is declared: no divergence ($(tail -n 1 "$tmp/v.out"))"
+[ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
+"$rvperf" tv verify "$tmp/i.tv" --qemu qemu-system-riscv64 --elf "$tmp/irq.elf" --nondet mip >"$tmp/v.out" 2>&1
+[ "$(reports "$tmp/v.out")" -eq 2 ] && [ "$(grep -c 'ld t2,0(t1): ' "$tmp/v.out")" -eq 2 ]
+ok $? "mtime undeclared: its load is reported (register and memory), nothing else"
+[ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 
 for kind in reg mem pc priv; do
 	sel=$("$mutate" "$tmp/c.tv" "$tmp/m.tv" $kind 1000) || { ok 1 "mutate $kind"; continue; }

@@ -324,13 +324,24 @@ const char *tv_elem_ref_name(const struct tv_elem_ref *e, char *buf,
  * an instruction reads from a non-deterministic CSR (rdtime, csrr mip)
  * takes the reference's value instead of being compared.
  */
+#define TV_NONDET_RANGES 8
 struct tv_nondet {
 	uint8_t regs[TV_NREGS / 8];
 	unsigned int classes;	/* TV_EL_* wholly non-deterministic */
+	/* Memory (device registers): a load from it is an input too. */
+	struct { uint64_t lo, hi; } mem[TV_NONDET_RANGES];	/* [lo, hi) */
+	unsigned int n_mem;
 };
-/* A register name (mtime, mip, cycle, time, a0 ...) or element class. */
+/*
+ * A register name (mip, cycle, time, a0 ...), an element class, a memory
+ * range "mem:ADDR[+LEN]" (LEN default 8), or "mtime": the time CSRs, the
+ * mtime item and the virt machine's ACLINT mtime register (0x200bff8).
+ */
 int tv_nondet_add(struct tv_nondet *nd, const char *name);
 bool tv_nondet_has(const struct tv_nondet *nd, const struct tv_elem_ref *e);
+bool tv_nondet_mem(const struct tv_nondet *nd, uint64_t addr, unsigned int size);
+/* A load's destination register (address, GPR or FPR), 0 if not a load. */
+uint16_t tv_insn_load_dest(uint32_t insn, unsigned int xlen);
 
 /* ------------------------------------------------------------- diff */
 

@@ -763,12 +763,22 @@ static int verify_step(struct vstate *v)
 			struct tv_elem_ref gr = { .kind = TV_K_REG, .reg = TV_REG_GPR(r) };
 			unsigned int rd, csr;
 
-			/* A read of a non-deterministic CSR takes the trace's value. */
+			/* A read of a non-deterministic CSR or device register
+			 * takes the trace's value. */
+			bool input = false;
+
 			if (nd && tv_insn_reads_csr(sh->insn, &rd, &csr) && rd == (unsigned int)r) {
 				struct tv_elem_ref ce = { .kind = TV_K_REG, .reg = (uint16_t)csr };
+
+				input = tv_nondet_has(nd, &ce);
+			}
+			if (nd && has_ea && tv_nondet_mem(nd, ea, 8) &&
+			    tv_insn_load_dest(sh->insn, v->o->cfg.xlen) == TV_REG_GPR(r))
+				input = true;
+			if (input) {
 				uint64_t val;
 
-				if (tv_nondet_has(nd, &ce) && tv_shadow_get(sh, &gr, &val)) {
+				if (tv_shadow_get(sh, &gr, &val)) {
 					if (val != v->x[r] && ref_set(v->g, &gr, val) < 0)
 						return -1;
 					v->x[r] = val;

@@ -394,10 +394,28 @@ int tv_nondet_add(struct tv_nondet *nd, const char *name)
 	int reg;
 
 	if (strcmp(name, "mtime") == 0) {
-		/* The additional-state mtime and the time CSRs read it. */
+		/* The additional-state mtime, the time CSRs that read it, and
+		 * the virt machine's ACLINT register it is. */
 		nd->classes |= TV_EL_MTIME;
 		nd->regs[0xc01 / 8] |= 1u << (0xc01 % 8);
 		nd->regs[0xc81 / 8] |= 1u << (0xc81 % 8);
+		return tv_nondet_add(nd, "mem:0x200bff8+8");
+	}
+	if (strncmp(name, "mem:", 4) == 0) {
+		char *end;
+		uint64_t lo = strtoull(name + 4, &end, 0), n = 8;
+
+		if (end == name + 4 || (*end && *end != '+'))
+			return -1;
+		if (*end == '+') {
+			n = strtoull(end + 1, &end, 0);
+			if (*end || !n)
+				return -1;
+		}
+		if (nd->n_mem == TV_NONDET_RANGES)
+			return -1;
+		nd->mem[nd->n_mem].lo = lo;
+		nd->mem[nd->n_mem++].hi = lo + n;
 		return 0;
 	}
 	reg = tv_reg_by_name(name);
@@ -412,9 +430,47 @@ int tv_nondet_add(struct tv_nondet *nd, const char *name)
 	return -1;
 }
 
+bool tv_nondet_mem(const struct tv_nondet *nd, uint64_t addr, unsigned int size)
+{
+	for (unsigned int i = 0; i < nd->n_mem; i++)
+		if (addr < nd->mem[i].hi && addr + size > nd->mem[i].lo)
+			return true;
+	return false;
+}
+
+uint16_t tv_insn_load_dest(uint32_t i, unsigned int xlen)
+{
+	unsigned int rd = i >> 7 & 31;
+
+	if ((i & 3) != 3) {
+		unsigned int q = i & 3, f3 = i >> 13 & 7, rdp = 8 + (i >> 2 & 7);
+
+		if (q == 0 && f3 == 1)
+			return TV_REG_FPR(rdp);			/* c.fld */
+		if (q == 0 && f3 == 2)
+			return TV_REG_GPR(rdp);			/* c.lw */
+		if (q == 0 && f3 == 3)
+			return xlen == 64 ? TV_REG_GPR(rdp) : TV_REG_FPR(rdp);
+		if (q == 2 && f3 == 1)
+			return TV_REG_FPR(rd);			/* c.fldsp */
+		if (q == 2 && f3 == 2 && rd)
+			return TV_REG_GPR(rd);			/* c.lwsp */
+		if (q == 2 && f3 == 3 && rd)
+			return xlen == 64 ? TV_REG_GPR(rd) : TV_REG_FPR(rd);
+		return 0;
+	}
+	if ((i & 0x7f) == 0x03 && rd)
+		return TV_REG_GPR(rd);
+	if ((i & 0x7f) == 0x07)
+		return TV_REG_FPR(rd);
+	return 0;
+}
+
 bool tv_nondet_has(const struct tv_nondet *nd, const struct tv_elem_ref *e)
 {
 	if (nd->classes & tv_elem_class(e))
+		return true;
+	if (e->kind == TV_K_MEM && tv_nondet_mem(nd, e->addr, e->size))
 		return true;
 	return e->kind == TV_K_REG && e->reg < TV_NREGS &&
 	       (nd->regs[e->reg / 8] & (1u << (e->reg % 8)));
@@ -507,6 +563,15 @@ static void compare_groups(struct diff_ctx *c)
 
 		if (tv_nondet_has(c->o->nondet, &e))
 			c->exempt_rd = (int)rd;
+	}
+	/* A load from non-deterministic memory: its register is an input. */
+	if (a->has_insn && c->o->nondet && c->o->nondet->n_mem) {
+		uint16_t dest = tv_insn_load_dest(a->insn, a->cfg.xlen);
+
+		for (size_t i = 0; dest && TV_REG_IS_GPR(dest) && i < a->n_touched; i++)
+			if (a->touched[i].kind == TV_K_MEM &&
+			    tv_nondet_mem(c->o->nondet, a->touched[i].addr, a->touched[i].size))
+				c->exempt_rd = dest - 0x1000;
 	}
 	for (size_t i = 0; i < a->n_touched && !c->stop; i++)
 		compare_elem(c, &a->touched[i]);
