@@ -479,6 +479,53 @@ static void test_rvperf_events(void)
 		skip(T15, "platform event 65535 for an EID no extension has is refused", why);
 }
 
+/*
+ * SSE LOCAL_PMU_OVERFLOW (SBI v3.0 SSE chapter) where the firmware has SSE:
+ * registering the event takes LCOFI back to M-mode (no longer delegated:
+ * sie.LCOFIE reads 0 after a write), unregistering delegates it again.
+ * No counter overflows in this payload, so the event itself never fires.
+ */
+#define EXT_SSE			0x535345
+#define SSE_LOCAL_PMU_OVERFLOW	0x00010000UL
+#define SSE_SEC			"SSE: LOCAL_PMU_OVERFLOW"
+
+static void sse_entry(void)
+{
+	for (;;)
+		;
+}
+
+static int lcofi_delegated(void)
+{
+	ulong sie;
+
+	asm volatile("csrs sie, %1; csrr %0, sie; csrc sie, %1"
+		     : "=&r"(sie) : "r"(1UL << 13));
+	return sie >> 13 & 1;
+}
+
+static void test_sse(void)
+{
+	struct sbiret r, r2;
+
+	if (!sbi(EXT_BASE, 3, EXT_SSE, 0, 0, 0, 0, 0).value) {
+		skip(SSE_SEC, "the PMU overflow event registers", "no SSE extension");
+		return;
+	}
+	r = sbi(EXT_SSE, 2, SSE_LOCAL_PMU_OVERFLOW, (ulong)sse_entry, 0, 0, 0, 0);
+	check(!r.error, 0, 0, SSE_SEC, "the PMU overflow event registers");
+	if (r.error) {
+		diag2("register: error, value", r.error, (long)r.value);
+		return;
+	}
+	check(!lcofi_delegated(), 0, 0, SSE_SEC, "registered, LCOFI comes to M-mode (no longer delegated)");
+	r = sbi(EXT_SSE, 4, SSE_LOCAL_PMU_OVERFLOW, 0, 0, 0, 0, 0);
+	r2 = sbi(EXT_SSE, 5, SSE_LOCAL_PMU_OVERFLOW, 0, 0, 0, 0, 0);
+	check(!r.error && !r2.error, 0, 0, SSE_SEC, "enable and disable succeed");
+	r = sbi(EXT_SSE, 3, SSE_LOCAL_PMU_OVERFLOW, 0, 0, 0, 0, 0);
+	check(!r.error && lcofi_delegated(), 0, 0, SSE_SEC, "unregistered, LCOFI is delegated to S-mode again");
+}
+
 static void test_fw(void)
 {
 	struct sbiret r, r2;
@@ -961,6 +1008,7 @@ void conf_main(ulong hartid, ulong fdt)
 	test_hw();
 	test_cache_raw();
 	test_fw();
+	test_sse();
 	test_errors();
 	test_snapshot();
 	test_event_info();
