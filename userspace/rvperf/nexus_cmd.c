@@ -1026,8 +1026,12 @@ static int cmd_record(int argc, char **argv)
 	if (!o.prog_argv || !o.prog_argv[0])
 		return fail(EXIT_USAGE, "no program: rvperf nexus record [OPTIONS] -- PROG [ARGS]");
 	output = o.output ? o.output : "trace.nxt";
-	qemu = o.qemu ? o.qemu : getenv("RVPERF_QEMU") && *getenv("RVPERF_QEMU") ?
-	       getenv("RVPERF_QEMU") : o.system ? "qemu-system-riscv64" : "qemu-riscv64";
+	{
+		const char *env = getenv(o.system ? "RVPERF_QEMU_SYSTEM" : "RVPERF_QEMU");
+
+		qemu = o.qemu ? o.qemu : env && *env ? env :
+		       o.system ? "qemu-system-riscv64" : "qemu-riscv64";
+	}
 	if (!o.plugin)
 		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
 	if (!o.plugin || stat(o.plugin, &sb))
@@ -1091,8 +1095,16 @@ static int cmd_record(int argc, char **argv)
 	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
 	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
 		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", output);
-	if (!rc && !o.system)
-		rc = write_code(&m, o.prog_argv[0], &o.cfg, output);
+	if (!rc) {
+		/* The program: PROG, or qemu-system's -kernel. */
+		const char *prog = o.system ? NULL : o.prog_argv[0];
+
+		for (i = 0; o.system && o.prog_argv[i] && o.prog_argv[i + 1]; i++)
+			if (!strcmp(o.prog_argv[i], "-kernel"))
+				prog = o.prog_argv[i + 1];
+		if (prog)
+			rc = write_code(&m, prog, &o.cfg, output);
+	}
 	if (src.it.other_vcpus)
 		fprintf(stderr, "rvperf nexus record: note: only the first vCPU "
 			"(thread) is encoded\n");
@@ -1361,12 +1373,15 @@ static const struct {
 	{ "record", cmd_record,
 	  "rvperf nexus record [-o FILE] [--pcs PCS] [TRACE OPTIONS] [--qemu QEMU]\n"
 	  "                    [--plugin SO] [--itrace KEEP] [--system] -- PROG [ARGS]\n"
-	  "  Runs PROG under qemu-riscv64 with the plugin's instruction trace and\n"
-	  "  encodes it as N-Trace into FILE (default trace.nxt, with its options\n"
-	  "  in a header).  --pcs writes the executed PCs (PCONLY form), the\n"
-	  "  ground truth.  --system: the words after -- are a qemu-system-riscv64\n"
-	  "  command line (privilege modes from QEMU 9.0's register API, else\n"
-	  "  guessed from the address)." },
+	  "  Runs PROG under qemu-riscv64 (or QEMU, $RVPERF_QEMU; with --system\n"
+	  "  qemu-system-riscv64 or $RVPERF_QEMU_SYSTEM) with the plugin's\n"
+	  "  instruction trace and encodes it as N-Trace into FILE (default\n"
+	  "  trace.nxt, with its options in a header).  --pcs writes the executed\n"
+	  "  PCs (PCONLY form), the ground truth.  --system: the words after --\n"
+	  "  are a qemu-system-riscv64 command line (privilege modes from QEMU\n"
+	  "  9.0's register API, else guessed from the address).  Code that ran\n"
+	  "  outside PROG (or -kernel) goes to FILE.code, which decode reads\n"
+	  "  with FILE." },
 	{ "decode", cmd_decode,
 	  "rvperf nexus decode TRACE --elf ELF[@ADDR]... [-o OUT]\n"
 	  "                    [--format pconly|blocks] [TRACE OPTIONS]\n"
