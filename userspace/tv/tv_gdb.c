@@ -611,7 +611,15 @@ static bool insn_eaddr(uint32_t i, const uint64_t x[32], unsigned int xlen, uint
 
 /* ------------------------------------------------------------ verify */
 
+/* Instructions already read at a pc: the cache saves a packet a step. */
+#define ICACHE 4096
+struct icache_line {
+	uint64_t pc;		/* ~0: empty */
+	uint32_t word;
+};
+
 struct vstate {
+	struct icache_line icache[ICACHE];
 	struct gdb *g;
 	const struct tv_verify_opts *o;
 	struct tv_verify_result *res;
@@ -678,6 +686,28 @@ static int check(struct vstate *v, const struct tv_elem_ref *e)
 	return ref_set(v->g, e, sv) < 0 ? -1 : 0;
 }
 
+static struct icache_line *icache_line(struct vstate *v, uint64_t pc)
+{
+	return &v->icache[(pc >> 1) & (ICACHE - 1)];
+}
+
+/* Memory the group wrote may hold instructions: forget them. */
+static void icache_forget(struct vstate *v, const struct tv_shadow *s)
+{
+	for (size_t i = 0; i < s->n_touched; i++) {
+		const struct tv_elem_ref *e = &s->touched[i];
+
+		if (e->kind != TV_K_MEM)
+			continue;
+		for (uint64_t a = (e->addr & ~1ull) - 2; a < e->addr + e->size; a += 2) {
+			struct icache_line *l = icache_line(v, a);
+
+			if (l->pc == a)
+				l->pc = ~0ull;
+		}
+	}
+}
+
 static bool touched(const struct tv_shadow *s, const struct tv_elem_ref *e)
 {
 	for (size_t i = 0; i < s->n_touched; i++)
@@ -728,10 +758,19 @@ static int verify_step(struct vstate *v)
 	/* The instruction at QEMU's pc must be the trace's. */
 	if (!(v->o->cfg.absent & TV_EL_INSN)) {
 		unsigned int n = (sh->insn & 3) == 3 ? 4 : 2;
+		struct icache_line *l = icache_line(v, v->pc);
 
-		rc = read_mem(v->g, v->pc, n, &word);
-		if (rc < 0)
-			return -1;
+		if (l->pc == v->pc && (n == 2 ? l->word & 0xffff : l->word) == sh->insn) {
+			rc = 1;		/* read before, memory unchanged since */
+		} else {
+			rc = read_mem(v->g, v->pc, n, &word);
+			if (rc < 0)
+				return -1;
+			if (rc == 0 && word == sh->insn) {
+				l->pc = v->pc;
+				l->word = (uint32_t)word;
+			}
+		}
 		if (rc == 0 && word != sh->insn) {
 			struct tv_elem_ref e = { .kind = TV_K_INSN };
 
@@ -836,6 +875,8 @@ int tv_verify(const uint8_t *trace, size_t len, const struct tv_verify_opts *o,
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	for (size_t i = 0; i < ICACHE; i++)
+		v.icache[i].pc = ~0ull;
 	if (!g || !sh || !(g->in = malloc(2 * MAXPKT)) || tv_shadow_init(sh, &o->cfg)) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		if (g)
@@ -868,6 +909,7 @@ int tv_verify(const uint8_t *trace, size_t len, const struct tv_verify_opts *o,
 		tv_shadow_apply(sh, &grp);
 		res->groups++;
 		v.last = d.pos >= d.in_len;
+		icache_forget(&v, sh);
 		if (grp.has_reset && !o->user && reset(g)) {
 			rc = -1;
 			break;
