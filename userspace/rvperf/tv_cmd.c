@@ -735,9 +735,11 @@ static const struct {
 	  "rvperf tv diff [--max N] [--nondet LIST|none] [--lenient] [--config TEXT] A B\n"
 	  "  Compares two traces of the same program with a shadow state each,\n"
 	  "  group by group; reports each divergence (group, pc, instruction,\n"
-	  "  element, both values) and resynchronises B from A.  LIST: element\n"
-	  "  or register names not to compare (default mtime,time,timeh,cycle,\n"
-	  "  cycleh,mcycle,mcycleh,mip,sip).  Exit 0 same, 1 divergences." },
+	  "  element, both values) and resynchronises B from A.  LIST: register\n"
+	  "  or element names, or device memory mem:ADDR[+LEN], not to compare;\n"
+	  "  what an instruction reads from them is an input (default mtime,\n"
+	  "  time,timeh,cycle,cycleh,mcycle,mcycleh,mip,sip; mtime includes the\n"
+	  "  virt machine's ACLINT mtime register).  Exit 0 same, 1 divergences." },
 	{ "record", tv_record,
 	  "rvperf tv record [-o FILE] [--xlen 32|64] [--qemu QEMU] [--plugin SO]\n"
 	  "                 [--system MACHINE] -- PROG [ARGS]\n"
@@ -754,7 +756,8 @@ static const struct {
 	  "  --user, qemu-riscv64 -g), applies the trace's state-initialisation\n"
 	  "  groups, then per group copies the non-deterministic state into QEMU,\n"
 	  "  single-steps, compares QEMU with the trace's shadow state and reports\n"
-	  "  each divergence.  --resync trace (the spec's way) copies the shadow\n"
+	  "  each divergence (--nondet as for diff; interrupts in the trace are\n"
+	  "  written into QEMU, not stepped).  --resync trace (the spec's way) copies the shadow\n"
 	  "  state into QEMU after a divergence; reference copies QEMU's state\n"
 	  "  into the shadow (for a trace with an isolated corruption)." },
 };
