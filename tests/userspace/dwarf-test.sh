@@ -44,6 +44,27 @@ for src in tests/userspace/afdo/inlined.c userspace/sample/branchy.c; do
 	done
 done
 
+# Many functions in one unit (an amalgamation, say): each address finds its
+# function through a sorted index, not by walking the unit's DIEs.
+python3 - >"$tmp/many.c" <<'PY'
+print('volatile int sink;')
+for i in range(1500):
+    print('__attribute__((noinline)) int f%d(int x) { for (int j = 0; j < x; j++) sink += j * %d; return sink; }' % (i, i))
+print('int main(void) { int s = 0;')
+for i in range(1500):
+    print(' s += f%d(s & 7);' % i)
+print(' return s; }')
+PY
+$cc -O2 -g -o "$tmp/many" "$tmp/many.c"
+riscv64-linux-gnu-objdump -d "$tmp/many" |
+	awk '/^ +[0-9a-f]+:/{sub(":","",$1); print $1}' >"$tmp/addrs"
+riscv64-linux-gnu-addr2line -a -f -i -e "$tmp/many" <"$tmp/addrs" >"$tmp/theirs"
+start=$(date +%s%N)
+"$lookup" "$tmp/many" <"$tmp/addrs" >"$tmp/ours" 2>"$tmp/err" &&
+	python3 tests/userspace/dwarf-compare.py "$tmp/ours" "$tmp/theirs" >"$tmp/cmp"
+ok $? "1500 functions in one unit: chains equal addr2line's at all $(wc -l <"$tmp/addrs") instructions"
+diag "$(tail -n 3 "$tmp/cmp")" "lookups took $((($(date +%s%N) - start) / 1000000)) ms"
+
 # The debug information apart from the program, as distributions ship it:
 # the stripped binary names its debug file with .gnu_debuglink.
 mkdir "$tmp/split"

@@ -24,6 +24,90 @@
 
 #define MAX_SCOPES	64
 
+/* The address ranges of every function (outermost subprogram), sorted:
+ * an address finds its function by binary search, and its inline chain
+ * below that alone, not by walking its unit's DIEs from the top. */
+struct dw_range {
+	Dwarf_Addr lo, hi;	/* DWARF addresses: [lo, hi) */
+	Dwarf_Addr bias;	/* the unit's: Dwfl address - DWARF address */
+	Dwarf_Die func;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct dw_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Adds the ranges of the functions below parent (through namespaces and
+ * types, where C++ keeps them); 0, or -1 when out of memory. */
+static int index_functions(struct dw_info *di, Dwarf_Die *parent,
+			   Dwarf_Addr bias, size_t *cap)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			while ((off = dwarf_ranges(&child, off, &base, &start,
+						   &end)) > 0) {
+				struct dw_range *r;
+
+				if (start >= end)
+					continue;
+				if (di->nr_ranges == *cap) {
+					*cap = *cap ? 2 * *cap : 256;
+					r = realloc(di->ranges,
+						    *cap * sizeof(*r));
+					if (!r)
+						return -1;
+					di->ranges = r;
+				}
+				r = &di->ranges[di->nr_ranges++];
+				r->lo = start;
+				r->hi = end;
+				r->bias = bias;
+				r->func = child;
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+			if (index_functions(di, &child, bias, cap))
+				return -1;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* The range holding the Dwfl address a, or NULL. */
+static const struct dw_range *range_at(const struct dw_info *di, Dwarf_Addr a)
+{
+	size_t lo = 0, hi = di->nr_ranges;
+
+	while (lo < hi) {	/* the last range starting at or below a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (di->ranges[mid].lo + di->ranges[mid].bias <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && a < di->ranges[lo - 1].hi + di->ranges[lo - 1].bias)
+		return &di->ranges[lo - 1];
+	return NULL;
+}
+
 static int first_module(Dwfl_Module *mod, void **userdata, const char *name,
 			Dwarf_Addr start, void *arg)
 {
@@ -38,6 +122,7 @@ int dw_load(struct dw_info *di, const char *path)
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
 	GElf_Addr elf_bias;
+	size_t cap = 0;
 	int e_type;
 
 	memset(di, 0, sizeof(*di));
@@ -65,6 +150,11 @@ int dw_load(struct dw_info *di, const char *path)
 		Dwarf_Lines *lines;
 		size_t n;
 
+		if (index_functions(di, cu, bias, &cap)) {
+			snprintf(di->error, sizeof(di->error), "out of memory");
+			dw_free(di);
+			return -1;
+		}
 		if (dwarf_getsrclines(cu, &lines, &n) == 0)
 			di->nr_lines += n;
 		else if (!di->warning[0])
@@ -73,6 +163,7 @@ int dw_load(struct dw_info *di, const char *path)
 				 (unsigned long long)dwarf_dieoffset(cu),
 				 dwarf_errmsg(-1));
 	}
+	qsort(di->ranges, di->nr_ranges, sizeof(*di->ranges), cmp_range);
 	return 0;
 }
 
@@ -80,6 +171,9 @@ void dw_free(struct dw_info *di)
 {
 	if (di->dwfl)
 		dwfl_end(di->dwfl);
+	free(di->ranges);
+	di->ranges = NULL;
+	di->nr_ranges = 0;
 	di->dwfl = NULL;
 	di->module = NULL;
 }
@@ -170,7 +264,8 @@ int dw_lookup(const struct dw_info *di, uint64_t addr, struct dw_frame *frames,
 {
 	Dwfl_Module *mod = di->module;
 	Dwarf_Addr a = addr + di->bias, dw_bias;
-	Dwarf_Die scopes[MAX_SCOPES], *cu;
+	Dwarf_Die scopes[MAX_SCOPES];
+	const struct dw_range *r;
 	Dwfl_Line *row;
 	Dwarf_Line *line;
 	unsigned int disc = 0;
@@ -183,8 +278,13 @@ int dw_lookup(const struct dw_info *di, uint64_t addr, struct dw_frame *frames,
 	if (!line || dwarf_lineno(line, &lineno) || lineno < 0)
 		return 0;
 	dwarf_linediscriminator(line, &disc);
-	cu = dwfl_module_addrdie(mod, a, &dw_bias);
-	n = cu ? function_scopes(cu, a - dw_bias, scopes, 0, MAX_SCOPES) : 0;
+	r = range_at(di, a);
+	n = 0;
+	if (r) {
+		scopes[0] = r->func;
+		n = function_scopes(&scopes[0], a - r->bias, scopes, 1,
+				    MAX_SCOPES);
+	}
 	if (n == 0) {	/* a line, but no function we know of */
 		frames[0].name = "??";
 		frames[0].decl_line = 0;
@@ -212,26 +312,16 @@ int dw_lookup(const struct dw_info *di, uint64_t addr, struct dw_frame *frames,
 int dw_function_at(const struct dw_info *di, uint64_t addr,
 		   struct dw_func *func, uint64_t *lo)
 {
-	Dwarf_Addr a = addr + di->bias, dw_bias, base, start, end;
-	Dwarf_Die scopes[MAX_SCOPES], *cu;
-	ptrdiff_t off = 0;
-	int n;
+	Dwarf_Die die;
+	const struct dw_range *r = range_at(di, addr + di->bias);
 
-	if (!di->module)
+	if (!r)
 		return -1;
-	cu = dwfl_module_addrdie(di->module, a, &dw_bias);
-	n = cu ? function_scopes(cu, a - dw_bias, scopes, 0, 1) : 0;
-	if (!n)
-		return -1;
-	func->name = scope_name(&scopes[0]);
-	func->decl_line = decl_line(&scopes[0]);
-	/* The range holding addr: a function split in parts (hot, cold)
-	 * starts again in each. */
-	while ((off = dwarf_ranges(&scopes[0], off, &base, &start,
-				   &end)) > 0)
-		if (a - dw_bias >= start && a - dw_bias < end) {
-			*lo = start + dw_bias - di->bias;
-			return 0;
-		}
-	return -1;
+	die = r->func;
+	func->name = scope_name(&die);
+	func->decl_line = decl_line(&die);
+	/* The start of the range holding addr: a function split in parts
+	 * (hot, cold) starts again in each. */
+	*lo = r->lo + r->bias - di->bias;
+	return 0;
 }

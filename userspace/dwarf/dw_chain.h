@@ -30,11 +30,15 @@ struct dw_func {
 	uint32_t decl_line;
 };
 
+struct dw_range;		/* a function's address range: dw_chain.c's */
+
 struct dw_info {
 	void *dwfl;		/* the session (Dwfl *), NULL when not loaded */
 	void *module;		/* the file's Dwfl_Module * */
 	uint64_t bias;		/* Dwfl address - link-time address */
 	size_t nr_lines;	/* line-table rows of every unit; 0: no -g */
+	struct dw_range *ranges;	/* every function's, sorted */
+	size_t nr_ranges;
 	char error[256];	/* why dw_load failed */
 	char warning[256];	/* the first unit skipped, if any */
 };
