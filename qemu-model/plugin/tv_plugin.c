@@ -234,6 +234,13 @@ static void classify_exit(const struct insn_desc *d, uint64_t next_pc, bool *tra
 	uint16_t cause_csr, epc_csr;
 
 	*trap = *interrupt = false;
+	/*
+	 * Without a jump only ecall/ebreak trap (a handler placed right
+	 * after a faulting instruction would go unseen): then neither priv
+	 * nor the trap CSRs are read, the common case.
+	 */
+	if (!jumped && !(d->flags & INSN_TRAPS))
+		return;
 	if (tv.system && read_reg(tv.priv_handle, &priv) && priv != tv.last_priv)
 		*trap = true;
 	if ((d->flags & INSN_TRAPS) || (jumped && !(d->flags & INSN_TRANSFER)))
@@ -244,8 +251,10 @@ static void classify_exit(const struct insn_desc *d, uint64_t next_pc, bool *tra
 	epc_csr = priv == 3 ? 0x341 : 0x141;
 	if (!*trap && jumped && (changed(cause_csr) || changed(epc_csr)))
 		*trap = true;
+	/* An interrupt wrote its cause and epc just now (an xret did not). */
 	if (*trap && read_reg(tv.handle[cause_csr], &cause) &&
-	    (cause >> (tv.cfg.xlen - 1) & 1) && !(d->flags & INSN_TRAPS))
+	    (cause >> (tv.cfg.xlen - 1) & 1) && !(d->flags & INSN_TRAPS) &&
+	    (changed(cause_csr) || changed(epc_csr)))
 		*interrupt = read_reg(tv.handle[epc_csr], epc);
 }
 
