@@ -138,6 +138,15 @@ ok $? "stat: messages by type, the instruction count, bits per instruction"
 	-o "$tmp/pconly.nxt" 2>/dev/null
 cmp -s "$tmp/pconly.nxt" "$tmp/branchy.nxt"
 ok $? "encode --pconly with the ELF: byte-identical to the recorded trace"
+# The plugin's blocks fed whole (no --pcs) give the same bytes too.
+for c in "" "--mode btm --seq-jump" "--callstack 4 --repeat 2 --icnt-bits 5"; do
+	# shellcheck disable=SC2086
+	"$rvperf" nexus encode --itrace "$tmp/prog.itr" -o "$tmp/blk.nxt" $c 2>/dev/null &&
+		"$rvperf" nexus encode --itrace "$tmp/prog.itr" --pcs "$tmp/x.pcs" \
+			-o "$tmp/one.nxt" $c 2>/dev/null &&
+		cmp -s "$tmp/blk.nxt" "$tmp/one.nxt"
+	ok $? "blocks fed whole or instruction by instruction: the same bytes (${c:-defaults})"
+done
 
 # inject: perf samples from the decoded trace, on the same run the CTR
 # plugin samples (rvperf record: a sample every 10007 instructions, 16

@@ -41,14 +41,6 @@ const char *nx_tcode_name(unsigned int tcode)
 	return "Reserved";
 }
 
-bool nx_tcode_is_sync(unsigned int tcode)
-{
-	return tcode == NX_TCODE_PROG_TRACE_SYNC ||
-	       tcode == NX_TCODE_DIRECT_BRANCH_SYNC ||
-	       tcode == NX_TCODE_INDIRECT_BRANCH_SYNC ||
-	       tcode == NX_TCODE_INDIRECT_BRANCH_HIST_SYNC;
-}
-
 /* Kinds of variable fields, in the order a message sends them. */
 enum var_kind { V_ICNT, V_UADDR, V_FADDR, V_HIST, V_DATA, V_RDATA1 };
 
@@ -60,8 +52,8 @@ struct layout {
 
 /* The layout of a known TCODE given its fixed fields (RCODE and CDF
  * change the count); 0 for an unknown TCODE. */
-static int layout_of(unsigned int tcode, unsigned int rcode, unsigned int cdf,
-		     struct layout *l)
+static inline int layout_of(unsigned int tcode, unsigned int rcode,
+			    unsigned int cdf, struct layout *l)
 {
 	static const struct layout
 		own = { 0, 1, { V_DATA } },
@@ -131,7 +123,8 @@ struct bitw {
 	unsigned int bits;	/* how many (< 6 between calls) */
 };
 
-static void put_fixed(struct bitw *w, uint64_t v, unsigned int nbits)
+static inline __attribute__((always_inline)) void
+put_fixed(struct bitw *w, uint64_t v, unsigned int nbits)
 {
 	if (nbits < 64)
 		v &= (1ull << nbits) - 1;
@@ -150,7 +143,8 @@ static unsigned int bit_length(uint64_t v)
 }
 
 /* A variable field of CHUNKS MDOs carrying V (the last with MSEO 01). */
-static void put_var_chunks(struct bitw *w, uint64_t v, unsigned int chunks)
+static inline __attribute__((always_inline)) void
+put_var_chunks(struct bitw *w, uint64_t v, unsigned int chunks)
 {
 	unsigned int room = 6 - w->bits;	/* in the open MDO */
 
@@ -167,7 +161,8 @@ static void put_var_chunks(struct bitw *w, uint64_t v, unsigned int chunks)
 	w->bits = 0;
 }
 
-static void put_var(struct bitw *w, uint64_t v)
+static inline __attribute__((always_inline)) void
+put_var(struct bitw *w, uint64_t v)
 {
 	unsigned int need = bit_length(v), room = 6 - w->bits, chunks = 1;
 
@@ -297,7 +292,7 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 	unsigned int fixed_need, fixed_have = 0, tcode, nv, i;
 	uint8_t tops = 0, overflow = 0;
 	size_t pos = r->pos, len = r->len, start;
-	struct layout l;
+	struct layout l = { 0 };
 	bool known;
 	uint8_t b;
 

@@ -22,6 +22,7 @@
 
 #include "nexus_int.h"
 #include "rvp_classify.h"
+#include "rvperf/ctr.h"
 #include "rvperf/ntrace.h"
 
 /* Not a TCODE: the pending "message" of a return whose target the stack
@@ -62,9 +63,9 @@ static void put_msg(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
 		e->on_msg(e->on_msg_ctx, m);
 }
 
-static void flush_repeat(struct nx_encoder *e)
+static void flush_repeat_now(struct nx_encoder *e)
 {
-	if (e->bcnt) {
+	{
 		struct nx_msg m = { .tcode = NX_TCODE_REPEAT_BRANCH,
 				    .data = e->bcnt };
 
@@ -73,12 +74,16 @@ static void flush_repeat(struct nx_encoder *e)
 	}
 }
 
-static void flush_held(struct nx_encoder *e)
+static inline void flush_repeat(struct nx_encoder *e)
+{
+	if (e->bcnt)
+		flush_repeat_now(e);
+}
+
+static void flush_held_now(struct nx_encoder *e)
 {
 	struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL };
 
-	if (!e->held_repeat)
-		return;
 	flush_repeat(e);
 	e->have_last_branch = false;
 	m.data = e->held_hist;
@@ -90,6 +95,12 @@ static void flush_held(struct nx_encoder *e)
 	}
 	put_msg(e, &m, e->held_tstamp);
 	e->held_repeat = 0;
+}
+
+static inline void flush_held(struct nx_encoder *e)
+{
+	if (e->held_repeat)
+		flush_held_now(e);
 }
 
 /* Any message but a repeatable branch one: what was held goes first. */
@@ -218,9 +229,11 @@ static void emit_pending(struct nx_encoder *e, const struct nx_insn *in)
 		flush_held(e);
 		flush_repeat(e);
 		put_msg(e, &m, e->next_tstamp);
-		e->last_branch = m;
-		e->last_target = addr;
-		e->have_last_branch = !nx_tcode_is_sync(tcode);
+		if (e->cfg.repeat & NX_REPEAT_BRANCH) {
+			e->last_branch = m;
+			e->last_target = addr;
+			e->have_last_branch = !nx_tcode_is_sync(tcode);
+		}
 	}
 	if (tcode != NX_TCODE_DIRECT_BRANCH)
 		e->ref_addr = addr;
@@ -410,6 +423,18 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 	}
 }
 
+int nx_enc_linear(struct nx_encoder *e, uint64_t units, uint64_t n,
+		  uint64_t tstamp)
+{
+	if (!e->fast || !e->started || e->next_tcode ||
+	    e->icnt + units > e->icnt_limit)
+		return -1;
+	e->icnt += units;
+	e->n_insns += n;
+	e->insn_tstamp = tstamp;
+	return 0;
+}
+
 void nx_enc_overrun(struct nx_encoder *e)
 {
 	struct nx_msg m = { .tcode = NX_TCODE_ERROR, .etype = 0,
@@ -466,7 +491,10 @@ static void resolve(struct nx_ingress *g, uint64_t next, bool next_known,
 	uint64_t target, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	bool fits = true;
 
-	rvp_classify(g->word, g->cfg.xlen, g->cfg.exts, true, &c);
+	if (g->cls_known)
+		c = g->cls;
+	else
+		rvp_classify(g->word, g->cfg.xlen, g->cfg.exts, true, &c);
 	target = (g->addr + (uint64_t)c.offset) & mask;
 	memset(out, 0, sizeof(*out));
 	out->addr = g->addr;
@@ -528,7 +556,97 @@ int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
 	g->word = word;
 	g->priv = priv;
 	g->tstamp = tstamp;
+	g->cls_known = false;
 	return ret;
+}
+
+static unsigned int insn_len(uint32_t word)
+{
+	return (word & 3) == 3 ? 4 : 2;
+}
+
+/* Whether every instruction of B but the last is linear (a QEMU block
+ * ends at each transfer, so this is the rule, not the exception); the
+ * units of those between the first and the last; the last's address and
+ * class. */
+static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
+{
+	uint64_t pc = b->start;
+	uint32_t i, units = 0;
+
+	b->simple = 1;
+	for (i = 0; i + 1 < b->n; i++) {
+		struct rvp_insn_class c;
+
+		rvp_classify(b->words[i], g->cfg.xlen, g->cfg.exts, true, &c);
+		if (c.type != RVP_CTRDATA_TYPE_NONE ||
+		    c.itype != RVP_ITYPE_NO_SPECIAL_TYPE)
+			b->simple = 0;
+		if (i)
+			units += insn_len(b->words[i]) / 2;
+		pc += insn_len(b->words[i]);
+	}
+	b->mid_units = units;
+	b->last_addr = pc;
+	rvp_classify(b->words[b->n - 1], g->cfg.xlen, g->cfg.exts, true,
+		     &b->last_cls);
+}
+
+void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+		      struct nx_itrace_block *b, unsigned int priv,
+		      uint64_t tstamp)
+{
+	struct nx_insn in;
+	uint32_t i, n = b->n;
+
+	if (b->simple < 0)
+		note_block(g, b);
+	if (!b->simple) {
+		uint64_t pc = b->start;
+
+		for (i = 0; i < n; i++) {
+			if (nx_ingress_step(g, pc, b->words[i], priv, tstamp + i, &in))
+				nx_enc_insn(e, &in);
+			pc += insn_len(b->words[i]);
+		}
+		return;
+	}
+	/* The previous block's last instruction goes where this one starts. */
+	if (g->have) {
+		resolve(g, b->start, true, &in);
+		nx_enc_insn(e, &in);
+	}
+	if (n > 1) {
+		/* Linear, one after the other: the first on its own (it may
+		 * carry the message the previous transfer left), the others
+		 * in one go. */
+		memset(&in, 0, sizeof(in));
+		in.addr = b->start;
+		in.len = insn_len(b->words[0]);
+		in.itype = RVP_ITYPE_NO_SPECIAL_TYPE;
+		in.priv = priv;
+		in.tstamp = tstamp;
+		nx_enc_insn(e, &in);
+		if (n > 2 && nx_enc_linear(e, b->mid_units, n - 2, tstamp + n - 2)) {
+			in.addr += in.len;
+			for (i = 1; i + 1 < n; i++) {
+				in.len = insn_len(b->words[i]);
+				in.tstamp = tstamp + i;
+				nx_enc_insn(e, &in);
+				in.addr += in.len;
+			}
+		}
+		g->prev_valid = true;
+		g->prev_addr = b->last_addr - insn_len(b->words[n - 2]);
+		g->prev_word = b->words[n - 2];
+	}
+	g->have = true;
+	g->addr = b->last_addr;
+	g->word = b->words[n - 1];
+	g->priv = priv;
+	g->tstamp = tstamp + n - 1;
+	g->cls = b->last_cls;
+	g->cls_known = true;
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)

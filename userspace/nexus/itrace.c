@@ -11,12 +11,6 @@
 #include "nexus.h"
 #include "rvp_itrace.h"
 
-struct nx_itrace_block {
-	uint64_t start;
-	uint32_t n;
-	const uint32_t *words;
-};
-
 int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len)
 {
 	uint32_t mode;
@@ -48,7 +42,7 @@ static int define(struct nx_itrace *it)
 		return -1;
 	id = w[it->pos];
 	n = w[it->pos + 1];
-	if (n > it->nw - it->pos - 4 || id > (1u << 28))
+	if (!n || n > it->nw - it->pos - 4 || id > (1u << 28))
 		return -1;
 	if (id >= it->n_blocks) {
 		size_t nn = (size_t)id * 2 + 1024;
@@ -63,14 +57,16 @@ static int define(struct nx_itrace *it)
 	it->blocks[id].start = w[it->pos + 2] | (uint64_t)w[it->pos + 3] << 32;
 	it->blocks[id].n = n;
 	it->blocks[id].words = w + it->pos + 4;
+	it->blocks[id].simple = -1;
 	it->pos += 4 + n;
 	return 0;
 }
 
-int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
-		   unsigned int *priv)
+/* Reads records up to the next execution of the wanted vCPU: 1 and
+ * it->cur, 0 at the end, -1 on damage. */
+static int next_exec(struct nx_itrace *it)
 {
-	while (!it->cur || it->cur_i == it->cur->n) {
+	for (;;) {
 		uint32_t v;
 
 		it->cur = NULL;
@@ -85,6 +81,7 @@ int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
 			it->cur = &it->blocks[v];
 			it->cur_i = 0;
 			it->cur_pc = it->cur->start;
+			return 1;
 		} else if (v == RVP_ITRACE_DEF) {
 			if (define(it))
 				return -1;
@@ -106,9 +103,33 @@ int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
 			return -1;
 		}
 	}
+}
+
+int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
+		   unsigned int *priv)
+{
+	if (!it->cur || it->cur_i == it->cur->n) {
+		int r = next_exec(it);
+
+		if (r <= 0)
+			return r;
+	}
 	*word = it->cur->words[it->cur_i++];
 	*pc = it->cur_pc;
 	*priv = it->priv;
 	it->cur_pc += (*word & 3) == 3 ? 4 : 2;
 	return 1;
+}
+
+struct nx_itrace_block *nx_itrace_next_block(struct nx_itrace *it,
+					     unsigned int *priv, bool *bad)
+{
+	int r = next_exec(it);
+
+	*bad = r < 0;
+	if (r <= 0)
+		return NULL;
+	it->cur_i = it->cur->n;
+	*priv = it->priv;
+	return it->cur;
 }

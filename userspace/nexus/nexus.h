@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rvp_classify.h"
 #include "rvperf/ntrace.h"
 
 /* TCODEs of the messages N-Trace 1.0 defines (its "Fields in Messages"). */
@@ -134,8 +135,14 @@ struct nx_msg {
 };
 
 const char *nx_tcode_name(unsigned int tcode);
-/* Whether TCODE carries SYNC + F-ADDR. */
-bool nx_tcode_is_sync(unsigned int tcode);
+/* Whether TCODE carries SYNC + F-ADDR (TCODEs 9, 11, 12, 29). */
+static inline bool nx_tcode_is_sync(unsigned int tcode)
+{
+	return tcode < 32 && ((1u << NX_TCODE_PROG_TRACE_SYNC |
+			       1u << NX_TCODE_DIRECT_BRANCH_SYNC |
+			       1u << NX_TCODE_INDIRECT_BRANCH_SYNC |
+			       1u << NX_TCODE_INDIRECT_BRANCH_HIST_SYNC) >> tcode & 1);
+}
 
 /* Encodes M into OUT (NX_MAX_MESSAGE_BYTES + a margin: 48 bytes);
  * returns the length. */
@@ -260,6 +267,10 @@ static inline void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
 slow:
 	nx_enc_insn_slow(e, in);
 }
+/* N linear instructions of UNITS in all, none the first since a message:
+ * 0, or -1 (nothing done) when they must go one by one. */
+int nx_enc_linear(struct nx_encoder *e, uint64_t units, uint64_t n,
+		  uint64_t tstamp);
 /* Messages were lost (a FIFO overrun): Error now, a sync next. */
 void nx_enc_overrun(struct nx_encoder *e);
 /* Trace stops: ProgTraceCorrelation with EVCODE, then the bytes flushed.
@@ -277,6 +288,9 @@ struct nx_ingress {
 	uint32_t word;
 	uint64_t tstamp;
 	unsigned int priv;
+	/* The held instruction's class, when the caller knew it. */
+	struct rvp_insn_class cls;
+	bool cls_known;
 	/* The previous retired instruction, for sequential jumps. */
 	bool prev_valid;
 	uint64_t prev_addr;
@@ -407,7 +421,18 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m);
 
 /* ---- the TCG plugin's instruction trace (itrace=FILE, rvp_itrace.h): the
  * executed instructions of the first vCPU it names, in order. */
-struct nx_itrace_block;
+struct nx_itrace_block {
+	uint64_t start;
+	uint32_t n;
+	const uint32_t *words;
+	/* nx_ingress_block()'s notes: -1 not looked at yet, 1 when every
+	 * instruction but the last is linear; then the middle's units and
+	 * the last's address. */
+	int8_t simple;
+	uint32_t mid_units;
+	uint64_t last_addr;
+	struct rvp_insn_class last_cls;
+};
 struct nx_itrace {
 	const uint32_t *w;
 	size_t nw, pos;
@@ -417,7 +442,7 @@ struct nx_itrace {
 	bool other_vcpus;		/* more than one vCPU ran */
 	bool system;			/* recorded in system mode */
 	uint32_t priv;
-	const struct nx_itrace_block *cur;
+	struct nx_itrace_block *cur;
 	uint32_t cur_i;
 	uint64_t cur_pc;
 };
@@ -426,6 +451,18 @@ int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len);
 /* The next instruction: 1, 0 at the end, -1 when the file is damaged. */
 int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
 		   unsigned int *priv);
+/* The next executed block (all its instructions), NULL at the end or
+ * on damage (*BAD set).  Do not mix with nx_itrace_next() mid-block. */
+struct nx_itrace_block *nx_itrace_next_block(struct nx_itrace *it,
+					     unsigned int *priv, bool *bad);
 void nx_itrace_free(struct nx_itrace *it);
+
+/* Feeds a whole executed block through the ingress into the encoder: the
+ * same messages as its instructions one by one, but a block whose
+ * instructions before the last are all linear costs about as much as one
+ * instruction.  TSTAMP is the block's first instruction's. */
+void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+		      struct nx_itrace_block *b, unsigned int priv,
+		      uint64_t tstamp);
 
 #endif /* RVPERF_NEXUS_H */

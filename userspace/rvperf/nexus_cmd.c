@@ -770,7 +770,25 @@ static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
 	}
 	nx_enc_init(e, cfg, file_sink, out);
 	nx_ingress_init(&g, cfg);
-	for (;;) {
+	/* The plugin's blocks go in whole (nx_ingress_block); the PC list
+	 * needs them one by one. */
+	while (src->have_it && !pcs) {
+		struct nx_itrace_block *b;
+		unsigned int priv;
+		bool bad;
+
+		b = nx_itrace_next_block(&src->it, &priv, &bad);
+		if (!b) {
+			if (bad) {
+				free(e);
+				return fail(EXIT_BAD_DATA, "the instruction trace is damaged");
+			}
+			break;
+		}
+		nx_ingress_block(&g, e, b, priv, n);
+		n += b->n;
+	}
+	for (; !src->have_it || pcs;) {
 		uint64_t pc;
 		uint32_t word;
 		unsigned int priv = 0;
@@ -1080,6 +1098,7 @@ static int cmd_record(int argc, char **argv)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return fail(EXIT_BAD_DATA, "could not run %s", qemu);
 	memset(&src, 0, sizeof(src));
+	src.have_it = true;
 	if (map_file(o.itrace ? o.itrace : itrace_path, &m) ||
 	    nx_itrace_open(&src.it, m.data, m.len)) {
 		if (!o.itrace)
