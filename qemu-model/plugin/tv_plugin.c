@@ -532,18 +532,25 @@ static void write_block(uint64_t next_pc, bool ended)
 	}
 	last_pc = t->pcs[n - 1];
 	to = t->ends[n - 1];
-	/* The common case: all of it ran, no memory access, pc went on. */
-	if (n == t->n && !tv.n_mem && !ended && next_pc == t->pc_last + t->len_last &&
-	    tv.buf.len + t->bytes + 2 <= tv.buf.cap) {
+	/* The common case: all of it ran, no memory access. */
+	if (n == t->n && !tv.n_mem && !ended && tv.buf.len + t->bytes + 11 <= tv.buf.cap) {
 		uint8_t *p = tv.buf.data + tv.buf.len;
 
 		memcpy(p, t->blob, t->bytes);
-		p[t->bytes] = TV_OP_INCR_PC;
-		p[t->bytes + 1] = TV_OP_END_GROUP;
-		tv.buf.len += t->bytes + 2;
+		p += t->bytes;
+		if (next_pc == t->pc_last + t->len_last) {
+			*p++ = TV_OP_INCR_PC;
+		} else {
+			/* The pc item, as tv_enc_addl writes it. */
+			*p++ = TV_OP_ADDL_STATE;
+			*p++ = TV_AS_PC;
+			for (unsigned int b = 0; b < tv.cfg.xlen / 8; b++)
+				*p++ = (uint8_t)(next_pc >> (8 * b));
+		}
+		*p++ = TV_OP_END_GROUP;
+		tv.buf.len = (size_t)(p - tv.buf.data);
 		if (tv.buf.len > (1u << 20))
 			flush();
-		tv.n_mem = 0;
 		return;
 	}
 	for (size_t i = 0; i < tv.n_mem; i++) {

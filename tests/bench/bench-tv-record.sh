@@ -8,6 +8,7 @@
 #     registers, privilege, memory data), the bare-metal test program
 #     with a long loop;
 #   verify on qemu-system-riscv64 7.2's gdbstub.
+# Times are CPU seconds (user + system), best of 3.
 # Goal (issue 21): record <= 5x plain qemu-riscv64.
 O=${O:-build}
 RVPERF_CACHE=${RVPERF_CACHE:-$HOME/.cache/rvperf}
@@ -20,7 +21,13 @@ trap 'rm -rf "$tmp"' EXIT
 command -v "${cross}gcc" >/dev/null || { echo "bench-tv-record: no ${cross}gcc"; exit 0; }
 
 calc() { awk "BEGIN { print $* }"; }
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); calc "$t1 - $t0"; }
+# CPU seconds (user + system) of the command: on a machine shared with
+# other builds, wall time measures the others as much as us.
+secs() {
+	local TIMEFORMAT='%3U %3S' t
+	t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | tail -n 1)
+	calc "${t% *} + ${t#* }"
+}
 best() { local b=999 t; for _ in 1 2 3; do t=$(secs "$@"); b=$(calc "($t < $b) ? $t : $b"); done; echo "$b"; }
 mb() { calc "$(stat -c %s "$1") / 1000000"; }
 
