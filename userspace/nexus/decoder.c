@@ -48,7 +48,7 @@ static void event(struct nx_decoder *d, enum nx_event ev, const char *what)
 }
 
 /* The open block ends at END (as KIND says); the next starts at NEXT. */
-static int close_block(struct nx_decoder *d, uint64_t end, uint64_t next,
+static inline __attribute__((always_inline)) int close_block(struct nx_decoder *d, uint64_t end, uint64_t next,
 		       enum nx_block_end kind)
 {
 	struct nx_block b;
@@ -101,7 +101,7 @@ static void unsync(struct nx_decoder *d)
 
 /* ---- HIST bits */
 
-static int hist_add(struct nx_decoder *d, uint64_t hist, uint64_t repeat)
+static inline int hist_add(struct nx_decoder *d, uint64_t hist, uint64_t repeat)
 {
 	struct nx_hist_run *r;
 	unsigned int n;
@@ -366,7 +366,7 @@ static int walk_ahead(struct nx_decoder *d)
 }
 
 /* The message ends a stretch of ICNT more units. */
-static int walk_final(struct nx_decoder *d, uint64_t icnt, enum fin fin,
+static inline __attribute__((always_inline)) int walk_final(struct nx_decoder *d, uint64_t icnt, enum fin fin,
 		      uint64_t target)
 {
 	uint64_t total;
@@ -404,7 +404,8 @@ static void reset_state(struct nx_decoder *d)
 }
 
 /* A branch message (or one RepeatBranch repeats): TARGET resolved. */
-static int branch(struct nx_decoder *d, const struct nx_msg *m, uint64_t target)
+static inline __attribute__((always_inline)) int
+branch(struct nx_decoder *d, const struct nx_msg *m, uint64_t target)
 {
 	int r;
 
