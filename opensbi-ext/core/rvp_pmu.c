@@ -740,9 +740,8 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
 	/* Only a counter mapped to an event can be started. */
 	if (set & ~h->configured)
 		return ret_err(RVP_SBI_ERR_INVALID_PARAM);
-	if ((flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT) &&
-	    (!h->shmem_enabled ||
-	     !smem_ok(h, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE, 0)))
+	/* The area was checked when S-mode set it (snapshot_set_shmem). */
+	if ((flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT) && !h->shmem_enabled)
 		return ret_err(RVP_SBI_ERR_NO_SHMEM);
 	if (set & h->started)
 		return ret_err(RVP_SBI_ERR_ALREADY_STARTED);
@@ -847,9 +846,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 		return ret_err(err);
 	if (set & ~h->configured)
 		return ret_err(RVP_SBI_ERR_INVALID_PARAM);
-	if ((flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) &&
-	    (!h->shmem_enabled ||
-	     !smem_ok(h, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE, 1)))
+	if ((flags & RVP_SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) && !h->shmem_enabled)
 		return ret_err(RVP_SBI_ERR_NO_SHMEM);
 	/*
 	 * A stopped counter in the set is SBI_ERR_ALREADY_STOPPED, whatever
@@ -939,7 +936,10 @@ struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_pmu_hart *h,
 	if (!shmem_addr(h, lo, hi, &addr) ||
 	    !smem_ok(h, addr, RVP_SBI_PMU_SNAPSHOT_SIZE, 1))
 		return ret_err(RVP_SBI_ERR_INVALID_ADDRESS);
-	/* No access now: the chapter allows one only in start and stop. */
+	/* No access now: the chapter allows one only in start and stop.
+	 * Checked once, here: S-mode's access to its memory does not change
+	 * while it runs (rvp_pmu.h, smode_range_ok), and start and stop,
+	 * the hot calls, only map it. */
 	h->shmem_addr = addr;
 	h->shmem_enabled = 1;
 	return ret_val(0);

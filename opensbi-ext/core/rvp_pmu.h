@@ -71,7 +71,9 @@ struct rvp_pmu_ops {
 	 * Whether S-mode itself may access [addr, addr + size) (write access
 	 * when write is non-zero): not firmware, not MMIO, not another
 	 * domain's memory.  size is non-zero and addr + size does not wrap;
-	 * the core has checked that already.
+	 * the core has checked that already.  The answer must not change
+	 * while S-mode runs: the snapshot area is checked once, when S-mode
+	 * sets it, and only mapped by every start and stop after that.
 	 */
 	int (*smode_range_ok)(void *ctx, uint64_t addr, uint64_t size,
 			      int write);
