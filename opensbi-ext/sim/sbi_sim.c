@@ -29,6 +29,8 @@
  *   expect unchanged           the machine is as at the last 'snap'
  *   expect ctr_entries N
  *   expect maps N              the last ecall mapped S-mode memory N times
+ *   expect overflowed MASK     rvp_pmu_overflowed(): started counters with
+ *                              OF set (what an M-mode LCOFI is about)
  * Any expect line may end with "-- description"; with --tap each one is a
  * TAP result, and so is a per-script check that the core never touched a
  * missing CSR or memory outside S-mode RAM.
@@ -404,6 +406,13 @@ static void cmd_expect(char **tok, int n, const char *desc)
 		pass = !why;
 		if (why)
 			snprintf(diag, sizeof(diag), "changed: %s", why);
+	} else if (!strcmp(tok[1], "overflowed")) {
+		if (n < 3)
+			die("expect overflowed MASK");
+		v = rvp_pmu_overflowed(&hart()->pmu);
+		pass = v == num(tok[2]);
+		snprintf(diag, sizeof(diag), "got 0x%llx",
+			 (unsigned long long)v);
 	} else if (!strcmp(tok[1], "maps")) {
 		if (n < 3)
 			die("expect maps N");
