@@ -672,6 +672,59 @@ again:
 			break;
 		}
 		op = d->in[p];
+		/*
+		 * The common items with room for any of them: no bounds
+		 * checks field by field, no call.  Anything else, and the end
+		 * of the buffer, takes the general path below.
+		 */
+		if (p + 16 <= d->in_len && n < d->items_cap) {
+			const uint8_t *q = d->in + p, *end = d->in + d->in_len;
+			struct tv_item *f = &d->items[n];
+			unsigned int nb;
+
+			switch (op) {
+			case TV_OP_INCR_PC:
+				*f = (struct tv_item){ .op = TV_OP_INCR_PC, .offset = d->base + p };
+				if (!g->has_incr_pc)
+					incr_pc_at = p;
+				g->has_incr_pc = true;
+				n++;
+				p++;
+				continue;
+			case TV_OP_INSN16:
+			case TV_OP_INSN32:
+				nb = op == TV_OP_INSN16 ? 2 : 4;
+				*f = (struct tv_item){ .op = (uint8_t)op, .offset = d->base + p,
+						       .value = get_le(q + 1, nb, end) };
+				g->has_insn = true;
+				n++;
+				p += 1 + nb;
+				continue;
+			case TV_OP_FULL_REG: {
+				uint16_t reg = (uint16_t)(q[1] | q[2] << 8);
+
+				nb = tv_reg_bytes(&d->cfg, reg);
+				if (!nb)
+					break;
+				*f = (struct tv_item){ .op = TV_OP_FULL_REG, .reg = reg,
+						       .offset = d->base + p,
+						       .value = get_le(q + 3, nb, end) };
+				n++;
+				p += 3 + nb;
+				continue;
+			}
+			case TV_OP_ADDL_STATE:
+				nb = tv_addl_bytes(&d->cfg, q[1]);
+				if (!nb || (q[1] == TV_AS_PRIV && q[2] > 3))
+					break;
+				*f = (struct tv_item){ .op = TV_OP_ADDL_STATE, .id = q[1],
+						       .offset = d->base + p,
+						       .value = get_le(q + 2, nb, end) };
+				n++;
+				p += 2 + nb;
+				continue;
+			}
+		}
 		if (op == TV_OP_BEGIN_GROUP) {
 			if (grouped && n == 0) {
 				/* begin, begin: the first one opened nothing. */
