@@ -94,6 +94,34 @@ ok $? "... and is reported damaged without them"
 [ -n "$hlen" ]
 ok $? "the trace header ends with its 'end' line"
 
+# PCSEQ: decode to NexRv's text form, encode that, decode again.
+"$rvperf" nexus decode "$tmp/branchy.nxt" --elf "$tmp/branchy" --format pcseq \
+	-o "$tmp/pcseq.txt" 2>/dev/null &&
+	grep -q ',B4$' "$tmp/pcseq.txt" && grep -q ',R2$' "$tmp/pcseq.txt" &&
+	"$rvperf" nexus encode --pcseq "$tmp/pcseq.txt" -o "$tmp/pcseq.nxt" 2>/dev/null &&
+	"$rvperf" nexus decode "$tmp/pcseq.nxt" --elf "$tmp/branchy" -o "$tmp/pcseq.dec" 2>/dev/null &&
+	cmp -s "$tmp/branchy.pcs" "$tmp/pcseq.dec"
+ok $? "PCSEQ: decode --format pcseq, encode --pcseq, decode: the same PCs"
+
+# Images at an address: the ELF's lowest segment at ADDR.
+low=$(riscv64-linux-gnu-readelf -lW "$tmp/branchy" | awk '$1 == "LOAD" { print $3; exit }')
+"$rvperf" nexus decode "$tmp/branchy.nxt" --elf "$tmp/branchy@$low" -o "$tmp/at.dec" 2>/dev/null &&
+	cmp -s "$tmp/branchy.pcs" "$tmp/at.dec"
+ok $? "--elf ELF@$low (where it is loaded) decodes"
+"$rvperf" nexus decode "$tmp/branchy.nxt" --elf "$tmp/branchy@$((low + 0x1000))" \
+	-o /dev/null 2>/dev/null
+[ $? -eq 1 ]
+ok $? "--elf ELF@$(printf '0x%x' $((low + 0x1000))) (elsewhere): damage reported"
+
+# A dynamically linked program: ld.so and libc run outside its ELF, their
+# code goes to TRACE.code.
+riscv64-linux-gnu-gcc -O2 -o "$tmp/dyn" tests/nexus/prog.c &&
+	"$rvperf" nexus record -o "$tmp/dyn.nxt" --pcs "$tmp/dyn.pcs" -- "$tmp/dyn" 3 \
+		>/dev/null 2>&1 &&
+	"$rvperf" nexus decode "$tmp/dyn.nxt" --elf "$tmp/dyn" -o "$tmp/dyn.dec" 2>/dev/null &&
+	cmp -s "$tmp/dyn.pcs" "$tmp/dyn.dec"
+ok $? "a dynamically linked program (ld.so, libc from TRACE.code) decodes to its PCs"
+
 # Damage: one byte flipped in the middle, a truncated trace.
 size=$(stat -c %s "$tmp/prog.nxt")
 mid=$((size / 2))

@@ -389,7 +389,52 @@ struct decode_out {
 	bool blocks;
 	struct dec_report rep;
 	uint64_t insns;
+	/* --format pcseq: the instruction before, known once its successor
+	 * is. */
+	struct nx_image *img;
+	unsigned int xlen, exts;
+	bool have_prev;
+	uint64_t prev_pc;
 };
+
+/* NexRv's PCSEQ line for the instruction at PC, whose successor is NEXT:
+ * L linear, B/BN a branch taken or not, J/JI, C/CI direct or indirect
+ * jumps and calls, R a return; then its size. */
+static void put_pcseq(struct decode_out *d, uint64_t pc, uint64_t next)
+{
+	struct rvp_insn_class c;
+	const char *t = "L";
+	uint32_t w = 0;
+
+	nx_image_word(d->img, pc, &w);
+	rvp_classify(w, d->xlen, d->exts, true, &c);
+	if (c.conditional)
+		t = next == pc + (uint64_t)c.offset ? "B" : "BN";
+	else if (c.itype == RVP_ITYPE_INFERABLE_CALL)
+		t = c.table_jump ? "CI" : "C";
+	else if (c.itype == RVP_ITYPE_UNINFERABLE_CALL ||
+		 c.itype == RVP_ITYPE_COROUTINE_SWAP)
+		t = "CI";
+	else if (c.itype == RVP_ITYPE_RETURN)
+		t = "R";
+	else if (c.itype == RVP_ITYPE_OTHER_UNINFERABLE_JUMP || c.table_jump)
+		t = "JI";
+	else if (c.direct)
+		t = "J";
+	fprintf(d->f, "0x%" PRIX64 ",%s%u\n", pc, t, c.length);
+}
+
+static int out_pcseq(void *ctx, uint64_t pc, unsigned int len)
+{
+	struct decode_out *d = ctx;
+
+	(void)len;
+	if (d->have_prev)
+		put_pcseq(d, d->prev_pc, pc);
+	d->have_prev = true;
+	d->prev_pc = pc;
+	return 0;
+}
 
 static int out_insn(void *ctx, uint64_t pc, unsigned int len)
 {
@@ -442,8 +487,10 @@ static int cmd_decode(int argc, char **argv)
 		return rc;
 	if (!pos[0])
 		return fail(EXIT_USAGE, "no trace file given");
-	if (o.format && strcmp(o.format, "pconly") && strcmp(o.format, "blocks"))
-		return fail(EXIT_USAGE, "format '%s' is not pconly or blocks", o.format);
+	if (o.format && strcmp(o.format, "pconly") && strcmp(o.format, "blocks") &&
+	    strcmp(o.format, "pcseq"))
+		return fail(EXIT_USAGE, "format '%s' is not pconly, pcseq or blocks",
+			    o.format);
 	rc = open_trace(pos[0], &o, &t);
 	if (rc)
 		return rc;
@@ -454,13 +501,21 @@ static int cmd_decode(int argc, char **argv)
 	if (!out.f)
 		return EXIT_BAD_DATA;
 	out.blocks = o.format && !strcmp(o.format, "blocks");
-	if (!out.blocks)
+	if (o.format && !strcmp(o.format, "pcseq")) {
+		ops.insn = out_pcseq;
+		out.img = &img;
+		out.xlen = t.cfg.xlen;
+		out.exts = t.cfg.exts;
+	} else if (!out.blocks) {
 		ops.insn = out_insn;
+	}
 	d = malloc(sizeof(*d));
 	if (!d)
 		return fail(EXIT_BAD_DATA, "out of memory");
 	nx_dec_init(d, &t.cfg, &img, &ops);
 	nx_dec_run(d, t.file.data + t.start, t.file.len - t.start, t.start);
+	if (out.have_prev)	/* the last one: nothing came after it */
+		put_pcseq(&out, out.prev_pc, 0);
 	if (fflush(out.f) || (out.f != stdout && fclose(out.f)))
 		return fail(EXIT_BAD_DATA, "cannot write '%s'", o.output);
 	fprintf(stderr, "[ rvperf nexus decode: %" PRIu64 " instructions from %"
@@ -1403,11 +1458,12 @@ static const struct {
 	  "  with FILE." },
 	{ "decode", cmd_decode,
 	  "rvperf nexus decode TRACE --elf ELF[@ADDR]... [-o OUT]\n"
-	  "                    [--format pconly|blocks] [TRACE OPTIONS]\n"
+	  "                    [--format pconly|pcseq|blocks] [TRACE OPTIONS]\n"
 	  "  Rebuilds the executed instructions from TRACE and the program images\n"
-	  "  (ELF at its own addresses, or loaded at ADDR): pconly (default) prints\n"
-	  "  one 0xPC per instruction, blocks 'start end count' per run.  A raw\n"
-	  "  trace (no header) decodes with the options it was encoded with." },
+	  "  (ELF at its own addresses, or its lowest segment loaded at ADDR):\n"
+	  "  pconly (default) prints one 0xPC per instruction, pcseq NexRv's\n"
+	  "  0xPC,TYPE lines, blocks 'start end count' per run.  A raw trace (no\n"
+	  "  header) decodes with the options it was encoded with." },
 	{ "encode", cmd_encode,
 	  "rvperf nexus encode (--pcseq FILE | --pconly FILE --elf ELF | --itrace FILE)\n"
 	  "                    -o TRACE [--pcs PCS] [TRACE OPTIONS]\n"
