@@ -63,6 +63,15 @@ ok $? "partial trace, pc changed at group ${sel% *}: diff reports exactly that"
 ok $? "partial trace, pc changed at group ${sel% *}: verify reports exactly that, then goes on to the end"
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 
+# ---- XLEN 32: qemu-system-riscv32
+"${cross}gcc" -march=rv32imac_zicsr -mabi=ilp32 -nostdlib -nostartfiles -static -no-pie \
+	-Wl,-m,elf32lriscv -Wl,-Ttext=0x80000000 -o "$tmp/bare32.elf" tests/tv/bare32.S || exit 1
+"$rvperf" tv record --xlen 32 --system virt -o "$tmp/p32.tv" -- "$tmp/bare32.elf" >/dev/null 2>&1
+grep -q '^xlen=32 flen=64 mlen=32 ' "$tmp/p32.tv.cfg"
+ok $? "record (qemu-system-riscv32 7.2): an XLEN 32 trace ($(cat "$tmp/p32.tv.cfg"))"
+"$rvperf" tv verify "$tmp/p32.tv" --qemu qemu-system-riscv32 --elf "$tmp/bare32.elf" >"$tmp/v.out" 2>&1
+ok $? "XLEN 32: verify on qemu-system-riscv32 7.2: no divergence ($(tail -n 1 "$tmp/v.out"))"
+
 # ---- user mode, QEMU 7.2
 (cd "$tmp" && "$OLDPWD/$rvperf" tv record -o u.tv -- ./user >/dev/null)
 ok $? "record (user mode, qemu-riscv64 7.2): a trace of a static libc program"
@@ -79,7 +88,7 @@ ok $? "the plugin's block mode writes the same bytes as a callback per instructi
 if [ ! -x "$q10" ]; then
 	for what in "record a complete trace" "complete trace: verify passes" \
 		"timer read" "changed register" "changed memory datum" "changed pc" \
-		"changed privilege" "interrupt"; do
+		"changed privilege" "interrupt" "XLEN 32 complete"; do
 		ok 0 "$what # SKIP no QEMU 10 at $q10 (make registry-stack)"
 	done
 	tap_done
@@ -116,6 +125,19 @@ ok $? "verify: the interrupt comes from the trace and the mtime read is declared
 [ "$(reports "$tmp/v.out")" -eq 2 ] && [ "$(grep -c 'ld t2,0(t1): ' "$tmp/v.out")" -eq 2 ]
 ok $? "mtime undeclared: its load is reported (register and memory), nothing else"
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
+
+# XLEN 32, complete: 4-byte registers from QEMU 10, verified on 7.2.
+q10_32=$(dirname "$(readlink -f "$(dirname "$q10")/qemu-riscv64")")/qemu-system-riscv32
+"$rvperf" tv record --xlen 32 --qemu "$q10_32" --system virt -o "$tmp/c32l.tv" -- "$tmp/bare32.elf" >/dev/null 2>&1
+last=$("$rvperf" tv dump "$tmp/c32l.tv" | awk '/sw t1,0\(t0\)/ { print $2; exit }')
+"$mutate" "$tmp/c32l.tv" "$tmp/c32.tv" cut "${last:-0}"
+sel=$("$mutate" "$tmp/c32.tv" "$tmp/m32.tv" reg 500)
+"$rvperf" tv verify "$tmp/c32.tv" --qemu qemu-system-riscv32 --elf "$tmp/bare32.elf" >"$tmp/v.out" 2>&1 &&
+	"$rvperf" tv verify "$tmp/m32.tv" --qemu qemu-system-riscv32 --elf "$tmp/bare32.elf" \
+		--resync reference >"$tmp/v2.out" 2>&1
+[ $? -eq 1 ] && [ "$(first_report "$tmp/v2.out")" = "$sel" ] && [ "$(reports "$tmp/v2.out")" -eq 1 ]
+ok $? "XLEN 32 complete trace from QEMU 10: verifies clean on 7.2; a changed register ($sel) is reported alone"
+[ $? -eq 0 ] || diag "$(tail -n 2 "$tmp/v.out")" "$(head -n 3 "$tmp/v2.out")"
 
 for kind in reg mem pc priv; do
 	sel=$("$mutate" "$tmp/c.tv" "$tmp/m.tv" $kind 1000) || { ok 1 "mutate $kind"; continue; }
