@@ -109,6 +109,10 @@ ok $? "timer read undeclared: exactly one report, the register rdtime wrote"
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 "$rvperf" tv diff "$tmp/c.tv" "$tmp/c.tv" >/dev/null
 ok $? "diff of a trace with itself: no divergence"
+"$rvperf" tv diff "$tmp/p.tv" "$tmp/c.tv" >"$tmp/d.out"
+[ "$(reports "$tmp/d.out")" -eq 1 ] && grep -q 'sw t1,0(t0): pc: ' "$tmp/d.out"
+ok $? "diff of QEMU 7.2's partial and QEMU 10's complete trace (the elements both have): only the last group's pc differs (7.2 stopped at the finisher's store, 10 went on)"
+[ $? -eq 0 ] || diag "$(head -n 3 "$tmp/d.out")"
 
 # An interrupt at a point that depends on QEMU's speed, after an mtime read.
 "${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 \
