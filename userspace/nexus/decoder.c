@@ -183,6 +183,9 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 	bool ended_direct = false;
 	/* A local copy: *LEFT may alias the decoder's fields. */
 	uint64_t rem = *left;
+	/* The segment walked last, in registers. */
+	uint64_t seg_start = 1, seg_len = 0;
+	const struct nx_entry *tab = NULL;
 
 	for (;;) {
 		const struct nx_entry *e;
@@ -192,9 +195,16 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 
 		if (mode == W_BITS ? !d->hist_n : !rem)
 			break;
-		e = nx_image_entry(d->img, pc);
-		if (!e)
-			return damage(d, "address 0x%" PRIx64 " is outside the program images", pc);
+		if (__builtin_expect(pc - seg_start < seg_len, 1)) {
+			e = &tab[(pc - seg_start) >> 1];
+		} else {
+			e = nx_image_entry(d->img, pc);
+			if (!e)
+				return damage(d, "address 0x%" PRIx64 " is outside the program images", pc);
+			seg_start = d->img->last->start;
+			seg_len = d->img->last->end - seg_start;
+			tab = d->img->last->tab;
+		}
 		if (e->kind == K_LINEAR) {
 			unsigned int n = e->run_insns;
 
