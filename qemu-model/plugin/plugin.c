@@ -42,6 +42,14 @@
  * plugin on every version: they show up as a dropped transfer and a mode
  * change without a record.
  *
+ * Processes.  In user mode the plugin follows the guest's mmap, clone and
+ * execve through the syscall callbacks (syscall_entry(), syscall_return()):
+ * an executable file mapping becomes an RVP_TRACE_MMAP record named by the
+ * host path of the guest's fd (qemu-user passes host fds through, so
+ * /proc/self/fd/N names the file without reading guest memory); a fork
+ * (a new QEMU process) writes its own trace at OUT.PID and the parent an
+ * RVP_TRACE_FORK record; an execve notes where the trace would end.
+ *
  * Idle.  Without a sampling event and with no mode enabled for recording
  * the plugin registers no execution callback at all.
  */
@@ -51,6 +59,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio_ext.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -110,6 +121,9 @@ struct vcpu {
 	 * go or a block at a time gives the same saturating count. */
 	uint64_t ctr_mark;
 	uint64_t transfers, dropped, samples;
+	/* retired() when this process began (a forked child's vCPU goes on
+	 * from its parent's count): the totals are this process's. */
+	uint64_t born;
 	/* User mode: the execution callback only queues the block here; the
 	 * model runs over the queue, in order, when it fills, before every
 	 * system call and at exit (drain()).  Nothing the model does depends
@@ -161,6 +175,7 @@ static struct {
 	qemu_plugin_insn_data_v3_t insn_data_v3;
 	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
 	const char *itrace;		/* itrace=FILE */
+	const char *out_path;		/* out=FILE: a forked child's is .PID */
 } plugin = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -788,6 +803,220 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 		take_sample(v, d->start);
 }
 
+/* ---- the guest's processes and mappings (user mode) */
+
+/* riscv64 Linux system call numbers and flags (asm-generic). */
+#define NR_CLONE	220
+#define NR_EXECVE	221
+#define NR_MMAP		222
+#define NR_EXECVEAT	281
+#define NR_CLONE3	435
+#define G_CLONE_VM	0x100
+#define G_CLONE_VFORK	0x4000
+#define G_PROT_EXEC	0x4
+#define G_MAP_ANONYMOUS	0x20
+
+/* The arguments of the system call this guest thread is in: the return
+ * callback has only the number and the result. */
+static __thread struct {
+	int64_t num;
+	uint64_t a[6];
+} in_syscall;
+
+/* A record of another kind than a sample: the kind's struct (size a
+ * multiple of 8), then str NUL-padded to 8 bytes.  Under plugin.lock. */
+static void write_event(const struct vcpu *v, uint64_t kind, const void *body,
+			size_t size, const char *str)
+{
+	static const char zeros[8];
+	size_t len = str ? strlen(str) : 0, pad = str ? 8 - len % 8 : 0;
+	struct rvp_trace_record r = {
+		.kind = kind, .tid = v->tid, .time = retired(v),
+		.nr = (size + len + pad) / 8,
+	};
+
+	fwrite(&r, sizeof(r), 1, plugin.out);
+	fwrite(body, size, 1, plugin.out);
+	if (str) {
+		fwrite(str, len, 1, plugin.out);
+		fwrite(zeros, pad, 1, plugin.out);
+	}
+}
+
+/* This process's totals so far (at exit, or before an exec). */
+static void process_totals(struct rvp_trace_totals *t)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = plugin.vcpus[i];
+
+		if (!v)
+			continue;
+		t->transfers += v->transfers;
+		t->dropped += v->dropped;
+		t->samples += v->samples;
+		t->instructions += retired(v) - v->born;
+	}
+}
+
+/* The header holds what is known only once the program runs; it is
+ * rewritten in place, and writing goes on at the end. */
+static void rewrite_header(void)
+{
+	if (fseek(plugin.out, 0, SEEK_SET) == 0)
+		fwrite(&plugin.header, sizeof(plugin.header), 1, plugin.out);
+	fseek(plugin.out, 0, SEEK_END);
+}
+
+static void mapped(struct vcpu *v, uint64_t start)
+{
+	struct rvp_trace_mmap m = {
+		.start = start, .len = in_syscall.a[1],
+		.pgoff = in_syscall.a[5], .prot = in_syscall.a[2],
+		.flags = in_syscall.a[3],
+	};
+	char link[64], path[4096];
+	struct stat st;
+	int fd = (int)in_syscall.a[4];
+	ssize_t n;
+
+	if (!(m.prot & G_PROT_EXEC) || (m.flags & G_MAP_ANONYMOUS) || fd < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	if (fstat(fd, &st) == 0) {
+		m.dev = st.st_dev;
+		m.ino = st.st_ino;
+	}
+	m.path_len = (uint64_t)n;
+	pthread_mutex_lock(&plugin.lock);
+	write_event(v, RVP_TRACE_MMAP, &m, sizeof(m), path);
+	pthread_mutex_unlock(&plugin.lock);
+}
+
+/* In the child of a fork, on the forking thread, the only one left: its
+ * own trace at OUT.PID, the parent's unwritten bytes dropped (the parent
+ * writes them), the vCPUs of the parent's other threads forgotten. */
+static void became_child(unsigned int vcpu_index)
+{
+	char path[4096];
+	struct vcpu *v = plugin.vcpus[vcpu_index];
+	unsigned int i;
+
+	pthread_mutex_init(&plugin.lock, NULL);	/* another thread's? */
+	__fpurge(plugin.out);
+	fclose(plugin.out);
+	snprintf(path, sizeof(path), "%s.%d", plugin.out_path, (int)getpid());
+	plugin.out = fopen(path, "wb");
+	if (!plugin.out) {
+		fail("cannot create '%s'", path);
+		plugin.out = fopen("/dev/null", "wb");
+	}
+	setvbuf(plugin.out, NULL, _IOFBF, 1 << 20);
+	plugin.header.pid = getpid();
+	fwrite(&plugin.header, sizeof(plugin.header), 1, plugin.out);
+	for (i = 0; i < MAX_VCPUS; i++)
+		if (i != vcpu_index)
+			plugin.vcpus[i] = NULL;
+	if (v) {
+		v->tid = syscall(SYS_gettid);
+		v->transfers = v->dropped = v->samples = 0;
+		v->born = retired(v);
+	}
+}
+
+static void cloned(struct vcpu *v, int64_t num, int64_t ret)
+{
+	struct rvp_trace_fork f = {
+		.ppid = getpid(), .tid = (uint64_t)ret, .ptid = v->tid,
+	};
+	bool thread;
+
+	if (num == NR_CLONE) {
+		/* qemu-user runs a vfork as a fork */
+		thread = (in_syscall.a[0] & G_CLONE_VM) &&
+			 !(in_syscall.a[0] & G_CLONE_VFORK);
+	} else {
+		char task[64];
+
+		snprintf(task, sizeof(task), "/proc/self/task/%" PRId64, ret);
+		thread = access(task, F_OK) == 0;
+	}
+	f.pid = thread ? f.ppid : (uint64_t)ret;
+	pthread_mutex_lock(&plugin.lock);
+	write_event(v, RVP_TRACE_FORK, &f, sizeof(f), NULL);
+	if (!thread)	/* the child's trace begins after this in time */
+		fflush(plugin.out);
+	pthread_mutex_unlock(&plugin.lock);
+}
+
+static void execs(struct vcpu *v)
+{
+	struct rvp_trace_totals t;
+
+	/* Everything out before the image is replaced; if the exec fails,
+	 * records simply follow. */
+	give_pending(v);
+	pthread_mutex_lock(&plugin.lock);
+	process_totals(&t);
+	write_event(v, RVP_TRACE_EXEC, &t, sizeof(t), NULL);
+	rewrite_header();
+	fflush(plugin.out);
+	pthread_mutex_unlock(&plugin.lock);
+}
+
+static void syscall_entry(qemu_plugin_id_t id, unsigned int vcpu_index,
+			  int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
+			  uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+			  uint64_t a8)
+{
+	struct vcpu *v;
+
+	(void)id;
+	(void)a7;
+	(void)a8;
+	in_syscall.num = num;
+	in_syscall.a[0] = a1;
+	in_syscall.a[1] = a2;
+	in_syscall.a[2] = a3;
+	in_syscall.a[3] = a4;
+	in_syscall.a[4] = a5;
+	in_syscall.a[5] = a6;
+	if (num == NR_CLONE || num == NR_CLONE3) {
+		/* The child must not inherit unwritten bytes of ours. */
+		pthread_mutex_lock(&plugin.lock);
+		fflush(plugin.out);
+		pthread_mutex_unlock(&plugin.lock);
+	} else if ((num == NR_EXECVE || num == NR_EXECVEAT) &&
+		   (v = vcpu_get(vcpu_index))) {
+		drain(v);
+		execs(v);
+	}
+}
+
+static void syscall_return(qemu_plugin_id_t id, unsigned int vcpu_index,
+			   int64_t num, int64_t ret)
+{
+	struct vcpu *v;
+
+	(void)id;
+	if (num != in_syscall.num || ret < 0 || !(v = vcpu_get(vcpu_index)))
+		return;
+	if (num == NR_MMAP) {
+		mapped(v, (uint64_t)ret);
+	} else if (num == NR_CLONE || num == NR_CLONE3) {
+		if (ret == 0 && (uint64_t)getpid() != plugin.header.pid)
+			became_child(vcpu_index);
+		else if (ret > 0)
+			cloned(v, num, ret);
+	}
+}
+
 /* ---- set-up */
 
 static int setup_hart(struct rvp_hart *h)
@@ -871,16 +1100,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			continue;
 		drain(v);	/* other vCPUs are stopped by now */
 		give_pending(v);
-		t.transfers += v->transfers;
-		t.dropped += v->dropped;
-		t.samples += v->samples;
-		t.instructions += retired(v);
 	}
 	pthread_mutex_lock(&plugin.lock);
+	process_totals(&t);
 	fwrite(&r, sizeof(r), 1, plugin.out);
 	fwrite(&t, sizeof(t), 1, plugin.out);
-	if (fseek(plugin.out, 0, SEEK_SET) == 0)
-		fwrite(&plugin.header, sizeof(plugin.header), 1, plugin.out);
+	rewrite_header();
 	fflush(plugin.out);
 	pthread_mutex_unlock(&plugin.lock);
 }
@@ -1042,6 +1267,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fail("no out=FILE given%s", "");
 		return -1;
 	}
+	plugin.out_path = out_path;
 	plugin.out = fopen(out_path, "wb");
 	if (!plugin.out) {
 		fail("cannot create '%s'", out_path);
@@ -1115,6 +1341,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (plugin.active || plugin.itrace) {
 		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	}
+	if (plugin.active && !plugin.system) {
+		qemu_plugin_register_vcpu_syscall_cb(id, syscall_entry);
+		qemu_plugin_register_vcpu_syscall_ret_cb(id, syscall_return);
 	}
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;

@@ -73,6 +73,9 @@ typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id,
 					      uint64_t a4, uint64_t a5,
 					      uint64_t a6, uint64_t a7,
 					      uint64_t a8);
+typedef void (*qemu_plugin_vcpu_syscall_ret_cb_t)(qemu_plugin_id_t id,
+						  unsigned int vcpu_index,
+						  int64_t num, int64_t ret);
 
 /* The plugin's entry point and its API level; QEMU looks both up. */
 QEMU_PLUGIN_EXPORT extern int qemu_plugin_version;
@@ -91,6 +94,8 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 					  void *userdata);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
 					  qemu_plugin_vcpu_syscall_cb_t cb);
+void qemu_plugin_register_vcpu_syscall_ret_cb(qemu_plugin_id_t id,
+					      qemu_plugin_vcpu_syscall_ret_cb_t cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);

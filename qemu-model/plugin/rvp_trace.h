@@ -11,7 +11,15 @@
  *   header   struct rvp_trace_header
  *   records  struct rvp_trace_record, then for a sample nr entries of
  *            struct rvp_trace_entry (newest first, logical entry 0 first)
+ *            or, for the other kinds but RVP_TRACE_END, nr 64-bit words:
+ *            the kind's struct, then its string (NUL-padded to 8 bytes)
  *   end      one record of kind RVP_TRACE_END, then struct rvp_trace_totals
+ *
+ * User mode follows the guest's processes: a forked child (a new QEMU
+ * process) writes its own trace, at the parent's path with ".PID"
+ * appended, and the parent notes it with an RVP_TRACE_FORK record.  Each
+ * file is in time order per thread; time is instructions retired by the
+ * thread, a forked child's continuing from its parent's at the fork.
  */
 #ifndef RVPERF_RVP_TRACE_H
 #define RVPERF_RVP_TRACE_H
@@ -37,6 +45,10 @@ struct rvp_trace_header {
 enum rvp_trace_kind {
 	RVP_TRACE_SAMPLE = 1,
 	RVP_TRACE_END = 2,
+	RVP_TRACE_MMAP = 3,	/* struct rvp_trace_mmap, then the path */
+	RVP_TRACE_FORK = 4,	/* struct rvp_trace_fork */
+	RVP_TRACE_EXEC = 5,	/* struct rvp_trace_totals: the trace ends
+				 * here if the exec succeeded (not followed) */
 };
 
 struct rvp_trace_record {
@@ -51,6 +63,21 @@ struct rvp_trace_record {
 
 struct rvp_trace_entry {
 	uint64_t source, target, data;
+};
+
+/* An executable file mapping the guest made (mmap with PROT_EXEC and an
+ * fd): where, and the host's absolute path of the fd's file. */
+struct rvp_trace_mmap {
+	uint64_t start, len, pgoff;	/* pgoff in bytes, as mmap's offset */
+	uint64_t prot, flags;
+	uint64_t dev, ino;		/* st_dev, st_ino of the file */
+	uint64_t path_len;		/* bytes of path, without its NUL */
+};
+
+/* A clone that returned in the parent: a thread (pid == ppid) or a process
+ * (whose trace is the parent's path with ".PID"). */
+struct rvp_trace_fork {
+	uint64_t pid, ppid, tid, ptid;
 };
 
 /* Follows the RVP_TRACE_END record: what the plugin saw, for the user. */

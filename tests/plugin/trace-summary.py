@@ -41,6 +41,12 @@ def main(path, digest=False):
                        instructions=t[3])
             off += TOT.size
             break
+        if kind in (3, 4, 5) and off + nr * 8 <= len(d):
+            # mmap, fork, exec: counted, their words skipped
+            out[{3: 'mmaps', 4: 'forks', 5: 'execs'}[kind]] = \
+                out.get({3: 'mmaps', 4: 'forks', 5: 'execs'}[kind], 0) + 1
+            off += nr * 8
+            continue
         if kind != 1 or off + nr * ENT.size > len(d):
             sys.exit('trace-summary: %s: bad record at byte %d' % (path, off))
         out['samples'] += 1

@@ -96,8 +96,9 @@ struct pd_record {
 	struct perf_event_header header;
 	const unsigned char *body;	/* header.size - 8 bytes after it */
 	struct pd_sample sample;	/* for PERF_RECORD_SAMPLE */
-	/* PERF_RECORD_COMM, MMAP, MMAP2 */
+	/* PERF_RECORD_COMM, MMAP, MMAP2, FORK, EXIT */
 	uint32_t pid, tid;
+	uint32_t ppid, ptid;		/* FORK, EXIT */
 	uint64_t map_start, map_len, map_pgoff;
 	const char *name;		/* comm, or the mapped file */
 	unsigned char build_id[20];
@@ -170,6 +171,10 @@ int pd_write_mmap2(struct pd_writer *w, uint32_t pid, uint32_t tid,
 		   uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *filename, const unsigned char *build_id,
 		   unsigned int build_id_size, uint64_t time);
+/* PERF_RECORD_FORK: a new thread (pid == ppid) or process, as the kernel
+ * reports it; the child inherits the parent's comm and mappings. */
+int pd_write_fork(struct pd_writer *w, uint32_t pid, uint32_t ppid,
+		  uint32_t tid, uint32_t ptid, uint64_t time);
 int pd_write_sample(struct pd_writer *w, const struct pd_sample *s);
 /* Writes the feature sections and the final header; frees the writer. */
 int pd_writer_close(struct pd_writer *w);

@@ -559,6 +559,18 @@ int pd_next(struct pd_reader *r, struct pd_record *rec)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return decode_task_record(r, rec);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (rec->header.size < sizeof(rec->header) + 24)
+			return fail(r, PD_ERR_FORMAT,
+				    "offset %llu: record type %u is too short",
+				    (unsigned long long)rec->offset,
+				    rec->header.type);
+		memcpy(&rec->pid, rec->body, 4);
+		memcpy(&rec->ppid, rec->body + 4, 4);
+		memcpy(&rec->tid, rec->body + 8, 4);
+		memcpy(&rec->ptid, rec->body + 12, 4);
+		return PD_OK;
 	default:
 		return PD_OK;
 	}

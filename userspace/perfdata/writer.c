@@ -170,6 +170,19 @@ int pd_write_comm(struct pd_writer *w, uint32_t pid, uint32_t tid,
 	return PD_OK;
 }
 
+int pd_write_fork(struct pd_writer *w, uint32_t pid, uint32_t ppid,
+		  uint32_t tid, uint32_t ptid, uint64_t time)
+{
+	uint64_t size = sizeof(struct perf_event_header) + 16 + 8 + 16;
+	uint32_t ids[4] = { pid, ppid, tid, ptid };
+	int err = begin_record(w, PERF_RECORD_FORK, 0, size);
+
+	if (err || put(w, ids, sizeof(ids)) || put_u64(w, time) ||
+	    put_sample_id(w, pid, tid, time))
+		return err ? err : PD_ERR_IO;
+	return PD_OK;
+}
+
 static int remember_build_id(struct pd_writer *w, uint32_t pid,
 			     const char *filename,
 			     const unsigned char *build_id, unsigned int size)

@@ -9,8 +9,10 @@
  */
 #include "record.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -349,6 +351,47 @@ static int check_output(const char *output)
 
 /* ---- running QEMU */
 
+/* A dynamically linked program runs with Debian's riscv64 libraries
+ * (qemu-riscv64 -L), where they are installed. */
+static const char *ld_prefix(const struct elf_syms *es)
+{
+	static const char prefix[] = "/usr/riscv64-linux-gnu";
+
+	return es->interp && access(prefix, F_OK) == 0 ? prefix : NULL;
+}
+
+/* The program's PT_INTERP. */
+static int interp_path(const char *prog, char *buf, size_t size)
+{
+	Elf *e;
+	size_t i, n;
+	int fd = open(prog, O_RDONLY), ok = 0;
+
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && elf_getphdrnum(e, &n) == 0) {
+		for (i = 0; i < n && !ok; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_INTERP)
+				continue;
+			d = elf_getdata_rawchunk(e, ph.p_offset, ph.p_filesz,
+						 ELF_T_BYTE);
+			if (d && d->d_size && d->d_size < size) {
+				memcpy(buf, d->d_buf, d->d_size);
+				buf[d->d_size] = '\0';
+				ok = buf[0] == '/';
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return ok;
+}
+
 static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 		    const char *model_event, const char *trace_path,
 		    int *status)
@@ -364,10 +407,9 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 		 model_event, o->period, o->depth, o->layout,
 		 o->misp ? ",misp=on" : "");
 	args[n++] = (char *)o->qemu;
-	if (es->interp && access("/usr/riscv64-linux-gnu", F_OK) == 0) {
-		/* A dynamically linked program: Debian's riscv64 libraries. */
+	if (ld_prefix(es)) {
 		args[n++] = "-L";
-		args[n++] = "/usr/riscv64-linux-gnu";
+		args[n++] = (char *)ld_prefix(es);
 	}
 	args[n++] = "-plugin";
 	args[n++] = plugin_arg;
@@ -446,6 +488,207 @@ static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
 	return PERF_BR_PRIV_UNKNOWN;
 }
 
+/* One process's trace (the plugin writes one per process), read one
+ * record ahead so that the processes' records can be merged by time. */
+struct trace_stream {
+	FILE *f;
+	char path[PATH_MAX + 32];
+	struct rvp_trace_header h;
+	struct rvp_trace_record r;	/* the next record, when have */
+	uint64_t *payload;		/* its entries or its event's words */
+	size_t payload_words;
+	int have, ended, exec_last;
+	struct rvp_trace_totals t;	/* END's, or the last EXEC's */
+};
+
+#define MAX_EVENT_WORDS	1024	/* a path of 4096 bytes and its struct */
+
+static void stream_next(struct trace_stream *st)
+{
+	size_t words;
+
+	st->have = 0;
+	if (read_exact(st->f, &st->r, sizeof(st->r)))
+		return;
+	if (st->r.kind == RVP_TRACE_END) {
+		st->ended = read_exact(st->f, &st->t, sizeof(st->t)) == 0;
+		st->exec_last = 0;
+		return;
+	}
+	if (st->r.kind == RVP_TRACE_SAMPLE) {
+		if (st->r.nr > MAX_ENTRIES)
+			return;
+		words = st->r.nr * (sizeof(struct rvp_trace_entry) / 8);
+	} else if (st->r.kind == RVP_TRACE_MMAP || st->r.kind == RVP_TRACE_FORK ||
+		   st->r.kind == RVP_TRACE_EXEC) {
+		if (st->r.nr > MAX_EVENT_WORDS)
+			return;
+		words = st->r.nr;
+	} else {
+		return;		/* damaged: the trace ends here */
+	}
+	if (words > st->payload_words) {
+		uint64_t *p = realloc(st->payload, words * 8);
+
+		if (!p)
+			return;
+		st->payload = p;
+		st->payload_words = words;
+	}
+	if (read_exact(st->f, st->payload, words * 8))
+		return;
+	if (st->r.kind == RVP_TRACE_EXEC &&
+	    words * 8 >= sizeof(struct rvp_trace_totals))
+		memcpy(&st->t, st->payload, sizeof(st->t));
+	st->exec_last = st->r.kind == RVP_TRACE_EXEC;
+	st->have = 1;
+}
+
+static int stream_open(struct trace_stream *st, const char *path)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->path, sizeof(st->path), "%s", path);
+	st->f = fopen(path, "rb");
+	if (!st->f)
+		return -1;
+	if (read_exact(st->f, &st->h, sizeof(st->h)) ||
+	    st->h.magic != RVP_TRACE_MAGIC) {
+		fclose(st->f);
+		st->f = NULL;
+		return -1;
+	}
+	stream_next(st);
+	return 0;
+}
+
+/* Build ids of the mapped files, each read once. */
+struct mapped_file {
+	char *path;
+	unsigned char build_id[20];
+	unsigned int build_id_size;
+};
+
+struct mapped_files {
+	struct mapped_file *v;
+	size_t n;
+};
+
+static const struct mapped_file *mapped_file(struct mapped_files *mf,
+					     const char *path)
+{
+	struct mapped_file *f;
+	struct elf_syms es = { 0 };
+	size_t i;
+
+	for (i = 0; i < mf->n; i++)
+		if (!strcmp(mf->v[i].path, path))
+			return &mf->v[i];
+	f = realloc(mf->v, (mf->n + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	mf->v = f;
+	f += mf->n;
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return NULL;
+	if (elf_syms_load(&es, path) == 0) {
+		memcpy(f->build_id, es.build_id, es.build_id_size);
+		f->build_id_size = es.build_id_size;
+	}
+	elf_syms_free(&es);
+	mf->n++;
+	return f;
+}
+
+/* MMAP2 for the executable segments of an ELF file loaded with bias, as
+ * the kernel reports the mappings of its PT_LOADs (page-aligned). */
+static int write_elf_mmaps(struct pd_writer *w, uint32_t pid,
+			   const struct elf_syms *es, uint64_t bias,
+			   const char *path)
+{
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; i < es->nr_segments; i++) {
+		const struct elf_segment *s = &es->segments[i];
+		uint64_t start = (s->vaddr + bias) & ~0xfffULL;
+
+		if (!(s->flags & ELF_PF_X))
+			continue;
+		rc |= pd_write_mmap2(w, pid, pid, start,
+				     s->vaddr + bias + s->memsz - start,
+				     s->offset & ~0xfffULL, path, es->build_id,
+				     es->build_id_size, 0);
+	}
+	return rc;
+}
+
+/* Where the program and its dynamic loader went.  QEMU's start_code is
+ * the lowest executable address of the program itself (its entry_code is
+ * the loader's, for a dynamically linked one). */
+static int write_program_mmaps(struct pd_writer *w, uint32_t pid,
+			       const struct elf_syms *es, const char *prog,
+			       const struct rvp_trace_header *h)
+{
+	uint64_t lo = UINT64_MAX, bias = 0;
+	struct elf_syms ld = { 0 };
+	char interp[PATH_MAX], ld_path[PATH_MAX + 64];
+	const char *prefix = ld_prefix(es);
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; i < es->nr_segments; i++)
+		if ((es->segments[i].flags & ELF_PF_X) &&
+		    es->segments[i].vaddr < lo)
+			lo = es->segments[i].vaddr;
+	if (es->pie && h->start_code && lo != UINT64_MAX)
+		bias = h->start_code - lo;
+	else if (es->pie && h->entry_code && !es->interp)
+		bias = h->entry_code - es->entry;
+	rc |= write_elf_mmaps(w, pid, es, bias, prog);
+	if (!es->interp || !h->entry_code || !interp_path(prog, interp,
+							  sizeof(interp)))
+		return rc;
+	/* qemu-user looks the loader up under -L first, as it does every
+	 * path the program opens. */
+	snprintf(ld_path, sizeof(ld_path), "%s%s", prefix ? prefix : "", interp);
+	if (!prefix || access(ld_path, F_OK))
+		snprintf(ld_path, sizeof(ld_path), "%s", interp);
+	if (!realpath(ld_path, interp) || elf_syms_load(&ld, interp)) {
+		fprintf(stderr, "rvperf record: warning: the dynamic loader "
+			"%s is not readable: its code stays unnamed\n", ld_path);
+		elf_syms_free(&ld);
+		return rc;
+	}
+	rc |= write_elf_mmaps(w, pid, &ld, h->entry_code - ld.entry, interp);
+	elf_syms_free(&ld);
+	return rc;
+}
+
+/* Deletes the forked children's traces: PATH.PID. */
+static void remove_child_traces(const char *trace_path)
+{
+	const char *slash = strrchr(trace_path, '/');
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	const char *base = slash ? slash + 1 : trace_path;
+	size_t len = strlen(base);
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - trace_path) : 1,
+		 slash ? trace_path : ".");
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)))
+		if (!strncmp(d->d_name, base, len) && d->d_name[len] == '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			unlink(path);
+		}
+	closedir(dp);
+}
+
 static int convert(const struct record_options *o, const struct elf_syms *es,
 		   const char *prog, const struct event_name *ev,
 		   const char *trace_path)
@@ -458,98 +701,150 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		.arch = "riscv64", .osrelease = "qemu-riscv64 (rvperf plugin)",
 		.nr_cpus = 1,
 	};
-	struct rvp_trace_header h;
-	struct rvp_trace_record r;
 	struct rvp_trace_totals t = { 0 };
 	struct tid_seen tids = { 0 };
+	struct mapped_files files = { 0 };
+	struct trace_stream *streams;
 	struct pd_branch *br = NULL;
-	struct rvp_trace_entry *ent = NULL;
 	struct pd_writer w;
-	uint64_t samples = 0, bias = 0, lo = UINT64_MAX, hi = 0, pgoff = 0;
+	uint64_t samples = 0;
+	size_t nr_streams = 1, cap_streams = 8, i;
 	unsigned int priv;
-	int ended = 0, rc = 0;
-	size_t i;
-	FILE *f;
+	int rc = 0, cut = 0;
+	const char *comm = base_name(o->prog_argv[0]);
 
-	f = fopen(trace_path, "rb");
-	if (!f)
-		return fail("cannot read the plugin's trace: %s", strerror(errno));
-	if (read_exact(f, &h, sizeof(h)) || h.magic != RVP_TRACE_MAGIC) {
-		fclose(f);
+	streams = calloc(cap_streams, sizeof(*streams));
+	br = calloc(MAX_ENTRIES, sizeof(*br));
+	if (!streams || !br) {
+		free(streams);
+		free(br);
+		return fail("out of memory%s", "");
+	}
+	if (stream_open(&streams[0], trace_path)) {
+		free(streams);
+		free(br);
 		return fail("the plugin wrote no trace (did QEMU load %s?)",
 			    o->plugin);
 	}
-	priv = branch_priv(h.ctl, h.layout);
-	/* Where the program's executable segment went. */
-	if (es->pie && h.entry_code)
-		bias = h.entry_code - es->entry;
-	for (i = 0; i < es->nr_segments; i++) {
-		const struct elf_segment *s = &es->segments[i];
-
-		if (!(s->flags & ELF_PF_X))
-			continue;
-		if (s->vaddr < lo) {
-			lo = s->vaddr;
-			pgoff = s->offset;
-		}
-		if (s->vaddr + s->memsz > hi)
-			hi = s->vaddr + s->memsz;
-	}
-	br = calloc(MAX_ENTRIES, sizeof(*br));
-	ent = calloc(MAX_ENTRIES, sizeof(*ent));
-	if (!br || !ent || pd_writer_open(&w, o->output, &cfg)) {
+	priv = branch_priv(streams[0].h.ctl, streams[0].h.layout);
+	if (pd_writer_open(&w, o->output, &cfg)) {
+		fclose(streams[0].f);
+		free(streams);
 		free(br);
-		free(ent);
-		fclose(f);
 		return fail("cannot write '%s'", o->output);
 	}
-	rc |= pd_write_comm(&w, h.pid, h.pid, base_name(o->prog_argv[0]), 0);
-	if (lo < hi) {
-		/* Align down as the kernel maps it: page start and offset. */
-		uint64_t start = (lo + bias) & ~0xfffULL;
+	rc |= pd_write_comm(&w, streams[0].h.pid, streams[0].h.pid, comm, 0);
+	rc |= write_program_mmaps(&w, streams[0].h.pid, es, prog, &streams[0].h);
+	seen_tid(&tids, streams[0].h.pid);
+	/* The processes' records merged by time, as perf sorts them; a
+	 * child's trace joins at its fork, before which it has no record. */
+	while (!rc) {
+		struct trace_stream *st = NULL;
+		const struct rvp_trace_record *r;
+		uint32_t pid;
 
-		rc |= pd_write_mmap2(&w, h.pid, h.pid, start,
-				     hi + bias - start, pgoff & ~0xfffULL, prog,
-				     es->build_id, es->build_id_size, 0);
-	}
-	seen_tid(&tids, h.pid);
-	while (!rc && read_exact(f, &r, sizeof(r)) == 0) {
-		struct pd_sample s = { 0 };
-
-		if (r.kind == RVP_TRACE_END) {
-			ended = read_exact(f, &t, sizeof(t)) == 0;
+		for (i = 0; i < nr_streams; i++)
+			if (streams[i].have &&
+			    (!st || streams[i].r.time < st->r.time))
+				st = &streams[i];
+		if (!st)
 			break;
+		r = &st->r;
+		pid = (uint32_t)st->h.pid;
+		if (r->kind == RVP_TRACE_SAMPLE) {
+			const struct rvp_trace_entry *ent =
+				(const struct rvp_trace_entry *)st->payload;
+			struct pd_sample s = { 0 };
+
+			for (i = 0; i < r->nr; i++)
+				ctr_to_branch(ent[i].source, ent[i].target,
+					      ent[i].data, (int)st->h.misp, priv,
+					      &br[i]);
+			if (!seen_tid(&tids, r->tid))
+				rc |= pd_write_comm(&w, pid, r->tid, comm, r->time);
+			s.ip = r->ip;
+			s.pid = pid;
+			s.tid = r->tid;
+			s.time = r->time;
+			s.period = r->period;
+			s.nr_branches = r->nr;
+			s.branches = br;
+			/* hw_idx: CTR's logical entry 0 is the newest, as
+			 * perf's branch stack is; nothing was skipped. */
+			s.hw_idx = 0;
+			s.has_hw_idx = 1;
+			rc |= pd_write_sample(&w, &s);
+			samples++;
+		} else if (r->kind == RVP_TRACE_MMAP &&
+			   r->nr * 8 > sizeof(struct rvp_trace_mmap)) {
+			const struct rvp_trace_mmap *m =
+				(const struct rvp_trace_mmap *)st->payload;
+			const char *path = (const char *)(m + 1);
+			const struct mapped_file *mf;
+
+			if (m->path_len < r->nr * 8 - sizeof(*m) &&
+			    !path[m->path_len] && (mf = mapped_file(&files, path)))
+				rc |= pd_write_mmap2(&w, pid, r->tid, m->start,
+						     m->len, m->pgoff, path,
+						     mf->build_id,
+						     mf->build_id_size, r->time);
+		} else if (r->kind == RVP_TRACE_FORK &&
+			   r->nr * 8 >= sizeof(struct rvp_trace_fork)) {
+			const struct rvp_trace_fork *f =
+				(const struct rvp_trace_fork *)st->payload;
+			char child[PATH_MAX + 32];
+
+			rc |= pd_write_fork(&w, f->pid, f->ppid, f->tid, f->ptid,
+					    r->time);
+			if (f->pid != f->ppid) {
+				if (nr_streams == cap_streams) {
+					struct trace_stream *p = realloc(streams,
+						2 * cap_streams * sizeof(*p));
+
+					if (!p) {
+						rc = -1;
+						break;
+					}
+					streams = p;
+					cap_streams *= 2;
+				}
+				snprintf(child, sizeof(child), "%s.%" PRIu64,
+					 trace_path, f->pid);
+				if (stream_open(&streams[nr_streams], child) == 0)
+					nr_streams++;
+				else
+					fprintf(stderr, "rvperf record: warning: "
+						"no trace of child process %"
+						PRIu64 "\n", f->pid);
+			}
 		}
-		if (r.kind != RVP_TRACE_SAMPLE || r.nr > MAX_ENTRIES ||
-		    read_exact(f, ent, r.nr * sizeof(*ent)))
-			break;
-		for (i = 0; i < r.nr; i++)
-			ctr_to_branch(ent[i].source, ent[i].target, ent[i].data,
-				      (int)h.misp, priv, &br[i]);
-		if (!seen_tid(&tids, r.tid))
-			rc |= pd_write_comm(&w, h.pid, r.tid, base_name(o->prog_argv[0]),
-					    r.time);
-		s.ip = r.ip;
-		s.pid = h.pid;
-		s.tid = r.tid;
-		s.time = r.time;
-		s.period = r.period;
-		s.nr_branches = r.nr;
-		s.branches = br;
-		/* hw_idx: CTR's logical entry 0 is the newest, as perf's
-		 * branch stack is; nothing was skipped. */
-		s.hw_idx = 0;
-		s.has_hw_idx = 1;
-		rc |= pd_write_sample(&w, &s);
-		samples++;
+		stream_next(st);
 	}
-	fclose(f);
+	for (i = 0; i < nr_streams; i++) {
+		struct trace_stream *st = &streams[i];
+
+		if (st->exec_last && !st->ended)
+			fprintf(stderr, "rvperf record: warning: process %" PRIu64
+				" ran execve: the new image is not followed "
+				"(qemu-user runs it without the plugin)\n",
+				st->h.pid);
+		else if (!st->ended)
+			cut = 1;
+		t.instructions += st->t.instructions;
+		t.transfers += st->t.transfers;
+		t.dropped += st->t.dropped;
+		fclose(st->f);
+		free(st->payload);
+	}
+	for (i = 0; i < files.n; i++)
+		free(files.v[i].path);
+	free(files.v);
+	free(streams);
 	free(br);
-	free(ent);
 	free(tids.tids);
 	if (pd_writer_close(&w) || rc)
 		return fail("cannot write '%s'", o->output);
-	if (!ended)
+	if (cut)
 		return fail("the plugin's trace ends early (QEMU killed?); %s "
 			    "holds the samples before the cut", o->output);
 	fprintf(stderr, "[ rvperf record: %" PRIu64 " samples, %" PRIu64
@@ -652,6 +947,7 @@ int rvperf_record(int argc, char **argv)
 		rc = convert(&o, &es, prog, ev, trace_path);
 	}
 	unlink(trace_path);
+	remove_child_traces(trace_path);
 	elf_syms_free(&es);
 	return rc;
 }

@@ -340,6 +340,43 @@ static int add_mapping(struct script *sc, const struct pd_record *rec)
 	return 0;
 }
 
+/* A new process has its parent's mappings and a new thread its parent
+ * thread's comm, until records of its own say otherwise (perf's
+ * thread__fork). */
+static int add_fork(struct script *sc, const struct pd_record *rec)
+{
+	size_t i, n = sc->nr_maps;
+	struct comm *c;
+	char buf[32];
+	const char *parent = comm_of(sc, rec->ptid, buf, sizeof(buf));
+
+	if (rec->pid != rec->ppid) {
+		for (i = 0; i < n; i++) {
+			struct mapping *m;
+
+			if (sc->maps[i].pid != rec->ppid)
+				continue;
+			m = realloc(sc->maps, (sc->nr_maps + 1) * sizeof(*m));
+			if (!m)
+				return -1;
+			sc->maps = m;
+			m[sc->nr_maps] = m[i];
+			m[sc->nr_maps++].pid = rec->pid;
+		}
+	}
+	if (parent == buf)	/* no comm to inherit */
+		return 0;
+	c = realloc(sc->comms, (sc->nr_comms + 1) * sizeof(*c));
+	if (!c)
+		return -1;
+	sc->comms = c;
+	c[sc->nr_comms].tid = rec->tid;
+	snprintf(c[sc->nr_comms].name, sizeof(c[sc->nr_comms].name), "%s",
+		 parent);
+	sc->nr_comms++;
+	return 0;
+}
+
 static void free_script(struct script *sc)
 {
 	size_t i;
@@ -403,6 +440,7 @@ int rvperf_script(int argc, char **argv)
 			continue;
 		}
 		if ((rec.header.type == PERF_RECORD_COMM && add_comm(&sc, &rec)) ||
+		    (rec.header.type == PERF_RECORD_FORK && add_fork(&sc, &rec)) ||
 		    ((rec.header.type == PERF_RECORD_MMAP ||
 		      rec.header.type == PERF_RECORD_MMAP2) &&
 		     add_mapping(&sc, &rec))) {

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rvperf record on real processes (tests/userspace/procs/): a dynamically
+# linked PIE (gcc's default) with its loader and libc, a static PIE, a
+# static program; a fork (both processes' samples, each under its own pid,
+# as perf 6.12 reads them too) and an exec (not followed: said so, the
+# samples before it kept); rvperf report naming the program's and libc's
+# hot functions, rvperf autofdo a non-empty profile of the PIE.
+set -u
+. tests/tap.sh
+O=${O:-build}
+rvperf=$O/userspace/rvperf
+src=tests/userspace/procs
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc=riscv64-linux-gnu-gcc
+if ! command -v $cc >/dev/null || ! command -v qemu-riscv64 >/dev/null ||
+   [ ! -d /usr/riscv64-linux-gnu/lib ]; then
+	echo "1..0 # SKIP riscv64 cross gcc, libc or qemu-riscv64 missing (make deps)"
+	exit 0
+fi
+# perf 6.12 names code after RISC-V mapping symbols ($x...): without them
+# its names are comparable with ours.
+nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1" "$1.n" && mv "$1.n" "$1"; }
+$cc -O2 -g -o "$tmp/procs" $src/procs.c && nomap "$tmp/procs" &&
+	$cc -O2 -g -static -o "$tmp/procs-static" $src/procs.c &&
+	$cc -O2 -g -fPIE -nostdlib -Wl,-pie -Wl,--no-dynamic-linker \
+		-o "$tmp/spie" $src/spie.c
+ok $? "build the dynamically linked PIE, the static program and the static PIE"
+readelf -h "$tmp/procs" | grep -q 'DYN' && readelf -l "$tmp/procs" | grep -q 'INTERP'
+ok $? "gcc's default is a dynamically linked PIE"
+
+cd "$tmp" || exit 1
+rec() { # rec OUT PROG ARGS...: record from $tmp with a relative program path
+	local out=$1; shift
+	"$OLDPWD/$rvperf" record -o "$out" -- "$@" >"$out.stdout" 2>"$out.err"
+}
+rvp() { "$OLDPWD/$rvperf" "$@"; }
+rec dyn.data ./procs
+ok $? "record the dynamically linked PIE"
+grep -q 'ends early' dyn.data.err; ok $((!$?)) "its trace is whole"
+rvp script -i dyn.data -F ip,sym,dso >dyn.sym
+dsos=$(grep -o '([^)]*)$' dyn.sym | sort -u | tr '\n' ' ')
+for want in "($tmp/procs)" "(/usr/riscv64-linux-gnu/lib/libc.so.6)" \
+	    "(/usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1)"; do
+	case " $dsos " in *" $want "*) ok 0 "samples in $want";;
+	*) ok 1 "samples in $want (have: $dsos)";; esac
+done
+# The share of samples in each function: mix ~ 14M of the ~96M
+# instructions, the sort's compares and copies most of the rest.
+for f in mix cmp main memcpy; do
+	grep -q " $f (" dyn.sym
+	ok $? "samples named $f"
+done
+rvp report -i dyn.data --top 10 >dyn.rep 2>dyn.rep.err
+ok $? "rvperf report"
+section() { awk -v s="## $1" '$0 == s {on=1; next} /^## / {on=0} on && NF' dyn.rep; }
+section 'Hottest branch edges' | grep -Eq 'mix\+0x[0-9a-f]+ +-> mix\+0x[0-9a-f]+ +COND$'
+ok $? "the report's hot edges: mix's loop"
+section 'Hottest branch edges' | grep -Eq 'cmp\+0x[0-9a-f]+ +-> .* RET$' &&
+	section 'Hottest branch edges' | grep -Eq ' -> cmp\+0x0 +IND_CALL$'
+ok $? "the report's hot edges: libc calling cmp, cmp returning"
+section 'Hottest branch edges' | grep -Eq 'memcpy\+0x[0-9a-f]+ +-> memcpy\+'
+ok $? "the report's hot edges: libc's memcpy"
+grep -q "\[unknown\] ($tmp/procs)" dyn.sym
+ok $((!$?)) "no sample in the program is unnamed (libc's static functions are: no debug file)"
+
+perf612=$("$OLDPWD/tests/userspace/perf612.sh" 2>/dev/null)
+if [ -n "$perf612" ]; then
+	"$perf612" script -i dyn.data --show-mmap-events -F comm 2>/dev/null |
+		grep PERF_RECORD_MMAP2 >dyn.mmap
+	n=0
+	for f in "$tmp/procs" /usr/riscv64-linux-gnu/lib/libc.so.6 \
+		 /usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1; do
+		id=$(readelf -n "$f" | awk '/Build ID/ {print $3}')
+		grep -q "<$id>\]: r-xp $f\$" dyn.mmap && n=$((n + 1)) ||
+			diag "no MMAP2 of $f with build id $id in: $(cat dyn.mmap)"
+	done
+	[ $n -eq 3 ]
+	ok $? "perf 6.12 reads MMAP2 of the program, libc and the loader with absolute paths and build ids"
+	f=pid,tid,time,period,ip,sym,symoff,dso
+	"$perf612" script -i dyn.data -F $f 2>/dev/null >dyn.perf
+	rvp script -i dyn.data -F $f >dyn.ours
+	cmp -s dyn.perf dyn.ours
+	ok $? "perf 6.12's script -F $f is ours, byte for byte"
+else
+	ok 0 "MMAP2 read by perf 6.12 # SKIP perf 6.12 not available (tests/userspace/perf612.sh)"
+	ok 0 "perf 6.12's script # SKIP perf 6.12 not available"
+fi
+
+rvp autofdo -i dyn.data --elf procs -o dyn.afdo --dump >dyn.dump 2>dyn.afdo.err
+ok $? "rvperf autofdo on the PIE"
+grep -q '^mix:[1-9]' dyn.dump && grep -q '^cmp:[1-9]' dyn.dump
+ok $? "its profile counts mix and cmp"
+[ -s dyn.afdo ]
+ok $? "and is written"
+
+# fork: the child's samples under its own pid, named through the
+# mappings it inherited.
+rec fork.data ./procs fork
+ok $? "record a program that forks"
+rvp script -i fork.data -F pid,ip,sym >fork.sym
+pids=$(awk '{print $1}' fork.sym | sort -u | wc -l)
+[ "$pids" -eq 2 ]
+ok $? "samples of two processes ($pids)"
+parent=$(awk 'NR == 1 {print $1}' fork.sym)
+child=$(awk -v p="$parent" '$1 != p {print $1; exit}' fork.sym)
+grep -q "^ *$child .* child_work\$" fork.sym &&
+	! grep -q "^ *$parent .* child_work\$" fork.sym
+ok $? "child_work's samples are the child's ($child), not the parent's"
+grep -q "^ *$parent .* mix\$" fork.sym && ! grep -q "^ *$child .* mix\$" fork.sym
+ok $? "mix's samples are the parent's ($parent)"
+nc=$(grep -c "^ *$child .* child_work\$" fork.sym)
+# child_work(3000000): 3M iterations of 5 instructions, every 10007th sampled
+[ "$nc" -ge 1400 ] && [ "$nc" -le 1600 ]
+ok $? "the child has the samples its work makes ($nc of about 1500)"
+if [ -n "$perf612" ]; then
+	f=pid,tid,time,ip,sym,dso
+	"$perf612" script -i fork.data -F $f 2>/dev/null >fork.perf
+	rvp script -i fork.data -F $f >fork.ours
+	cmp -s fork.perf fork.ours
+	ok $? "perf 6.12 reads both processes as we do (FORK: the child inherits the mappings)"
+else
+	ok 0 "perf 6.12 on the fork # SKIP perf 6.12 not available"
+fi
+ls /tmp/rvperf-trace-* 2>/dev/null | grep -q .
+ok $((!$?)) "no trace file left behind"
+
+# exec: qemu-user hands execve to the host kernel, which runs a host
+# program natively (and a riscv64 one only through binfmt_misc, without
+# the plugin): the trace ends there, and record says so.
+rec exec.data ./procs exec /bin/true
+ok $? "record a program that execs (status 0)"
+grep -q 'ran execve: the new image is not followed' exec.data.err
+ok $? "record says the exec is not followed"
+rvp script -i exec.data -F ip,sym | grep -q ' mix$'
+ok $? "the samples before the exec are kept"
+
+rec static.data ./procs-static
+ok $? "record the static program"
+rvp script -i static.data -F ip,sym | grep -q ' mix$'
+ok $? "its samples are named"
+rec spie.data ./spie
+ok $? "record the static PIE"
+rvp report -i spie.data --top 1 | grep -Eq 'mix\+0x[0-9a-f]+ +-> mix\+0x'
+ok $? "its hot loop is named (bias without a loader)"
+tap_done; exit $?
