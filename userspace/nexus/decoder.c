@@ -540,7 +540,14 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
 			r = damage(d, "RepeatBranch without a branch message before it%.0" PRIu64, 0);
 			break;
 		}
-		for (i = 0; i < m->data && !r; i++) {
+		/* A branch message that walks nothing ends where it ended
+		 * before: once is as good as B-CNT times. */
+		if (!d->last_branch.icnt && d->last_branch.hist <= 1 &&
+		    d->last_branch.tcode != NX_TCODE_DIRECT_BRANCH && m->data > 1) {
+			r = branch(d, &d->last_branch, d->last_target);
+			break;
+		}
+		for (i = 0; i < m->data && !r && !d->stop; i++) {
 			if (d->last_branch.tcode != NX_TCODE_DIRECT_BRANCH)
 				d->ref_addr = d->last_target;
 			r = branch(d, &d->last_branch, d->last_target);
