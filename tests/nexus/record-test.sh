@@ -20,7 +20,7 @@ for tool in "$qemu" riscv64-linux-gnu-gcc; do
 		exit 0
 	fi
 done
-riscv64-linux-gnu-gcc -static -O2 -o "$tmp/branchy" userspace/sample/branchy.c &&
+riscv64-linux-gnu-gcc -static -O2 -g -o "$tmp/branchy" userspace/sample/branchy.c &&
 riscv64-linux-gnu-gcc -static -O2 -o "$tmp/prog" tests/nexus/prog.c
 ok $? "build the sample workload and tests/nexus/prog.c (static riscv64)"
 
@@ -195,6 +195,16 @@ ok $? "inject: the $(wc -l <"$tmp/nx.txt") samples equal CTR's, ip and branch st
 "$rvperf" report -i "$tmp/nx.data" | sed -n '/Hot loops/,$p' >"$tmp/nx.rep"
 grep -q "hot_loop" "$tmp/nx.rep" && cmp -s "$tmp/ctr.rep" "$tmp/nx.rep"
 ok $? "inject: rvperf report's hot loops (trips per entry) and call edges equal CTR's"
+"$rvperf" autofdo -i "$tmp/nx.data" --elf "$tmp/branchy" -o "$tmp/nx.afdo" >/dev/null 2>&1 &&
+	[ -s "$tmp/nx.afdo" ]
+ok $? "inject: rvperf autofdo makes a profile from it"
+if command -v perf >/dev/null; then
+	perf report -b -i "$tmp/nx.data" --stdio --symfs=/ 2>/dev/null |
+		grep -q 'hot_loop .* op_mul'
+	ok $? "inject: host perf report -b reads it (hot_loop -> op_mul)"
+else
+	echo "ok $((++tap_n)) - host perf report -b # SKIP perf not installed"
+fi
 
 # System mode: a bare-metal program on qemu-system-riscv64 (M-mode and
 # S-mode, ecalls trapping to M-mode, mret); QEMU's reset code at 0x1000
