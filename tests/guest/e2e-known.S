@@ -30,7 +30,9 @@ kl_latch:
 	ld	ra, 8(sp)
 	ld	s0, 0(sp)
 	addi	sp, sp, 16
-	ret
+	.globl kl_ret
+kl_ret:
+	ret				# back to the caller, outside the known code
 
 	.globl known_run
 known_run:

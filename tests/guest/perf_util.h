@@ -7,9 +7,11 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static inline int perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -60,6 +62,63 @@ static inline void counted_loop(unsigned long iterations)
 	__asm__ volatile("1:	addi %0, %0, -1\n"
 			 "	bnez %0, 1b\n"
 			 : "+r"(iterations) : : "memory");
+}
+
+/* Seconds on the guest's monotonic clock (instructions under -icount). */
+static inline double perf_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Hands every record the kernel wrote to a perf ring buffer (the mmap of a
+ * sampling event: a metadata page, then data_pages of data) since the last
+ * call to fn, each copied out whole (a record may wrap around the end of
+ * the data area), then gives the space back (data_tail), so that a
+ * workload can run for as long as it takes without the ring filling up.
+ * Returns how many records it handed over.
+ */
+static inline unsigned int
+perf_ring_drain(void *ring, size_t data_pages,
+		void (*fn)(const struct perf_event_header *, void *), void *ctx)
+{
+	size_t size = (size_t)sysconf(_SC_PAGESIZE) * data_pages;
+	struct perf_event_mmap_page *meta = ring;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t pos = meta->data_tail;
+	const char *data = (const char *)ring + sysconf(_SC_PAGESIZE);
+	static char *buf;
+	static size_t buf_len;
+	unsigned int n = 0;
+
+	while (head - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		size_t i;
+
+		for (i = 0; i < sizeof(h); i++)
+			((char *)&h)[i] = data[(pos + i) % size];
+		if (h.size < sizeof(h) || h.size > head - pos)
+			break;
+		if (h.size > buf_len) {
+			free(buf);
+			buf_len = h.size;
+			buf = malloc(buf_len);
+			if (!buf) {
+				buf_len = 0;
+				break;
+			}
+		}
+		for (i = 0; i < h.size; i++)
+			buf[i] = data[(pos + i) % size];
+		fn((const struct perf_event_header *)buf, ctx);
+		n++;
+		pos += h.size;
+	}
+	__atomic_store_n(&meta->data_tail, pos, __ATOMIC_RELEASE);
+	return n;
 }
 
 #define PERF_CPU_PMU_DIR "/sys/bus/event_source/devices/cpu"
