@@ -27,6 +27,7 @@
 #include <sbi_utils/timer/fdt_timer.h>
 
 #include "rvperf_compat.h"
+#include "rvperf_sbi.h"
 
 extern struct sbi_platform platform;
 static u32 rvperf_hart_index2id[SBI_HARTMASK_MAX_BITS];
@@ -138,10 +139,9 @@ unsigned long fw_platform_init(unsigned long arg0, unsigned long arg1,
 		goto fail;
 
 	/* OpenSBI's default, its TLB request queues, rvperf's per-hart
-	 * state (which OpenSBI's own PMU state, never allocated, leaves
-	 * room for many times over). */
+	 * state. */
 	heap = SBI_PLATFORM_DEFAULT_HEAP_SIZE(count) +
-	       SBI_TLB_INFO_SIZE * count * count;
+	       SBI_TLB_INFO_SIZE * count * count + rvperf_heap_size(count);
 	platform.hart_count = count;
 	platform.heap_size = BIT_ALIGN(heap, HEAP_BASE_ALIGN);
 	rvperf_mlevel_imsic = fdt_check_imsic_mlevel(fdt);

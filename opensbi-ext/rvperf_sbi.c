@@ -7,13 +7,18 @@
  *
  * It needs no platform operation.  The link (--wrap, rvperf.mk) hands
  * OpenSBI's calls into its own PMU library (lib/sbi/sbi_pmu.c) to the
- * functions below, so that library is never entered and keeps no state:
+ * functions below.  Only its init and exit still run (for the platform's
+ * and boards' pmu_init hooks); nothing reads the state they keep:
  *
  *   sbi_pmu_init         every boot of a hart (cold, and warm after each
- *                        HSM start): the rvperf core probes and resets
- *                        the hart's counters, CTR is programmed and
- *                        cleared; on the cold boot also the riscv,pmu
- *                        maps, the PMU extension and the SSE event
+ *                        HSM start): OpenSBI's own init first (the
+ *                        platform's pmu_init hook: vendor CSRs, a board's
+ *                        sbi_pmu_device), then the rvperf core probes and
+ *                        resets the hart's counters, CTR is programmed
+ *                        and cleared; on the cold boot, before all that,
+ *                        the riscv,pmu maps, the PMU extension and the SSE
+ *                        event (OpenSBI's own attempt to add one then
+ *                        fails, harmlessly)
  *   sbi_pmu_exit         hart stop: hpm counters inhibited
  *   sbi_pmu_ctr_incr_fw  each firmware event site of lib/sbi (traps,
  *                        illegal instructions, timer, IPI, remote fences):
@@ -661,15 +666,23 @@ static int rvperf_pmu_cold_init(void)
 	rc = sbi_ecall_register_extension(&rvperf_pmu_ext);
 	if (rc)
 		return rc;
-	/* Only where a counter overflow interrupt exists (Sscofpmf). */
-	if (sbi_pmu_irq_bit() >= 0) {
-		rc = sbi_sse_add_event(SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW,
-				       &rvperf_sse_ops);
-		if (rc)
-			sbi_printf("rvperf: no SSE PMU overflow event (%d)\n",
-				   rc);
-	}
+	/*
+	 * Before OpenSBI's own PMU init, which would add the event with
+	 * callbacks into its own state.  Whether the harts have an overflow
+	 * interrupt may only be known after it (a board's sbi_pmu_device), so
+	 * the event is added anyway: without one the callbacks' mask is 0
+	 * and the event never fires.
+	 */
+	rc = sbi_sse_add_event(SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW,
+			       &rvperf_sse_ops);
+	if (rc)
+		sbi_printf("rvperf: no SSE PMU overflow event (%d)\n", rc);
 	return 0;
+}
+
+unsigned long rvperf_heap_size(u32 harts)
+{
+	return sizeof(struct rvperf_hart) * harts;
 }
 
 /* ------------------------------------------------------ hart hooks */
@@ -713,6 +726,9 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 				return rc;
 		}
 	}
+	rc = __real_sbi_pmu_init(scratch, cold_boot);
+	if (rc)
+		return rc;
 	hs = rvperf_this_hart();
 
 	if (RVPERF_CTR_ON) {
@@ -769,4 +785,5 @@ void __wrap_sbi_pmu_exit(struct sbi_scratch *scratch)
 			csr_write(CSR_MCOUNTINHIBIT, hs->pmu.hw.ctr_mask &
 						     ~(unsigned long)7);
 	}
+	__real_sbi_pmu_exit(scratch);
 }

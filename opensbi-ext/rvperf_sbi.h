@@ -25,4 +25,10 @@
  */
 void rvperf_fw_event(u32 code, u64 event_data, u64 count);
 
+/*
+ * Heap rvperf takes from OpenSBI for harts harts (its per-hart state, about
+ * 1.2 KiB each): a platform that sizes its heap adds it.
+ */
+unsigned long rvperf_heap_size(u32 harts);
+
 #endif /* RVPERF_OPENSBI_SBI_H */
