@@ -98,6 +98,7 @@ if [ ! -f "$out/.done" ]; then
 		rsync -rlpc --delete "$base/tree.new/" "$base/tree/"
 		rm -rf "$base/tree.new"
 	else
+		rm -rf "$base/build"	# built from a tree that is gone
 		mv "$base/tree.new" "$base/tree"
 	fi
 
