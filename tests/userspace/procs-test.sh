@@ -5,7 +5,11 @@
 # static program; a fork (both processes' samples, each under its own pid,
 # as perf 6.12 reads them too) and an exec (not followed: said so, the
 # samples before it kept); rvperf report naming the program's and libc's
-# hot functions, rvperf autofdo a non-empty profile of the PIE.
+# hot functions, rvperf autofdo a non-empty profile of the PIE; the report
+# on an interpreter (interp.c): its dispatch on top of the indirect
+# transfers, natural loops (left by returns, and a shared epilogue reached
+# backwards that is none), self overhead by function and line, the
+# annotated hottest function, the same numbers in the HTML page.
 set -u
 . tests/tap.sh
 O=${O:-build}
@@ -23,6 +27,7 @@ fi
 # its names are comparable with ours.
 nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1" "$1.n" && mv "$1.n" "$1"; }
 $cc -O2 -g -o "$tmp/procs" $src/procs.c && nomap "$tmp/procs" &&
+	$cc -O2 -g -o "$tmp/interp" $src/interp.c &&
 	$cc -O2 -g -static -o "$tmp/procs-static" $src/procs.c &&
 	$cc -O2 -g -fPIE -nostdlib -Wl,-pie -Wl,--no-dynamic-linker \
 		-o "$tmp/spie" $src/spie.c
@@ -135,6 +140,47 @@ grep -q 'ran execve: the new image is not followed' exec.data.err
 ok $? "record says the exec is not followed"
 rvp script -i exec.data -F ip,sym | grep -q ' mix$'
 ok $? "the samples before the exec are kept"
+
+# The report of an interpreter.
+rec interp.data ./interp
+ok $? "record the interpreter"
+rvp report -i interp.data --top 12 >interp.rep 2>&1
+rvp report -i interp.data --top 12 --html interp.html 2>&1
+isec() { awk -v s="## $1" 'index($0, s) == 1 {on=1; next} /^## / {on=0} on && NF' interp.rep; }
+top=$(isec 'Indirect jumps and calls' | sed -n 2p)
+ntargets=$(echo "$top" | awk '{print $3}')
+echo "$top" | grep -Eq '^ *[0-9]+ +[0-9.]+% +[0-9]+  run\+0x[0-9a-f]+ IND: run\+' &&
+	[ "${ntargets:-0}" -ge 10 ]
+ok $? "the dispatch (run's indirect jump, ${ntargets:-no} targets) tops the indirect transfers"
+diag "$top"
+loops=$(isec 'Hot loops')
+echo "$loops" | awk '$NF ~ /interp.c/ && / -> run\+/ && $4 >= 1 {f=1} END {exit !f}'
+ok $? "run's dispatch loop is found, left by a return (HALT)"
+trips=$(echo "$loops" | awk '/ -> find\+/ {print $3}')
+# find(a, 16, i & 31): keys 0-15 found after key + 1 iterations, 16-31
+# after 16: 12.25 per entry
+awk -v t="${trips:-0}" 'BEGIN { exit !(t >= 10 && t <= 14.5) }'
+ok $? "find's loop, left by a break or by running out: ${trips:-no} iterations per entry (12.25)"
+echo "$loops" | awk '/ -> find\+/ && $2 > 0 && $2 == $4 + $5 + $6 {f=1} END {exit !f}'
+ok $? "its exits are counted by way (return + jump + fall = exits)"
+rvp report -i interp.data --top 40 >interp40.rep 2>&1
+grep -Eq 'shared_tail\+0x[0-9a-f]+ +-> shared_tail\+0x2 +(COND|UNCOND)$' interp40.rep &&
+	! awk '/^## Hot loops/ {on=1; next} /^## / {on=0} on' interp40.rep | grep -q shared_tail
+ok $? "a backward jump to a shared epilogue is no loop"
+isec 'Self overhead by function' | sed -n 2p | grep -Eq '%  run$'
+ok $? "self overhead by function: run on top"
+isec 'Self overhead by source line' | sed -n 2p | grep -Eq '%  .*interp\.c:[0-9]+ \(run\)$'
+ok $? "self overhead by source line: a line of run on top"
+ann=$(isec 'Annotated: run')
+echo "$ann" | grep -Eq '^  .*interp\.c:[0-9]+$' &&
+	echo "$ann" | grep -Eq '^ +[0-9]+  run\+0x' &&
+	echo "$ann" | grep -Eq 'jalr|c\.jr' && echo "$ann" | grep -q ' IND'
+ok $? "the annotated view: run's source lines, instructions with samples, the dispatch's records"
+cnt=$(echo "$top" | awk '{print $1}')
+grep -q "<h2>Indirect jumps and calls</h2>" interp.html &&
+	grep -q "<tr><td>$cnt</td>" interp.html && grep -q 'id="annotated"' interp.html &&
+	grep -q "<h2>Self overhead by source line</h2>" interp.html
+ok $? "the HTML page has the same tables (the dispatch's $cnt records, the annotation)"
 
 rec static.data ./procs-static
 ok $? "record the static program"

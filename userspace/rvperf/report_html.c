@@ -215,6 +215,19 @@ static void table_row_addr(const struct report_model *an, FILE *f, uint64_t addr
 	fputs("</td>", f);
 }
 
+/* A source position cell: "file:line", or "?". */
+static void put_line(FILE *f, const char *file, unsigned int line)
+{
+	fputs("<td class=\"sym\">", f);
+	if (file) {
+		put_escaped(f, file);
+		fprintf(f, ":%u", line);
+	} else {
+		fputs("?", f);
+	}
+	fputs("</td>", f);
+}
+
 int report_render_html(const struct report_model *an, FILE *f, size_t top)
 {
 	size_t i;
@@ -234,7 +247,9 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 	      ".graph .meta{font-size:11px;fill:#555}.graph .count{font-size:11px;fill:#476}\n"
 	      "table{border-collapse:collapse;background:#fff}\n"
 	      "td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}\n"
-	      "td.sym,th.sym{text-align:left;font-family:ui-monospace,monospace}\n"
+	      "td.sym,th.sym{text-align:left;font-family:ui-monospace,monospace;"
+	      "overflow-wrap:anywhere}\n"
+	      ".ann tr.src td{background:#f4f4ee;color:#555}\n"
 	      "</style></head><body>\n<h1>Branch profile</h1>\n<div class=\"sub\">", f);
 	put_escaped(f, an->input);
 	fprintf(f, ": %" PRIu64 " samples, %" PRIu64 " branch records</div>\n",
@@ -247,21 +262,77 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 	fputs("<h2>Hot paths</h2>\n", f);
 	write_graph(an, f, top);
 
-	fputs("<h2>Hot loops</h2>\n<table><tr><th>taken</th><th>exits</th>"
-	      "<th>iterations per entry</th><th class=\"sym\">latch</th>"
-	      "<th class=\"sym\">head</th></tr>\n", f);
+	fputs("<h2>Hot loops</h2>\n<p class=\"sub\">Natural loops of the "
+	      "functions' control-flow graphs; exits by a return, a jump out "
+	      "(break), or falling out.</p>\n<table><tr><th>iterations</th>"
+	      "<th>exits</th><th>iterations per entry</th><th>return</th>"
+	      "<th>jump</th><th>fall</th><th>blocks</th>"
+	      "<th class=\"sym\">latch</th><th class=\"sym\">head</th>"
+	      "<th class=\"sym\">line</th></tr>\n", f);
 	for (i = 0; i < an->nr_loops && i < top; i++) {
 		const struct loop *l = &an->loops[i];
 
 		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
-			l->count, l->exits);
+			l->taken, l->exits);
 		if (l->exits)
 			fprintf(f, "<td>%.1f</td>", loop_trips(l));
 		else
 			fputs("<td>no exit seen</td>", f);
+		fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+			"</td><td>%u</td>", l->exits_ret, l->exits_jump,
+			l->exits_fall, l->nr_blocks);
 		table_row_addr(an, f, l->latch);
 		table_row_addr(an, f, l->head);
+		put_line(f, l->file, l->line);
 		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<h2>Indirect jumps and calls</h2>\n<table><tr>"
+	      "<th>count</th><th>share</th><th>targets</th>"
+	      "<th class=\"sym\">from</th><th class=\"sym\">type</th>"
+	      "<th class=\"sym\">hottest targets</th></tr>\n", f);
+	for (i = 0; i < an->nr_indirects && i < top; i++) {
+		const struct indirect *d = &an->indirects[i];
+		char buf[160];
+		size_t k;
+
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td><td>%zu</td>",
+			d->count, 100.0 * (double)d->count / (double)an->records,
+			d->nr_targets);
+		table_row_addr(an, f, d->from);
+		fprintf(f, "<td class=\"sym\">%s</td><td class=\"sym\">",
+			d->type == 5 ? "IND_CALL" : "IND");
+		for (k = 0; k < d->nr_targets && k < INDIRECT_TOP; k++) {
+			report_model_name_addr(an, d->to[k], buf, sizeof(buf));
+			put_escaped(f, buf);
+			fprintf(f, " (%.1f%%)%s", 100.0 * (double)d->to_count[k] /
+				(double)d->count, k + 1 < d->nr_targets ? "<br>" : "");
+		}
+		if (d->nr_targets > INDIRECT_TOP)
+			fprintf(f, "&hellip; %zu more", d->nr_targets - INDIRECT_TOP);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<h2>Self overhead by function</h2>\n<table><tr>"
+	      "<th>samples</th><th>share</th><th class=\"sym\">function</th>"
+	      "</tr>\n", f);
+	for (i = 0; i < an->nr_funcs && i < top; i++) {
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td><td class=\"sym\">",
+			an->funcs[i].samples, 100.0 * (double)an->funcs[i].samples /
+			(double)an->samples);
+		put_escaped(f, an->funcs[i].name);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<h2>Self overhead by source line</h2>\n<table><tr>"
+	      "<th>samples</th><th>share</th><th class=\"sym\">line</th>"
+	      "<th class=\"sym\">function</th></tr>\n", f);
+	for (i = 0; i < an->nr_lines && i < top; i++) {
+		const struct line_samples *ln = &an->lines[i];
+
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%.2f%%</td>", ln->samples,
+			100.0 * (double)ln->samples / (double)an->samples);
+		put_line(f, ln->file, ln->line);
+		fputs("<td class=\"sym\">", f);
+		put_escaped(f, ln->func ? ln->func : "?");
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<h2>Hottest branch edges</h2>\n<table><tr>"
 	      "<th>count</th><th>share</th><th class=\"sym\">from</th>"
@@ -287,6 +358,55 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 		put_escaped(f, an->calls[i].callee);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n</body></html>\n", f);
+	fputs("</table>\n", f);
+	if (an->annotation.nr_insns) {
+		const struct annotation *ann = &an->annotation;
+		const char *file = NULL;
+		unsigned int line = 0;
+		char buf[160];
+
+		fputs("<h2 id=\"annotated\">Annotated: <code>", f);
+		put_escaped(f, ann->func);
+		fprintf(f, "</code> (%" PRIu64 " samples)</h2>\n<table class=\"ann\">"
+			"<tr><th>samples</th><th class=\"sym\">address</th>"
+			"<th class=\"sym\">instruction</th>"
+			"<th class=\"sym\">records leaving it</th></tr>\n",
+			ann->samples);
+		for (i = 0; i < ann->nr_insns; i++) {
+			const struct annotated_insn *in = &ann->insns[i];
+			size_t k;
+
+			if (in->file && (in->file != file || in->line != line)) {
+				fputs("<tr class=\"src\"><td></td><td class=\"sym\" "
+				      "colspan=\"3\">", f);
+				put_escaped(f, in->file);
+				fprintf(f, ":%u</td></tr>\n", in->line);
+				file = in->file;
+				line = in->line;
+			}
+			if (in->samples)
+				fprintf(f, "<tr><td>%" PRIu64 "</td>", in->samples);
+			else
+				fputs("<tr><td></td>", f);
+			table_row_addr(an, f, in->addr);
+			fputs("<td class=\"sym\">", f);
+			put_escaped(f, in->text);
+			fputs("</td><td class=\"sym\">", f);
+			for (k = 0; k < in->nr_exits && k < 4; k++) {
+				const struct edge *e = &ann->exits[in->first_exit + k];
+
+				report_model_name_addr(an, e->to, buf, sizeof(buf));
+				fputs("&rarr; ", f);
+				put_escaped(f, buf);
+				fprintf(f, " %" PRIu64 " %s%s", e->count,
+					edge_type_name(e), k + 1 < in->nr_exits ? "<br>" : "");
+			}
+			if (in->nr_exits > 4)
+				fprintf(f, "&hellip; %zu more", in->nr_exits - 4);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	fputs("</body></html>\n", f);
 	return ferror(f) ? -1 : 0;
 }

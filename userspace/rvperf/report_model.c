@@ -3,37 +3,55 @@
  * report_model.c - the analysis behind `rvperf report` (report_model.h):
  *
  *   hottest branch edges   every (from, to) pair in every stack, counted
- *   hot loops              backward branches inside one function, with the
- *                          number of iterations per entry into the loop
+ *   hot loops              natural loops of the control-flow graph of each
+ *                          function the hot edges are in (decoded from the
+ *                          binary: basic blocks, dominators, back-edges),
+ *                          with iterations per entry and exits by way
+ *   indirect transfers     each indirect jump or call and its targets
+ *   self overhead          samples per function and per source line
+ *   annotation             the hottest function, instruction by instruction
  *   call edges             caller -> callee for call records
  *   samples per function   from each sample's IP
  *
  * Trip counts: a branch stack is newest first, and between two consecutive
  * records the program ran straight from the older record's target to the
- * newer record's source.  Each such pair meets the loop's latch (the
- * backward branch's source) at most once: either the newer record is the
- * back-edge (an iteration) or the straight run passes the latch without
- * taking it (an exit).  Iterations per entry = (taken + exits) / exits,
- * both counted over the same pairs, so what a stack's ends cut off costs
- * both alike.
+ * newer record's source.  Over each such pair the newer record may be a
+ * back-edge of the loop (an iteration), or leave the loop (an exit: a
+ * return from inside it, a branch or jump out of it; calls come back and
+ * are not exits), or the straight run may fall out of the loop (an exit:
+ * it passes the last instruction of a block in the loop whose next block
+ * is outside).  Iterations per entry = (taken + exits) / exits, both
+ * counted over the same pairs, so what a stack's ends cut off costs both
+ * alike.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dw_chain.h"
 #include "elf_syms.h"
 #include "report_model.h"
+#include "rvp_classify.h"
+#include "rvperf/ctr.h"
+#include "tv_disas.h"
 
 #define PERF_BR_COND		1
+#define PERF_BR_IND		3
 #define PERF_BR_CALL		4
 #define PERF_BR_IND_CALL	5
+#define PERF_BR_RET		6
 
 struct mapping {
 	uint64_t start, len, pgoff;
 	char *file;		/* symbols from here; NULL: none */
 	struct elf_syms *elf;	/* NULL until looked up; see elf_failed */
 	int elf_failed;
+	unsigned char *image;	/* the file's bytes, for its code */
+	size_t image_size;
+	int image_failed;
+	struct dw_info *dw;	/* its source lines */
+	int dw_failed;
 };
 
 struct report_model_input {
@@ -76,6 +94,46 @@ static struct elf_syms *elf_for(struct mapping *m)
 		m->elf_failed = 1;
 	}
 	return m->elf;
+}
+
+static const unsigned char *image_for(struct mapping *m, size_t *size)
+{
+	FILE *f;
+	long n;
+
+	if (!m->image && !m->image_failed && m->file) {
+		m->image_failed = 1;
+		f = fopen(m->file, "rb");
+		if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+		    fseek(f, 0, SEEK_SET) == 0 && (m->image = malloc(n))) {
+			if (fread(m->image, 1, n, f) == (size_t)n) {
+				m->image_size = n;
+				m->image_failed = 0;
+			} else {
+				free(m->image);
+				m->image = NULL;
+			}
+		}
+		if (f)
+			fclose(f);
+	}
+	*size = m->image_size;
+	return m->image;
+}
+
+static struct dw_info *dw_for(struct mapping *m)
+{
+	if (m->dw || m->dw_failed || !m->file)
+		return m->dw;
+	m->dw = calloc(1, sizeof(*m->dw));
+	if (!m->dw || dw_load(m->dw, m->file) || !m->dw->nr_lines) {
+		if (m->dw)
+			dw_free(m->dw);
+		free(m->dw);
+		m->dw = NULL;
+		m->dw_failed = 1;
+	}
+	return m->dw;
 }
 
 static struct mapping *mapping_of(struct report_model_input *rp,
@@ -125,6 +183,71 @@ static const char *function_of(struct report_model_input *rp,
 	const struct elf_sym *s = symbol_of(rp, addr, NULL);
 
 	return s ? s->name : NULL;
+}
+
+/* The instruction at a runtime address: its length (0: not in a file we
+ * have) and its bits. */
+static unsigned int insn_at(struct report_model_input *rp, uint64_t addr,
+			    uint32_t *word)
+{
+	struct mapping *m = mapping_of(rp, addr);
+	struct elf_syms *es = m ? elf_for(m) : NULL;
+	const unsigned char *img;
+	uint64_t off;
+	size_t size, i;
+
+	if (!es || !(img = image_for(m, &size)))
+		return 0;
+	off = addr - m->start + m->pgoff;
+	for (i = 0; i < es->nr_segments; i++) {
+		const struct elf_segment *sg = &es->segments[i];
+
+		if (off < sg->offset || off + 2 > sg->offset + sg->filesz ||
+		    off + 2 > size)
+			continue;
+		*word = img[off] | (uint32_t)img[off + 1] << 8;
+		if ((*word & 3) != 3)
+			return 2;
+		if (off + 4 > sg->offset + sg->filesz || off + 4 > size)
+			return 0;
+		*word |= (uint32_t)img[off + 2] << 16 |
+			 (uint32_t)img[off + 3] << 24;
+		return 4;
+	}
+	return 0;
+}
+
+/* The source position of a runtime address (where the code was
+ * written: the innermost frame of its inline chain); 0 when unknown. */
+static int line_of(struct report_model_input *rp, uint64_t addr,
+		   const char **file, unsigned int *line)
+{
+	struct mapping *m = mapping_of(rp, addr);
+	struct elf_syms *es = m ? elf_for(m) : NULL;
+	struct dw_info *dw = es ? dw_for(m) : NULL;
+	struct dw_frame fr[16];
+	uint64_t vaddr;
+
+	if (!dw || !elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr) ||
+	    dw_lookup(dw, vaddr, fr, 16) <= 0 || !fr[0].file)
+		return 0;
+	*file = fr[0].file;
+	*line = fr[0].line;
+	return 1;
+}
+
+/* The function holding a runtime address: name, runtime start, size. */
+static const char *function_span(struct report_model_input *rp, uint64_t addr,
+				 uint64_t *start, uint64_t *size)
+{
+	uint64_t vaddr;
+	const struct elf_sym *s = symbol_of(rp, addr, &vaddr);
+
+	if (!s)
+		return NULL;
+	*start = addr - (vaddr - s->addr);
+	*size = s->size;
+	return s->name;
 }
 
 /* ---- what producers feed */
@@ -234,37 +357,729 @@ const char *edge_type_name(const struct edge *e)
 	return *name ? name : "-";
 }
 
-/* A loop: a backward conditional branch or direct jump (or one of unknown
- * type) that stays inside one function. */
-static int is_back_edge(struct report_model_input *rp, const struct edge *e)
-{
-	const char *f, *t;
+/* ---- natural loops */
 
-	if (e->to > e->from ||
-	    (e->type != PERF_BR_COND && e->type != 0 && e->type != 2))
-		return 0;
-	f = function_of(rp, e->from);
-	t = function_of(rp, e->to);
-	return f && t && strcmp(f, t) == 0;
+/* A basic block of a function: instructions [first, end) of its list. */
+struct block {
+	uint64_t start, last;		/* first and last instruction */
+	uint64_t end;			/* the address after it */
+	int succ[2];			/* -1: none; more for indirect jumps */
+	int *more;			/* an indirect jump's other successors */
+	size_t nr_more;
+	int fall;			/* succ that is the next block, or -1 */
+	int ret;			/* ends in a return */
+	int rpo, idom;
+};
+
+struct cfg {
+	struct block *b;
+	size_t n;
+	const char *func;
+	uint64_t start, size;
+};
+
+static void cfg_free(struct cfg *g)
+{
+	size_t i;
+
+	for (i = 0; g->b && i < g->n; i++)
+		free(g->b[i].more);
+	free(g->b);
+	memset(g, 0, sizeof(*g));
 }
 
-static void measure_loop(struct report_model_input *rp, struct loop *l)
+static int block_at(const struct cfg *g, uint64_t addr)
 {
-	size_t s, k;
+	size_t lo = 0, hi = g->n;
 
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr < g->b[mid].start)
+			hi = mid;
+		else if (addr >= g->b[mid].end)
+			lo = mid + 1;
+		else
+			return (int)mid;
+	}
+	return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define MAX_FUNC_INSNS	20000
+
+/* The control-flow graph of the function at [start, start + size): its
+ * code decoded, blocks split at every transfer and every target (an
+ * indirect jump's targets as the records show them).  -1 when the code
+ * is not there. */
+static int build_cfg(struct report_model *an, struct cfg *g)
+{
+	struct report_model_input *rp = an->in;
+	uint64_t *addr = NULL, *leader = NULL;
+	struct rvp_insn_class *cls = NULL;
+	size_t n = 0, nl = 0, i, j;
+	uint64_t pc = g->start;
+	int rc = -1;
+
+	addr = malloc(MAX_FUNC_INSNS * sizeof(*addr));
+	cls = malloc(MAX_FUNC_INSNS * sizeof(*cls));
+	leader = malloc((2 * MAX_FUNC_INSNS + an->nr_edges + 1) * sizeof(*leader));
+	if (!addr || !cls || !leader)
+		goto out;
+	while (pc < g->start + g->size && n < MAX_FUNC_INSNS) {
+		uint32_t w;
+		unsigned int len = insn_at(rp, pc, &w);
+
+		if (!len)
+			goto out;
+		rvp_classify(w, 64, 0, true, &cls[n]);
+		addr[n++] = pc;
+		pc += len;
+	}
+	if (!n)
+		goto out;
+	leader[nl++] = g->start;
+	for (i = 0; i < n; i++) {
+		const struct rvp_insn_class *c = &cls[i];
+		uint64_t next = i + 1 < n ? addr[i + 1] : pc;
+
+		if (c->type == RVP_CTRDATA_TYPE_NONE ||
+		    c->type == RVP_CTRDATA_TYPE_INDIRECT_CALL ||
+		    c->type == RVP_CTRDATA_TYPE_DIRECT_CALL ||
+		    c->type == RVP_CTRDATA_TYPE_EXCEPTION)
+			continue;
+		leader[nl++] = next;
+		if (c->direct && !c->table_jump)
+			leader[nl++] = addr[i] + (uint64_t)c->offset;
+	}
+	for (i = 0; i < an->nr_edges; i++)	/* indirect jumps' targets */
+		if (an->edges[i].type == PERF_BR_IND &&
+		    an->edges[i].from >= g->start && an->edges[i].from < pc &&
+		    an->edges[i].to >= g->start && an->edges[i].to < pc)
+			leader[nl++] = an->edges[i].to;
+	qsort(leader, nl, sizeof(*leader), cmp_u64);
+	g->b = calloc(nl + 1, sizeof(*g->b));
+	if (!g->b)
+		goto out;
+	/* Blocks: from each leader that starts an instruction to the next. */
+	for (i = 0, j = 0; i < n; i++) {
+		while (j < nl && leader[j] < addr[i])
+			j++;
+		if (i == 0 || (j < nl && leader[j] == addr[i])) {
+			if (g->n)
+				g->b[g->n - 1].end = addr[i];
+			g->b[g->n].start = addr[i];
+			g->n++;
+		}
+		g->b[g->n - 1].last = addr[i];
+	}
+	g->b[g->n - 1].end = pc;
+	for (i = 0, j = 0; i < g->n; i++) {
+		struct block *b = &g->b[i];
+		const struct rvp_insn_class *c;
+		int fall = i + 1 < g->n ? (int)i + 1 : -1;
+
+		while (addr[j] != b->last)
+			j++;
+		c = &cls[j];
+		b->succ[0] = b->succ[1] = b->fall = -1;
+		switch (c->type) {
+		case RVP_CTRDATA_TYPE_NONE:
+		case RVP_CTRDATA_TYPE_INDIRECT_CALL:
+		case RVP_CTRDATA_TYPE_DIRECT_CALL:
+		case RVP_CTRDATA_TYPE_EXCEPTION:
+			b->succ[0] = b->fall = fall;
+			break;
+		case RVP_CTRDATA_TYPE_INDIRECT_JUMP:
+		case RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP: {
+			size_t k;
+
+			for (k = 0; k < an->nr_edges; k++) {
+				int t;
+				int *more;
+
+				if (an->edges[k].type != PERF_BR_IND ||
+				    an->edges[k].from != b->last ||
+				    (t = block_at(g, an->edges[k].to)) < 0)
+					continue;
+				if (b->succ[0] < 0) {
+					b->succ[0] = t;
+					continue;
+				}
+				more = realloc(b->more, (b->nr_more + 1) * sizeof(*more));
+				if (!more)
+					goto out;
+				b->more = more;
+				b->more[b->nr_more++] = t;
+			}
+			break;
+		}
+		default:
+			if (c->conditional) {
+				b->succ[0] = block_at(g, b->last + (uint64_t)c->offset);
+				b->succ[1] = b->fall = fall;
+			} else if (c->direct && !c->table_jump &&
+				   c->type != RVP_CTRDATA_TYPE_FUNCTION_RETURN) {
+				b->succ[0] = block_at(g, b->last + (uint64_t)c->offset);
+			}
+			b->ret = c->type == RVP_CTRDATA_TYPE_FUNCTION_RETURN;
+			break;	/* returns, trap returns: no successor */
+		}
+	}
+	rc = 0;
+out:
+	free(addr);
+	free(cls);
+	free(leader);
+	return rc;
+}
+
+static size_t nr_succ(const struct block *b)
+{
+	return 2 + b->nr_more;
+}
+
+static int succ_of(const struct block *b, size_t k)
+{
+	return k < 2 ? b->succ[k] : b->more[k - 2];
+}
+
+/* Reverse post-order from the entry, then immediate dominators (Cooper,
+ * Harvey and Kennedy's iteration).  Unreachable blocks get idom -1. */
+static int dominators(struct cfg *g)
+{
+	int *order = malloc(g->n * sizeof(int)), *stack = malloc(g->n * sizeof(int));
+	size_t *next = calloc(g->n, sizeof(size_t)), sp = 0, no = 0, i;
+	char *seen = calloc(g->n, 1);
+	int changed = 1, rc = -1;
+
+	if (!order || !stack || !next || !seen)
+		goto out;
+	stack[sp++] = 0;
+	seen[0] = 1;
+	while (sp) {	/* iterative DFS: post-order into order[] */
+		int v = stack[sp - 1];
+		struct block *b = &g->b[v];
+
+		if (next[v] < nr_succ(b)) {
+			int w = succ_of(b, next[v]++);
+
+			if (w >= 0 && !seen[w]) {
+				seen[w] = 1;
+				stack[sp++] = w;
+			}
+			continue;
+		}
+		order[no++] = v;
+		sp--;
+	}
+	for (i = 0; i < g->n; i++) {
+		g->b[i].idom = -1;
+		g->b[i].rpo = -1;
+	}
+	for (i = 0; i < no; i++)
+		g->b[order[i]].rpo = (int)(no - 1 - i);
+	g->b[0].idom = 0;
+	while (changed) {
+		changed = 0;
+		for (i = no; i-- > 0;) {	/* reverse post-order */
+			int v = order[i], new_idom = -1;
+			size_t p, k;
+
+			if (v == 0)
+				continue;
+			/* predecessors: blocks with v among their successors */
+			for (p = 0; p < g->n; p++) {
+				if (g->b[p].idom < 0)
+					continue;
+				for (k = 0; k < nr_succ(&g->b[p]); k++) {
+					int x, y;
+
+					if (succ_of(&g->b[p], k) != v)
+						continue;
+					if (new_idom < 0) {
+						new_idom = (int)p;
+						continue;
+					}
+					x = (int)p;
+					y = new_idom;
+					while (x != y) {
+						while (g->b[x].rpo > g->b[y].rpo)
+							x = g->b[x].idom;
+						while (g->b[y].rpo > g->b[x].rpo)
+							y = g->b[y].idom;
+					}
+					new_idom = x;
+				}
+			}
+			if (new_idom >= 0 && g->b[v].idom != new_idom) {
+				g->b[v].idom = new_idom;
+				changed = 1;
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(order);
+	free(stack);
+	free(next);
+	free(seen);
+	return rc;
+}
+
+static int dominates(const struct cfg *g, int h, int v)
+{
+	while (v != h && v != 0 && g->b[v].idom >= 0)
+		v = g->b[v].idom;
+	return v == h;
+}
+
+/* A loop found in a graph, before it is measured. */
+struct found_loop {
+	struct loop l;
+	char *body;			/* per block of its function's graph */
+	uint64_t *latches;		/* back-edge sources (last insns) */
+	size_t nr_latches;
+	struct cfg *g;
+};
+
+/* The loops of g: one per header, its body every block that reaches one
+ * of its back-edges' sources without passing the header. */
+static int find_loops(struct report_model *an, struct cfg *g,
+		      struct found_loop **loops, size_t *nr)
+{
+	size_t h, v, k, j;
+	int *work = malloc(g->n * sizeof(int));
+
+	if (!work)
+		return -1;
+	for (h = 0; h < g->n; h++) {
+		struct found_loop *fl = NULL;
+		size_t top = 0;
+
+		for (v = 0; v < g->n; v++) {
+			if (g->b[v].idom < 0)
+				continue;
+			for (k = 0; k < nr_succ(&g->b[v]); k++) {
+				if (succ_of(&g->b[v], k) != (int)h ||
+				    !dominates(g, (int)h, (int)v))
+					continue;
+				if (!fl) {
+					struct found_loop *p = realloc(*loops,
+						(*nr + 1) * sizeof(*p));
+
+					if (!p)
+						goto nomem;
+					*loops = p;
+					fl = &p[(*nr)++];
+					memset(fl, 0, sizeof(*fl));
+					fl->g = g;
+					fl->body = calloc(g->n, 1);
+					if (!fl->body)
+						goto nomem;
+					fl->body[h] = 1;
+					fl->l.head = g->b[h].start;
+					fl->l.func = g->func;
+				}
+				fl->latches = realloc(fl->latches,
+					(fl->nr_latches + 1) * sizeof(uint64_t));
+				if (!fl->latches)
+					goto nomem;
+				fl->latches[fl->nr_latches++] = g->b[v].last;
+				if (!fl->body[v]) {
+					fl->body[v] = 1;
+					work[top++] = (int)v;
+				}
+			}
+		}
+		while (top) {	/* backwards from the latches to the header */
+			int w = work[--top];
+
+			for (v = 0; v < g->n; v++)
+				for (k = 0; k < nr_succ(&g->b[v]); k++)
+					if (succ_of(&g->b[v], k) == w &&
+					    !fl->body[v] && g->b[v].idom >= 0) {
+						fl->body[v] = 1;
+						work[top++] = (int)v;
+					}
+		}
+		if (!fl)
+			continue;
+		for (j = 0; j < g->n; j++)
+			fl->l.nr_blocks += fl->body[j];
+		/* How hot it is: the records of transfers inside it (a
+		 * rotated loop's back-edge may be a branch not taken, which
+		 * leaves no record). */
+		for (j = 0; j < an->nr_edges; j++) {
+			int bf = block_at(g, an->edges[j].from);
+			int bt = block_at(g, an->edges[j].to);
+
+			if (bf >= 0 && bt >= 0 && fl->body[bf] && fl->body[bt])
+				fl->l.count += an->edges[j].count;
+			for (k = 0; k < fl->nr_latches; k++)
+				if (an->edges[j].from == fl->latches[k] &&
+				    an->edges[j].to == fl->l.head &&
+				    !fl->l.latch)
+					fl->l.latch = fl->latches[k];
+		}
+		if (!fl->l.latch)
+			fl->l.latch = fl->latches[0];
+	}
+	free(work);
+	return 0;
+nomem:
+	free(work);
+	return -1;
+}
+
+static int in_body(const struct found_loop *fl, uint64_t addr)
+{
+	int b = block_at(fl->g, addr);
+
+	return b >= 0 && fl->body[b];
+}
+
+/* Whether block t goes on to a return without a choice (an exit taken
+ * to return, which the compiler placed outside the loop's body). */
+static int leads_to_return(const struct cfg *g, int t)
+{
+	int steps;
+
+	for (steps = 0; t >= 0 && steps < 8; steps++) {
+		const struct block *b = &g->b[t];
+
+		if (b->ret)
+			return 1;
+		if (b->succ[1] >= 0 || b->nr_more)
+			return 0;
+		t = b->succ[0];
+	}
+	return 0;
+}
+
+/* One exit from a block of the loop to block t of the function (-1: out
+ * of it), by way of a return or else as given. */
+static void count_exit(struct loop *l, const struct cfg *g, int t,
+		       uint64_t *way)
+{
+	if (t >= 0 && leads_to_return(g, t))
+		l->exits_ret++;
+	else
+		(*way)++;
+}
+
+static void measure_loop(struct report_model_input *rp, struct found_loop *fl)
+{
+	struct loop *l = &fl->l;
+	const struct cfg *g = fl->g;
+	/* Points a straight run passes: the last instruction of a block of
+	 * the body whose next block is outside (an exit), or is the header
+	 * (a back-edge not taken: an iteration). */
+	struct pass { uint64_t at; int to; int iteration; } *pass;
+	size_t np = 0, s, k, i;
+	int head = block_at(g, l->head);
+
+	pass = malloc((g->n + 1) * sizeof(*pass));
+	if (!pass)
+		return;
+	for (i = 0; i < g->n; i++)
+		if (fl->body[i] && g->b[i].fall >= 0 &&
+		    (!fl->body[g->b[i].fall] || g->b[i].fall == head)) {
+			pass[np].at = g->b[i].last;
+			pass[np].to = g->b[i].fall;
+			pass[np++].iteration = g->b[i].fall == head;
+		}
 	for (s = 0; s < rp->nr_stacks; s++) {
 		size_t last = rp->stack_start[s + 1];
 
 		for (k = rp->stack_start[s]; k + 1 < last; k++) {
 			const struct pd_branch *newer = &rp->branches[k];
 			uint64_t start = rp->branches[k + 1].to;
+			unsigned int type = PD_BR_TYPE(newer->flags);
 
-			if (newer->from == l->latch && newer->to == l->head)
-				l->taken++;
-			else if (start <= l->latch && l->latch < newer->from)
-				l->exits++;
+			for (i = 0; i < np; i++) {
+				if (start > pass[i].at || pass[i].at >= newer->from)
+					continue;
+				if (pass[i].iteration)
+					l->taken++;
+				else
+					count_exit(l, g, pass[i].to, &l->exits_fall);
+			}
+			if (!in_body(fl, newer->from) || type == PERF_BR_CALL ||
+			    type == PERF_BR_IND_CALL)
+				continue;	/* calls come back */
+			if (newer->to == l->head) {
+				for (i = 0; i < fl->nr_latches; i++)
+					if (newer->from == fl->latches[i])
+						break;
+				if (i < fl->nr_latches) {
+					l->taken++;
+					continue;
+				}
+			}
+			if (type == PERF_BR_RET)
+				l->exits_ret++;
+			else if (!in_body(fl, newer->to))
+				count_exit(l, g, block_at(g, newer->to),
+					   &l->exits_jump);
 		}
 	}
+	l->exits = l->exits_ret + l->exits_jump + l->exits_fall;
+	free(pass);
+}
+
+static int cmp_found_loop(const void *a, const void *b)
+{
+	const struct found_loop *x = a, *y = b;
+
+	if (x->l.count != y->l.count)
+		return x->l.count > y->l.count ? -1 : 1;
+	return x->l.head < y->l.head ? -1 : x->l.head > y->l.head;
+}
+
+#define MAX_LOOP_FUNCS	64
+
+/* The loops of the functions the hottest jumps are in, the hottest
+ * max_loops measured. */
+static int natural_loops(struct report_model *an, size_t max_loops)
+{
+	struct report_model_input *rp = an->in;
+	struct cfg *graphs = calloc(MAX_LOOP_FUNCS, sizeof(*graphs));
+	struct found_loop *found = NULL;
+	size_t ng = 0, nfound = 0, i, j;
+	int rc = -1;
+
+	if (!graphs)
+		return -1;
+	for (i = 0; i < an->nr_edges && ng < MAX_LOOP_FUNCS; i++) {
+		const struct edge *e = &an->edges[i];
+		uint64_t start, size;
+		const char *f;
+
+		if (e->type != PERF_BR_COND && e->type != 0 && e->type != 2 &&
+		    e->type != PERF_BR_IND)
+			continue;
+		f = function_span(rp, e->from, &start, &size);
+		if (!f || !size || e->to < start || e->to >= start + size)
+			continue;
+		for (j = 0; j < ng; j++)
+			if (graphs[j].start == start)
+				break;
+		if (j < ng)
+			continue;
+		graphs[ng].func = f;
+		graphs[ng].start = start;
+		graphs[ng].size = size;
+		if (build_cfg(an, &graphs[ng]) || dominators(&graphs[ng]) ||
+		    find_loops(an, &graphs[ng], &found, &nfound)) {
+			cfg_free(&graphs[ng]);
+			continue;
+		}
+		ng++;
+	}
+	qsort(found, nfound, sizeof(*found), cmp_found_loop);
+	for (i = 0; i < nfound && an->nr_loops < max_loops; i++) {
+		if (!found[i].l.count)
+			break;
+		measure_loop(rp, &found[i]);
+		if (!found[i].l.taken)	/* records in it, no iteration seen */
+			continue;
+		line_of(rp, found[i].l.head, &found[i].l.file, &found[i].l.line);
+		an->loops[an->nr_loops++] = found[i].l;
+	}
+	rc = 0;
+	for (i = 0; i < nfound; i++) {
+		free(found[i].body);
+		free(found[i].latches);
+	}
+	free(found);
+	for (i = 0; i < ng; i++)
+		cfg_free(&graphs[i]);
+	free(graphs);
+	return rc;
+}
+
+/* ---- indirect transfers, source lines, the annotation */
+
+static int cmp_indirect(const void *a, const void *b)
+{
+	const struct indirect *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static int indirects(struct report_model *an)
+{
+	size_t i, j;
+
+	an->indirects = calloc(an->nr_edges + 1, sizeof(*an->indirects));
+	if (!an->indirects)
+		return -1;
+	/* Edges are most frequent first: each jump's targets come hottest
+	 * first too. */
+	for (i = 0; i < an->nr_edges; i++) {
+		const struct edge *e = &an->edges[i];
+		struct indirect *d;
+
+		if (e->type != PERF_BR_IND && e->type != PERF_BR_IND_CALL)
+			continue;
+		for (j = 0; j < an->nr_indirects; j++)
+			if (an->indirects[j].from == e->from &&
+			    an->indirects[j].type == e->type)
+				break;
+		d = &an->indirects[j];
+		if (j == an->nr_indirects) {
+			d->from = e->from;
+			d->type = e->type;
+			an->nr_indirects++;
+		}
+		if (d->nr_targets < INDIRECT_TOP) {
+			d->to[d->nr_targets] = e->to;
+			d->to_count[d->nr_targets] = e->count;
+		}
+		d->nr_targets++;
+		d->count += e->count;
+	}
+	qsort(an->indirects, an->nr_indirects, sizeof(*an->indirects),
+	      cmp_indirect);
+	return 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct line_samples *x = a, *y = b;
+	int c;
+
+	if (!x->file || !y->file) {
+		/* without line information: one row per function */
+		if (x->file || y->file)
+			return !x->file - !y->file;
+		return strcmp(x->func ? x->func : "?", y->func ? y->func : "?");
+	}
+	c = strcmp(x->file, y->file);
+	return c ? c : (int)x->line - (int)y->line;
+}
+
+static int cmp_line_samples(const void *a, const void *b)
+{
+	const struct line_samples *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return cmp_line(a, b);
+}
+
+/* Samples per source line: each distinct IP looked up once. */
+static int lines(struct report_model *an, const uint64_t *sorted_ips)
+{
+	struct report_model_input *rp = an->in;
+	struct line_samples *t = calloc(rp->samples + 1, sizeof(*t));
+	size_t n = 0, i, j;
+
+	if (!t)
+		return -1;
+	for (i = 0; i < rp->samples; i = j) {
+		for (j = i; j < rp->samples && sorted_ips[j] == sorted_ips[i]; j++)
+			;
+		if (!line_of(rp, sorted_ips[i], &t[n].file, &t[n].line))
+			t[n].file = NULL;
+		t[n].func = function_of(rp, sorted_ips[i]);
+		t[n].samples = j - i;
+		n++;
+	}
+	qsort(t, n, sizeof(*t), cmp_line);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && !cmp_line(&t[j - 1], &t[i]))
+			t[j - 1].samples += t[i].samples;
+		else
+			t[j++] = t[i];
+	}
+	qsort(t, j, sizeof(*t), cmp_line_samples);
+	an->lines = t;
+	an->nr_lines = j;
+	return 0;
+}
+
+static int cmp_edge_from(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/* The hottest named function, instruction by instruction. */
+static int annotate(struct report_model *an, const uint64_t *sorted_ips)
+{
+	struct report_model_input *rp = an->in;
+	struct annotation *a = &an->annotation;
+	const struct func_samples *f = NULL;
+	uint64_t pc;
+	size_t i, k = 0, n = 0;
+
+	for (i = 0; i < an->nr_funcs && !f; i++)
+		if (an->funcs[i].size && strcmp(an->funcs[i].name, "?"))
+			f = &an->funcs[i];
+	if (!f)
+		return 0;
+	a->func = f->name;
+	a->samples = f->samples;
+	a->exits = calloc(an->nr_edges + 1, sizeof(*a->exits));
+	if (!a->exits)
+		return -1;
+	for (i = 0; i < an->nr_edges; i++)
+		if (an->edges[i].from >= f->start &&
+		    an->edges[i].from < f->start + f->size)
+			a->exits[a->nr_exits++] = an->edges[i];
+	qsort(a->exits, a->nr_exits, sizeof(*a->exits), cmp_edge_from);
+	for (pc = f->start; pc < f->start + f->size && n < MAX_FUNC_INSNS;) {
+		struct annotated_insn *in;
+		uint32_t w;
+		unsigned int len = insn_at(rp, pc, &w);
+		size_t lo = 0, hi = rp->samples;
+
+		if (!len)
+			break;
+		in = realloc(a->insns, (n + 1) * sizeof(*in));
+		if (!in)
+			return -1;
+		a->insns = in;
+		in += n++;
+		memset(in, 0, sizeof(*in));
+		in->addr = pc;
+		tv_disas(w, pc, 64, in->text, sizeof(in->text));
+		line_of(rp, pc, &in->file, &in->line);
+		while (lo < hi) {	/* the first sample at pc or after */
+			size_t mid = (lo + hi) / 2;
+
+			if (sorted_ips[mid] < pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (lo < rp->samples && sorted_ips[lo] == pc) {
+			in->samples++;
+			lo++;
+		}
+		while (k < a->nr_exits && a->exits[k].from < pc)
+			k++;
+		in->first_exit = k;
+		while (k < a->nr_exits && a->exits[k].from == pc)
+			k++;
+		in->nr_exits = k - in->first_exit;
+		pc += len;
+	}
+	a->nr_insns = n;
+	return 0;
 }
 
 static int cmp_call(const void *a, const void *b)
@@ -311,7 +1126,9 @@ static int add_call(struct report_model *an, const char *caller,
 int report_model_analyse(struct report_model *an, size_t max_loops)
 {
 	struct report_model_input *rp = an->in;
+	uint64_t *sorted;
 	size_t i, j;
+	int rc;
 
 	an->samples = rp->samples;
 	an->records = rp->nr_branches;
@@ -321,17 +1138,8 @@ int report_model_analyse(struct report_model *an, size_t max_loops)
 	an->funcs = calloc(rp->samples + 1, sizeof(*an->funcs));
 	if (!an->edges || !an->loops || !an->calls || !an->funcs)
 		return -1;
-	for (i = 0; i < an->nr_edges && an->nr_loops < max_loops; i++) {
-		struct loop *l = &an->loops[an->nr_loops];
-
-		if (!is_back_edge(rp, &an->edges[i]))
-			continue;
-		l->latch = an->edges[i].from;
-		l->head = an->edges[i].to;
-		l->count = an->edges[i].count;
-		measure_loop(rp, l);
-		an->nr_loops++;
-	}
+	if (natural_loops(an, max_loops) || indirects(an))
+		return -1;
 	for (i = 0; i < an->nr_edges; i++) {
 		const struct edge *e = &an->edges[i];
 		const char *caller, *callee;
@@ -344,19 +1152,30 @@ int report_model_analyse(struct report_model *an, size_t max_loops)
 			 e->count);
 	}
 	qsort(an->calls, an->nr_calls, sizeof(*an->calls), cmp_call);
+	sorted = malloc((rp->samples + 1) * sizeof(*sorted));
+	if (!sorted)
+		return -1;
+	memcpy(sorted, rp->ips, rp->samples * sizeof(*sorted));
+	qsort(sorted, rp->samples, sizeof(*sorted), cmp_u64);
 	for (i = 0; i < rp->samples; i++) {
-		const char *f = function_of(rp, rp->ips[i]);
+		uint64_t start = 0, size = 0;
+		const char *f = function_span(rp, sorted[i], &start, &size);
 
 		f = f ? f : "?";
 		for (j = 0; j < an->nr_funcs; j++)
 			if (!strcmp(an->funcs[j].name, f))
 				break;
-		if (j == an->nr_funcs)
-			an->funcs[an->nr_funcs++].name = f;
+		if (j == an->nr_funcs) {
+			an->funcs[an->nr_funcs].name = f;
+			an->funcs[an->nr_funcs].start = start;
+			an->funcs[an->nr_funcs++].size = size;
+		}
 		an->funcs[j].samples++;
 	}
 	qsort(an->funcs, an->nr_funcs, sizeof(*an->funcs), cmp_func);
-	return 0;
+	rc = lines(an, sorted) || annotate(an, sorted) ? -1 : 0;
+	free(sorted);
+	return rc;
 }
 
 int report_model_init(struct report_model *m, const char *input)
@@ -376,11 +1195,19 @@ void report_model_free(struct report_model *m)
 	free(m->loops);
 	free(m->calls);
 	free(m->funcs);
+	free(m->lines);
+	free(m->indirects);
+	free(m->annotation.insns);
+	free(m->annotation.exits);
 	if (rp) {
 		for (i = 0; i < rp->nr_maps; i++) {
 			if (rp->maps[i].elf)
 				elf_syms_free(rp->maps[i].elf);
 			free(rp->maps[i].elf);
+			if (rp->maps[i].dw)
+				dw_free(rp->maps[i].dw);
+			free(rp->maps[i].dw);
+			free(rp->maps[i].image);
 			free(rp->maps[i].file);
 		}
 		free(rp->maps);

@@ -5,9 +5,12 @@
  *
  *   producers   report.c (perf.data); any other source of branch stacks
  *               (an N-Trace decoder, say) feeds the same three calls
- *   the model   the hottest branch edges, hot loops with iterations per
- *               entry, call edges, samples per function; addresses named
- *               function+offset from the mapped ELF files
+ *   the model   the hottest branch edges, natural loops of the functions'
+ *               control-flow graphs with iterations per entry and exits,
+ *               call edges, indirect transfers with their targets, samples
+ *               per function and per source line, the hottest function
+ *               annotated; addresses named function+offset from the mapped
+ *               ELF files, source lines from their DWARF
  *   renderers   report_text.c, report_html.c (report_render.h); a new one
  *               reads the model and touches neither
  *
@@ -31,10 +34,59 @@ struct edge {
 	uint64_t count;
 };
 
+/* A natural loop of a function's control-flow graph (a header that
+ * dominates the blocks its back-edges come from, and every block that
+ * reaches them without passing the header). */
 struct loop {
-	uint64_t latch, head;	/* the back-edge: from, to */
-	uint64_t count;		/* the back-edge's records */
+	uint64_t latch, head;	/* the hottest back-edge: from, to */
+	uint64_t count;		/* the back-edges' records */
 	uint64_t taken, exits;	/* over consecutive record pairs */
+	/* exits by way: a return from inside the loop, a taken branch or
+	 * jump out of it (a break, a goto, a tail call), falling out of it
+	 * (a branch not taken, or the block after it) */
+	uint64_t exits_ret, exits_jump, exits_fall;
+	const char *func;
+	unsigned int nr_blocks;	/* basic blocks in the loop's body */
+	const char *file;	/* the header's source position, NULL: none */
+	unsigned int line;
+};
+
+/* An indirect jump or call and where it went (an interpreter's dispatch). */
+#define INDIRECT_TOP	6
+struct indirect {
+	uint64_t from;
+	unsigned int type;		/* PERF_BR_IND or PERF_BR_IND_CALL */
+	uint64_t count;			/* its records */
+	size_t nr_targets;		/* distinct targets */
+	uint64_t to[INDIRECT_TOP], to_count[INDIRECT_TOP];	/* hottest */
+};
+
+/* Samples whose IP is on one source line. */
+struct line_samples {
+	const char *file;		/* NULL: no line information */
+	unsigned int line;
+	const char *func;		/* the function the code is in */
+	uint64_t samples;
+};
+
+/* The annotated view of a function: each instruction with its source
+ * position, the samples at it and the records leaving it. */
+struct annotated_insn {
+	uint64_t addr;
+	char text[64];			/* disassembly */
+	const char *file;		/* NULL: no line information */
+	unsigned int line;
+	uint64_t samples;
+	size_t first_exit, nr_exits;	/* in annotation.exits */
+};
+
+struct annotation {
+	const char *func;
+	uint64_t samples;
+	struct annotated_insn *insns;
+	size_t nr_insns;
+	struct edge *exits;		/* records leaving, by instruction */
+	size_t nr_exits;
 };
 
 struct call_edge {
@@ -45,6 +97,7 @@ struct call_edge {
 struct func_samples {
 	const char *name;
 	uint64_t samples;	/* samples whose IP is in the function */
+	uint64_t start, size;	/* where it runs (0, 0: unknown) */
 };
 
 struct report_model_input;	/* stacks and mappings; report_model.c's */
@@ -61,6 +114,11 @@ struct report_model {
 	uint64_t call_records;
 	struct func_samples *funcs;	/* most samples first */
 	size_t nr_funcs;
+	struct line_samples *lines;	/* most samples first */
+	size_t nr_lines;
+	struct indirect *indirects;	/* most records first */
+	size_t nr_indirects;
+	struct annotation annotation;	/* the hottest function's */
 	struct report_model_input *in;
 };
 

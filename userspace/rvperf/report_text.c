@@ -32,22 +32,75 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 		       edge_type_name(e));
 	}
 
-	fprintf(f, "\n## Hot loops\n\n%10s %8s %12s  %s\n", "taken", "exits",
-	       "trips/entry", "loop (latch -> head)");
+	fprintf(f, "\n## Hot loops (natural loops of the control-flow graph)\n\n"
+		"%10s %8s %12s %7s %7s %7s %6s  %s\n", "iterations", "exits",
+		"trips/entry", "return", "jump", "fall", "blocks",
+		"loop (latch -> head), head's line");
 	for (i = 0; i < an->nr_loops && i < top; i++) {
 		const struct loop *l = &an->loops[i];
+		char trips[32];
 
 		report_model_name_addr(an, l->latch, a, sizeof(a));
 		report_model_name_addr(an, l->head, b, sizeof(b));
 		if (l->exits)
-			fprintf(f, "%10" PRIu64 " %8" PRIu64 " %12.1f  %s -> %s\n",
-			       l->count, l->exits, loop_trips(l), a, b);
+			snprintf(trips, sizeof(trips), "%.1f", loop_trips(l));
 		else
-			fprintf(f, "%10" PRIu64 " %8s %12s  %s -> %s\n", l->count,
-			       "0", "(no exit)", a, b);
+			snprintf(trips, sizeof(trips), "(no exit)");
+		fprintf(f, "%10" PRIu64 " %8" PRIu64 " %12s %7" PRIu64 " %7" PRIu64
+			" %7" PRIu64 " %6u  %s -> %s", l->taken, l->exits, trips,
+			l->exits_ret, l->exits_jump, l->exits_fall, l->nr_blocks,
+			a, b);
+		if (l->file)
+			fprintf(f, "  %s:%u", l->file, l->line);
+		fputc('\n', f);
 	}
 	if (!an->nr_loops)
-		fputs("  (no backward branch inside a function)\n", f);
+		fputs("  (no loop in the functions of the hot branches)\n", f);
+
+	fprintf(f, "\n## Indirect jumps and calls, with their targets\n\n"
+		"%10s %7s %8s  %s\n", "count", "share", "targets",
+		"from: target (share of its records) ...");
+	for (i = 0; i < an->nr_indirects && i < top; i++) {
+		const struct indirect *d = &an->indirects[i];
+		size_t k;
+
+		report_model_name_addr(an, d->from, a, sizeof(a));
+		fprintf(f, "%10" PRIu64 " %6.2f%% %8zu  %s %s:", d->count,
+			100.0 * (double)d->count / (double)an->records,
+			d->nr_targets, a, d->type == 5 ? "IND_CALL" : "IND");
+		for (k = 0; k < d->nr_targets && k < INDIRECT_TOP; k++) {
+			report_model_name_addr(an, d->to[k], b, sizeof(b));
+			fprintf(f, " %s (%.1f%%)", b, 100.0 * (double)d->to_count[k] /
+				(double)d->count);
+		}
+		if (d->nr_targets > INDIRECT_TOP)
+			fprintf(f, " ... %zu more", d->nr_targets - INDIRECT_TOP);
+		fputc('\n', f);
+	}
+	if (!an->nr_indirects)
+		fputs("  (no indirect jump or call records)\n", f);
+
+	fprintf(f, "\n## Self overhead by function\n\n%10s %7s  %s\n", "samples",
+		"share", "function");
+	for (i = 0; i < an->nr_funcs && i < top; i++)
+		fprintf(f, "%10" PRIu64 " %6.2f%%  %s\n", an->funcs[i].samples,
+			100.0 * (double)an->funcs[i].samples / (double)an->samples,
+			an->funcs[i].name);
+
+	fprintf(f, "\n## Self overhead by source line\n\n%10s %7s  %s\n",
+		"samples", "share", "line (function)");
+	for (i = 0; i < an->nr_lines && i < top; i++) {
+		const struct line_samples *ln = &an->lines[i];
+
+		if (ln->file)
+			fprintf(f, "%10" PRIu64 " %6.2f%%  %s:%u (%s)\n", ln->samples,
+				100.0 * (double)ln->samples / (double)an->samples,
+				ln->file, ln->line, ln->func ? ln->func : "?");
+		else
+			fprintf(f, "%10" PRIu64 " %6.2f%%  ? (%s)\n", ln->samples,
+				100.0 * (double)ln->samples / (double)an->samples,
+				ln->func ? ln->func : "?");
+	}
 
 	fprintf(f, "\n## Call edges\n\n%10s %7s  %s\n", "count", "share",
 	       "caller -> callee");
@@ -58,6 +111,41 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 		       an->calls[i].caller, an->calls[i].callee);
 	if (!an->nr_calls)
 		fputs("  (no call records)\n", f);
+
+	if (an->annotation.nr_insns) {
+		const struct annotation *ann = &an->annotation;
+		const char *file = NULL;
+		unsigned int line = 0;
+
+		fprintf(f, "\n## Annotated: %s (%" PRIu64 " samples)\n\n"
+			"%8s  %-18s %-34s  %s\n", ann->func, ann->samples,
+			"samples", "address", "instruction", "records leaving it");
+		for (i = 0; i < ann->nr_insns; i++) {
+			const struct annotated_insn *in = &ann->insns[i];
+			size_t k;
+
+			if (in->file && (in->file != file || in->line != line)) {
+				fprintf(f, "  %s:%u\n", in->file, in->line);
+				file = in->file;
+				line = in->line;
+			}
+			report_model_name_addr(an, in->addr, a, sizeof(a));
+			if (in->samples)
+				fprintf(f, "%8" PRIu64, in->samples);
+			else
+				fprintf(f, "%8s", "");
+			fprintf(f, "  %-18s %-34s", a, in->text);
+			for (k = 0; k < in->nr_exits && k < 4; k++) {
+				const struct edge *e = &ann->exits[in->first_exit + k];
+
+				report_model_name_addr(an, e->to, b, sizeof(b));
+				fprintf(f, "  -> %s %" PRIu64 " %s", b, e->count,
+					edge_type_name(e));
+			}
+			if (in->nr_exits > 4)
+				fprintf(f, "  ... %zu more", in->nr_exits - 4);
+			fputc('\n', f);
+		}
+	}
 	return ferror(f) ? -1 : 0;
 }
-
