@@ -53,6 +53,18 @@ ok $? "dump names the instruction and its transfer (mret, trap return)"
 ok $? "round trip: decoded and re-encoded, the recorded trace is the same bytes"
 "$rvperf" tv verify "$tmp/p.tv" --qemu qemu-system-riscv64 --elf "$tmp/bare.elf" >"$tmp/v.out" 2>&1
 ok $? "verify against qemu-system-riscv64 7.2's gdbstub: no divergence ($(tail -n 1 "$tmp/v.out"))"
+# Hart reset: run 50 groups (into S-mode), reset, run the whole trace again
+# from the reset vector, whose first instructions only M-mode may run.
+"$mutate" "$tmp/p.tv" "$tmp/pre.tv" cut 50
+{ cat "$tmp/pre.tv"; printf '\001\012\002'; cat "$tmp/p.tv"; } >"$tmp/r.tv"
+{ cat "$tmp/pre.tv"; cat "$tmp/p.tv"; } >"$tmp/nr.tv"
+cp "$tmp/p.tv.cfg" "$tmp/r.tv.cfg"
+cp "$tmp/p.tv.cfg" "$tmp/nr.tv.cfg"
+"$rvperf" tv verify "$tmp/r.tv" --qemu qemu-system-riscv64 --elf "$tmp/bare.elf" >"$tmp/v.out" 2>&1
+ok $? "a hart-reset group resets QEMU (system_reset through the gdbstub): no divergence"
+"$rvperf" tv verify "$tmp/nr.tv" --qemu qemu-system-riscv64 --elf "$tmp/bare.elf" >"$tmp/v.out" 2>&1
+[ $? -eq 1 ] && grep -q 'csrrs a0,mhartid,zero: pc: ' "$tmp/v.out"
+ok $? "without the reset group, the reset vector's csrr mhartid traps in S-mode: reported"
 sel=$("$mutate" "$tmp/p.tv" "$tmp/pm.tv" pc 100)
 "$rvperf" tv diff "$tmp/p.tv" "$tmp/pm.tv" >"$tmp/d.out"
 [ "$(first_report "$tmp/d.out")" = "$sel" ] && [ "$(reports "$tmp/d.out")" -eq 1 ]

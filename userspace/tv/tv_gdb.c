@@ -495,7 +495,7 @@ static int reset(struct gdb *g)
 	if (cmd(g, "qRcmd,%s", hex))
 		return -1;
 	/* Console output packets ('O...') precede the final reply. */
-	while (g->pkt[0] == 'O')
+	while (g->pkt[0] == 'O' && strcmp(g->pkt, "OK"))
 		if (recv_pkt(g))
 			return -1;
 	return 0;
