@@ -530,6 +530,7 @@ static void test_round_trips(void)
 		cfg.src_id = cfg.src_bits ? 17 : 0;
 		cfg.ext_addr_msb = round % 3 == 1;
 		cfg.icnt_bits = round % 4 == 3 ? 6 : 16;
+		cfg.icnt_sync = round % 8 == 7;
 		cfg.hist_bits = round % 8 < 4 ? 4 : 30;
 		if (round >= 200)	/* upper-half addresses */
 			o.base = 0xFFFFFFFF80000000ull;
@@ -565,7 +566,8 @@ static void test_round_trips(void)
 	tap_ok(!failures, "encode -> decode of random code, %u option combinations "
 	       "(BTM/HTM, implicit return off/counter/partial/stack at depths 32/4/1, "
 	       "repeat 0/1/2, sequential jumps, all jumps, periodic sync, timestamps, "
-	       "ownership, SRC, MSB extension, small I-CNT and HIST): %" PRIu64
+	       "ownership, SRC, MSB extension, small I-CNT (overflow as ResourceFull "
+	       "or SYNC=4) and HIST): %" PRIu64
 	       " instructions equal one by one (%u failed)", configs, total_insns, failures);
 	tap_ok(seen_tcode[NX_TCODE_DIRECT_BRANCH] && seen_tcode[NX_TCODE_INDIRECT_BRANCH] &&
 	       seen_tcode[NX_TCODE_INDIRECT_BRANCH_HIST] &&
@@ -815,6 +817,7 @@ static void test_header(void)
 	a.src_bits = 4;
 	a.src_id = 9;
 	a.icnt_bits = 12;
+	a.icnt_sync = true;
 	a.hist_bits = 17;
 	a.start_sync = 5;
 	n = (long)nx_header_format(&a, buf, sizeof(buf));

@@ -57,6 +57,7 @@ combos=(
 	"--mode btm --sync 500 --sync-mode icnt --timestamps"
 	"--mode htm --src-bits 4 --src-id 3 --ext-addr-msb"
 	"--mode htm --icnt-bits 6 --hist-bits 3"
+	"--mode htm --icnt-bits 5 --icnt-sync --hist-bits 5 --callstack 4"
 	"--mode btm --icnt-bits 5 --repeat 1"
 	"--mode htm --xlen 64 --hist-bits 32 --icnt-bits 22 --repeat 2 --callstack 32 --seq-jump"
 )

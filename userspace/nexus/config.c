@@ -135,6 +135,8 @@ int nx_config_set(struct nx_config *cfg, const char *key, const char *value)
 		cfg->ownership = v != 0;
 	else if (!strcmp(key, "icnt-bits"))
 		cfg->icnt_bits = v;
+	else if (!strcmp(key, "icnt-sync"))
+		cfg->icnt_sync = v != 0;
 	else if (!strcmp(key, "hist-bits"))
 		cfg->hist_bits = v;
 	else if (!strcmp(key, "start-sync"))
@@ -161,14 +163,15 @@ size_t nx_header_format(const struct nx_config *cfg, char *buf, size_t len)
 		     "mode=%s\nxlen=%u\nsrc-bits=%u\nsrc-id=%u\ntimestamps=%d\n"
 		     "ext-addr-msb=%d\n%s=%u\nrepeat=%u\nseq-jump=%d\n"
 		     "all-jumps=%d\nsync-mode=%s\nsync=%u\nownership=%d\n"
-		     "icnt-bits=%u\nhist-bits=%u\nstart-sync=%u\nexts=%u\nend\n",
+		     "icnt-bits=%u\nicnt-sync=%d\nhist-bits=%u\nstart-sync=%u\nexts=%u\n"
+		     "end\n",
 		     cfg->mode == NX_MODE_BTM ? "btm" : "htm", cfg->xlen,
 		     cfg->src_bits, cfg->src_id, cfg->tstamp, cfg->ext_addr_msb,
 		     ret_key[cfg->ret_mode], cfg->ret_mode ? cfg->ret_depth : 0,
 		     cfg->repeat & NX_REPEAT_HISTORY ? 2 : cfg->repeat ? 1 : 0,
 		     cfg->seq_jump, cfg->all_jumps, sync_name[cfg->sync_mode],
 		     cfg->sync_period, cfg->ownership, cfg->icnt_bits,
-		     cfg->hist_bits, cfg->start_sync, cfg->exts);
+		     cfg->icnt_sync, cfg->hist_bits, cfg->start_sync, cfg->exts);
 	return n < 0 ? 0 : (size_t)n;
 }
 

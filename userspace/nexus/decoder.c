@@ -394,12 +394,16 @@ static inline __attribute__((always_inline)) int walk_final(struct nx_decoder *d
 	d->hist_n = 0;
 	d->hist_head = 0;
 	if (fin == FIN_ADDR || fin == FIN_TRAP) {
-		if (target != d->pc &&
-		    close_block(d, d->pc, target,
-				fin == FIN_TRAP ? NX_END_TRAP : NX_END_TRANSFER))
-			return WALK_STOPPED;
+		/* Where the message goes on from the next instruction (a
+		 * SYNC=4 boundary), a lui/auipc just walked still feeds the
+		 * jalr after it. */
+		if (target != d->pc) {
+			if (close_block(d, d->pc, target,
+					fin == FIN_TRAP ? NX_END_TRAP : NX_END_TRANSFER))
+				return WALK_STOPPED;
+			d->seq_valid = false;
+		}
 		d->pc = target;
-		d->seq_valid = false;
 	}
 	return WALK_OK;
 }

@@ -201,8 +201,12 @@ static void emit_pending(struct nx_encoder *e, const struct nx_insn *in)
 	if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST &&
 	    (e->cfg.mode != NX_MODE_HTM || e->hist == 1))
 		tcode = NX_TCODE_INDIRECT_BRANCH;
-	if (e->sync_due) {
-		/* Periodic synchronisation rides on the next branch message. */
+	if (nx_tcode_is_sync(tcode))
+		m.sync = e->pending_sync;
+	if (e->sync_due && !nx_tcode_is_sync(tcode)) {
+		/* Periodic synchronisation rides on the next branch message
+		 * (a SYNC=4 one stays: it does not reset the encoder, so a
+		 * lui/auipc before it still feeds the jalr after it). */
 		tcode = tcode == NX_TCODE_DIRECT_BRANCH ? NX_TCODE_DIRECT_BRANCH_SYNC :
 			tcode == NX_TCODE_INDIRECT_BRANCH ? NX_TCODE_INDIRECT_BRANCH_SYNC :
 			NX_TCODE_INDIRECT_BRANCH_HIST_SYNC;
@@ -393,11 +397,19 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 	}
 
 	if (e->icnt > e->icnt_limit) {
-		struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL,
-				    .rcode = NX_RCODE_ICNT, .data = prev_icnt };
+		if (e->cfg.icnt_sync && htm && e->hist != 1 && !e->next_tcode) {
+			/* The spec's choice for HTM with history: a Sync
+			 * message (SYNC=4) carrying I-CNT, HIST and the next
+			 * address, without resetting the encoder. */
+			set_pending(e, NX_TCODE_INDIRECT_BRANCH_HIST_SYNC, 0, in->tstamp);
+			e->pending_sync = NX_SYNC_ICNT_OVERFLOW;
+		} else {
+			struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL,
+					    .rcode = NX_RCODE_ICNT, .data = prev_icnt };
 
-		put_other(e, &m, in->tstamp);
-		e->icnt = units;
+			put_other(e, &m, in->tstamp);
+			e->icnt = units;
+		}
 	}
 	if (e->hist & e->hist_limit) {
 		uint64_t full = e->hist >> 1;

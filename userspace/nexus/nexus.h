@@ -88,6 +88,8 @@ struct nx_config {
 	uint32_t sync_period;		/* messages or I-CNT units */
 	bool ownership;			/* trTeContext */
 	unsigned int icnt_bits;		/* I-CNT overflows past 1 << icnt_bits */
+	bool icnt_sync;			/* HTM: overflow as IndirectBranchHistSync
+					 * SYNC=4 when HIST holds bits */
 	unsigned int hist_bits;		/* HIST overflows at 1 << hist_bits */
 	unsigned int start_sync;	/* SYNC of the first ProgTraceSync */
 	unsigned int exts;		/* RVP_CLASSIFY_* of the traced hart */
@@ -198,6 +200,7 @@ struct nx_encoder {
 	uint64_t hist, hist_limit;
 	uint64_t ref_addr;
 	unsigned int next_tcode, next_btype, next_sync;
+	unsigned int pending_sync;	/* SYNC of a pending Sync message */
 	uint64_t next_tstamp;
 	bool started;
 	/* The last branch message, for RepeatBranch, and how often it has

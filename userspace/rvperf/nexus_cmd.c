@@ -81,7 +81,8 @@ static const struct {
 	{ "callstack", false }, { "partial-callstack", false },
 	{ "return-counter", false }, { "repeat", false }, { "seq-jump", true },
 	{ "all-jumps", true }, { "sync", false }, { "sync-mode", false },
-	{ "ownership", true }, { "icnt-bits", false }, { "hist-bits", false },
+	{ "ownership", true }, { "icnt-bits", false }, { "icnt-sync", true },
+	{ "hist-bits", false },
 	{ "start-sync", false }, { "exts", false },
 };
 
@@ -1489,7 +1490,8 @@ static const struct {
 	"again when decoding): --mode btm|htm  --callstack N | --return-counter N |\n" \
 	"  --partial-callstack N  --repeat 0|1|2  --timestamps  --sync N\n" \
 	"  [--sync-mode messages|icnt]  --ownership  --seq-jump  --all-jumps\n" \
-	"  --ext-addr-msb  --src-bits N --src-id N  --icnt-bits N  --hist-bits N\n" \
+	"  --ext-addr-msb  --src-bits N --src-id N  --icnt-bits N  --icnt-sync\n" \
+	"  --hist-bits N\n" \
 	"  --xlen 32|64  --start-sync N  --exts N\n"
 
 int rvperf_nexus(int argc, char **argv)
