@@ -184,9 +184,9 @@ bool tv_shadow_get(const struct tv_shadow *s, const struct tv_elem_ref *e,
 	}
 }
 
-static uint64_t reg_mask(const struct tv_shadow *s, uint16_t reg)
+static inline uint64_t reg_mask(const struct tv_shadow *s, uint16_t reg)
 {
-	unsigned int bits = 8 * tv_reg_bytes(&s->cfg, reg);
+	unsigned int bits = TV_REG_IS_FPR(reg) ? s->cfg.flen : s->cfg.xlen;
 
 	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
@@ -329,6 +329,16 @@ void tv_shadow_apply(struct tv_shadow *s, const struct tv_group *g)
 			incr_pc = true;
 			break;
 		case TV_OP_FULL_REG:
+			if (it->reg < TV_NREGS && s->n_touched < s->touched_cap) {
+				/* The common item, without the general calls. */
+				uint16_t r = it->reg;
+				struct tv_elem_ref *e = &s->touched[s->n_touched++];
+
+				s->regs[r] = it->value & reg_mask(s, r);
+				s->reg_known[r / 8] |= (uint8_t)(1u << (r % 8));
+				*e = (struct tv_elem_ref){ .kind = TV_K_REG, .reg = r };
+				break;
+			}
 			set_touch(s, TV_K_REG, it->reg, 0, 0, it->value);
 			break;
 		case TV_OP_INCR_REG_ADD:
@@ -594,7 +604,7 @@ static void compare_groups(struct diff_ctx *c)
  * where the group ends.
  */
 static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
-			      size_t len, size_t p)
+			      size_t len, size_t p, bool *implied)
 {
 	size_t start = p;
 	unsigned int na = tv_mlen_bytes(cfg), prev = 0, req_op = 0;
@@ -608,8 +618,10 @@ static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
 
 		switch (op) {
 		case TV_OP_END_GROUP:
+			*implied = false;
 			return incr && !insn ? 0 : p + 1 - start;
 		case TV_OP_BEGIN_GROUP:
+			*implied = true;
 			return p == start + 1 || (incr && !insn) ? 0 : p - start;
 		case TV_OP_INCR_PC:
 			incr = true;
@@ -698,10 +710,13 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		 * to the shadow states (below) when a group differs.
 		 */
 		if (fast) {
-			size_t la = quick_group_len(&opts->cfg_a, a, alen, pa);
+			bool implied = false;
+			size_t la = quick_group_len(&opts->cfg_a, a, alen, pa, &implied);
 
+			/* The same bytes are the same group in B when B's ends
+			 * the same way: by them, or by a begin-group after. */
 			if (la && pb + la <= blen && !memcmp(a + pa, b + pb, la) &&
-			    quick_group_len(&opts->cfg_b, b, blen, pb) == la) {
+			    (!implied || (pb + la < blen && b[pb + la] == TV_OP_BEGIN_GROUP))) {
 				pa += la;
 				pb += la;
 				res->groups++;
