@@ -757,9 +757,10 @@ static const struct {
 	  "  groups, then per group copies the non-deterministic state into QEMU,\n"
 	  "  single-steps, compares QEMU with the trace's shadow state and reports\n"
 	  "  each divergence (--nondet as for diff; interrupts in the trace are\n"
-	  "  written into QEMU, not stepped).  --resync trace (the spec's way) copies the shadow\n"
-	  "  state into QEMU after a divergence; reference copies QEMU's state\n"
-	  "  into the shadow (for a trace with an isolated corruption)." },
+	  "  written into QEMU, not stepped).  --resync trace (the spec's way)\n"
+	  "  copies the shadow state into QEMU after a divergence; reference\n"
+	  "  copies QEMU's state into the shadow (for a trace with an isolated\n"
+	  "  corruption)." },
 };
 
 int rvperf_tv(int argc, char **argv)
