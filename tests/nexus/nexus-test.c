@@ -798,6 +798,84 @@ static void test_timestamps(void)
 	free(b.p);
 }
 
+/* ---- Ownership: the privilege mode of every block comes back */
+
+static const uint8_t *own_expect;
+static size_t own_at;
+static unsigned int own_bad;
+
+static int check_priv(void *ctx, const struct nx_block *b)
+{
+	uint64_t i;
+
+	(void)ctx;
+	for (i = 0; i < b->n_insns; i++)
+		if (own_expect[own_at + i] != b->priv)
+			own_bad++;
+	own_at += b->n_insns;
+	return 0;
+}
+
+static void test_ownership(void)
+{
+	struct synth_opts o = { .base = 0x10000, .n_slots = 1500, .seed = 77,
+				.interrupts = true, .wild_returns = true };
+	struct nx_decoder_ops ops = { .block = check_priv };
+	struct nx_config cfg;
+	struct nx_image img;
+	struct nx_decoder d;
+	struct nx_ingress g;
+	struct nx_insn in;
+	struct synth s;
+	struct bytes b = { 0 };
+	uint8_t *priv;
+	unsigned int mode = 0, changes = 0;
+	size_t i, n = 0;
+
+	nx_config_default(&cfg);
+	cfg.ownership = true;
+	cfg.sync_mode = NX_SYNC_MESSAGES;
+	cfg.sync_period = 50;
+	synth_build(&s, &o, 30000);
+	priv = malloc(s.n);
+	nx_image_init(&img, &cfg);
+	nx_image_add_code(&img, s.base, s.code, s.code_len);
+	nx_enc_init(&enc, &cfg, bytes_sink, &b);
+	nx_ingress_init(&g, &cfg);
+	/* A trap (exception, interrupt) enters S-mode, a trap return and
+	 * the next trap from S-mode go back to U-mode. */
+	for (i = 0; i <= s.n; i++) {
+		int have = i < s.n ? nx_ingress_step(&g, s.pc[i], s.word[i], 0, i, &in)
+				   : nx_ingress_flush(&g, &in);
+
+		if (!have)
+			continue;
+		in.priv = mode;
+		priv[n++] = (uint8_t)mode;
+		nx_enc_insn(&enc, &in);
+		if (in.itype == RVP_ITYPE_EXCEPTION || in.itype == RVP_ITYPE_INTERRUPT ||
+		    in.itype == RVP_ITYPE_EXCEPTION_OR_INTERRUPT_RETURN) {
+			mode ^= 1;
+			changes++;
+		}
+	}
+	nx_enc_finish(&enc, NX_EVCODE_DEBUG);
+	own_expect = priv;
+	own_at = 0;
+	own_bad = 0;
+	nx_dec_init(&d, &cfg, &img, &ops);
+	nx_dec_run(&d, b.p, b.n, 0);
+	tap_ok(own_at == n && !own_bad && changes > 50 &&
+	       enc.by_tcode[NX_TCODE_OWNERSHIP] > changes,
+	       "Ownership: %u mode changes at traps and returns, each block "
+	       "decoded with its instructions' mode (%" PRIu64 " Ownership messages)",
+	       changes, enc.by_tcode[NX_TCODE_OWNERSHIP]);
+	free(priv);
+	nx_image_free(&img);
+	synth_free(&s);
+	free(b.p);
+}
+
 /* ---- the header */
 
 static void test_header(void)
@@ -842,6 +920,7 @@ int main(void)
 	test_round_trips();
 	test_overrun();
 	test_timestamps();
+	test_ownership();
 	test_damage();
 	return tap_done();
 }

@@ -397,7 +397,8 @@ static inline __attribute__((always_inline)) int walk_final(struct nx_decoder *d
 		/* Where the message goes on from the next instruction (a
 		 * SYNC=4 boundary), a lui/auipc just walked still feeds the
 		 * jalr after it. */
-		if (target != d->pc) {
+		if (target != d->pc || fin == FIN_TRAP) {
+			/* A block never spans a trap: the mode may change. */
 			if (close_block(d, d->pc, target,
 					fin == FIN_TRAP ? NX_END_TRAP : NX_END_TRANSFER))
 				return WALK_STOPPED;
