@@ -122,8 +122,10 @@ ok $? "timer read undeclared: exactly one report, the register rdtime wrote"
 "$rvperf" tv diff "$tmp/c.tv" "$tmp/c.tv" >/dev/null
 ok $? "diff of a trace with itself: no divergence"
 "$rvperf" tv diff "$tmp/p.tv" "$tmp/c.tv" >"$tmp/d.out"
-[ "$(reports "$tmp/d.out")" -eq 1 ] && grep -q 'sw t1,0(t0): pc: ' "$tmp/d.out"
-ok $? "diff of QEMU 7.2's partial and QEMU 10's complete trace (the elements both have): only the last group's pc differs (7.2 stopped at the finisher's store, 10 went on)"
+# QEMU 10 may stop at the finisher's store as 7.2 does, or run on a little.
+n=$(reports "$tmp/d.out")
+[ "$n" -eq 0 ] || { [ "$n" -eq 1 ] && grep -q 'sw t1,0(t0): pc: ' "$tmp/d.out"; }
+ok $? "diff of QEMU 7.2's partial and QEMU 10's complete trace (the elements both have): the same but, when QEMU 10 ran on after the finisher's store, for that store's next pc"
 [ $? -eq 0 ] || diag "$(head -n 3 "$tmp/d.out")"
 
 # An interrupt at a point that depends on QEMU's speed, after an mtime read.
