@@ -445,6 +445,16 @@ branch(struct nx_decoder *d, const struct nx_msg *m, uint64_t target)
 	return walk_final(d, m->icnt, m->btype ? FIN_TRAP : FIN_ADDR, target);
 }
 
+/* What RepeatBranch repeats: only the fields branch() reads. */
+static inline void keep_branch(struct nx_decoder *d, const struct nx_msg *m)
+{
+	d->last_branch.tcode = m->tcode;
+	d->last_branch.btype = m->btype;
+	d->last_branch.icnt = m->icnt;
+	d->last_branch.hist = m->hist;
+	d->have_last_branch = true;
+}
+
 static bool sync_resets(unsigned int sync)
 {
 	return sync != NX_SYNC_EXTERNAL_TRIGGER && sync != NX_SYNC_ICNT_OVERFLOW &&
@@ -488,17 +498,15 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
 		return 0;
 	case NX_TCODE_DIRECT_BRANCH:
 		r = branch(d, m, 0);
-		d->last_branch = *m;
-		d->have_last_branch = true;
+		keep_branch(d, m);
 		break;
 	case NX_TCODE_INDIRECT_BRANCH:
 	case NX_TCODE_INDIRECT_BRANCH_HIST:
 		target = d->ref_addr ^ m->addr;
 		d->ref_addr = target;
 		r = branch(d, m, target);
-		d->last_branch = *m;
+		keep_branch(d, m);
 		d->last_target = target;
-		d->have_last_branch = true;
 		break;
 	case NX_TCODE_PROG_TRACE_SYNC:
 		d->ref_addr = m->addr;
