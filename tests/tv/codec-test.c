@@ -369,6 +369,40 @@ static void xlen32(void)
 	tv_buf_free(&b);
 }
 
+/* ------------------------------------------------------------ FLEN */
+
+static void flen(void)
+{
+	struct tv_config cfg = { .xlen = 64, .flen = 32, .mlen = 64 };
+	struct tv_buf b = { 0 };
+	struct tv_decoder d;
+	struct tv_group g;
+	static const uint8_t want[] = {
+		0x01, 0x04, 0x27, 0x10, 0xf9, 0xf4, 0xfe, 0x66,	/* ft7, 4 bytes */
+		0x04, 0x0a, 0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0x02,	/* a0, 8 bytes */
+	};
+
+	tv_enc_op(&b, TV_OP_BEGIN_GROUP);
+	tv_enc_full_reg(&b, &cfg, TV_REG_FPR(7), 0x66fef4f9);
+	tv_enc_full_reg(&b, &cfg, TV_REG_GPR(10), 1);
+	tv_enc_op(&b, TV_OP_END_GROUP);
+	tap_ok(b.len == sizeof(want) && memcmp(b.data, want, b.len) == 0,
+	       "FLEN 32: an FPR carries 4 bytes, a GPR XLEN's 8");
+	tv_dec_init(&d, &cfg, TV_STRICT);
+	tv_dec_set_buffer(&d, b.data, b.len);
+	tap_ok(tv_dec_next(&d, &g) == TV_GROUP && g.n_items == 2 &&
+	       g.items[0].value == 0x66fef4f9 && g.items[1].value == 1,
+	       "FLEN 32: decoded back");
+	tv_dec_free(&d);
+	cfg.flen = 0;
+	tv_dec_init(&d, &cfg, TV_LENIENT);
+	tv_dec_set_buffer(&d, b.data, b.len);
+	tap_ok(tv_dec_next(&d, &g) == TV_ERROR && d.err.offset == 1,
+	       "FLEN 0 (no F): an FPR item is an error at its byte (%s)", d.err.msg);
+	tv_dec_free(&d);
+	tv_buf_free(&b);
+}
+
 /* ------------------------------------------------------------ memory */
 
 static void memory_items(void)
@@ -622,6 +656,7 @@ int main(void)
 	appendix_c();
 	appendix_d();
 	xlen32();
+	flen();
 	memory_items();
 	strict_and_lenient();
 	streaming();
