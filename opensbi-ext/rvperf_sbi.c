@@ -427,7 +427,8 @@ static inline bool rvperf_fw_counting(const struct rvperf_hart *hs)
  * machine where none counts (the usual case) that is one load and a
  * branch before OpenSBI's own ecall handling.
  */
-static atomic_t rvperf_fw_counting_harts = ATOMIC_INITIALIZER(0);
+static atomic_t rvperf_fw_counting_harts __attribute__((used)) =
+	ATOMIC_INITIALIZER(0);
 
 static void rvperf_fw_counting_update(struct rvperf_hart *hs, bool now)
 {
@@ -467,12 +468,33 @@ rvperf_ecall_events(const struct sbi_trap_context *tcntx)
 }
 
 int __real_sbi_ecall_handler(struct sbi_trap_context *tcntx);
-int __wrap_sbi_ecall_handler(struct sbi_trap_context *tcntx)
+int rvperf_ecall_counted(struct sbi_trap_context *tcntx);
+int rvperf_ecall_counted(struct sbi_trap_context *tcntx)
 {
-	if (unlikely(*(volatile long *)&rvperf_fw_counting_harts.counter))
-		rvperf_ecall_events(tcntx);
+	rvperf_ecall_events(tcntx);
 	return __real_sbi_ecall_handler(tcntx);
 }
+
+/*
+ * int __wrap_sbi_ecall_handler(struct sbi_trap_context *tcntx): every ecall
+ * of every extension passes here, so it is a tail call with no frame of its
+ * own (OpenSBI builds C with frame pointers and without sibling calls,
+ * which would cost a dozen instructions on each): while no hart has a
+ * firmware counter started, a load and a branch.
+ */
+__asm__(
+"	.section .text.__wrap_sbi_ecall_handler, \"ax\", %progbits\n"
+"	.globl	__wrap_sbi_ecall_handler\n"
+"	.type	__wrap_sbi_ecall_handler, %function\n"
+"	.balign	4\n"
+"__wrap_sbi_ecall_handler:\n"
+"1:	auipc	t0, %pcrel_hi(rvperf_fw_counting_harts)\n"
+"	" REG_L "	t0, %pcrel_lo(1b)(t0)\n"
+"	bnez	t0, 2f\n"
+"	tail	__real_sbi_ecall_handler\n"
+"2:	tail	rvperf_ecall_counted\n"
+"	.size	__wrap_sbi_ecall_handler, . - __wrap_sbi_ecall_handler\n"
+"	.text\n");
 
 /* --------------------------------------------------- PMU extension */
 

@@ -40,7 +40,8 @@ ok $? "rvperf.mk builds rvperf_sbi.c and every core/*.c; objects.mk and generic.
 
 # Every __wrap_X in rvperf_sbi.c is linked in by rvperf.mk and the other
 # way round: a wrapper the link does not use would silently never run.
-defined=$(sed -n 's/^[a-z].*__wrap_\([a-z_]*\)(.*/\1/p' "$d/rvperf_sbi.c" | sort -u)
+defined=$(sed -n -e 's/^[a-z].*__wrap_\([a-z_]*\)(.*/\1/p' \
+	-e 's/^"[[:space:]]*\.globl[[:space:]]*__wrap_\([a-z_]*\)\\n"$/\1/p' "$d/rvperf_sbi.c" | sort -u)
 listed=$(sed -n '/^rvperf-wrap-y = /,/^$/p' "$d/rvperf.mk" | tr -s ' \\\t' '\n' |
 	grep -E '^sbi_[a-z_]+$' | sort -u)
 [ -n "$defined" ] && [ "$defined" = "$listed" ]
