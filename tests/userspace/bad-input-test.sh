@@ -71,6 +71,8 @@ ok $? "autofdo on a recording without build ids: accepted"
 ok $? "autofdo's usage shows -o as required (or --dump)"
 fails_in_one_line "autofdo without -o or --dump: one line" "give -o FILE, --dump or both" \
 	"$rvperf" autofdo -i "$tmp/a.data" --elf "$tmp/branchy"
+fails_in_one_line "autofdo --format of neither gcc nor llvm: one line" "--format is gcc or llvm" \
+	"$rvperf" autofdo -i "$tmp/a.data" --elf "$tmp/branchy" --format afdo -o "$tmp/x"
 
 if ! command -v qemu-riscv64 >/dev/null || [ ! -f "$plugin" ]; then
 	ok 0 "rvperf record and recordings of it # SKIP qemu-riscv64 or $plugin missing"

@@ -767,8 +767,26 @@ static int write_instance(FILE *f, struct instance *in)
 	return r;
 }
 
+/*
+ * LLVM keys a line by the base discriminator its DWARF discriminator
+ * encodes (DILocation::getBaseDiscriminator, LLVM 14: a prefix encoding
+ * whose low bit set means 0); GCC's are plain numbers.
+ */
+static unsigned int llvm_base_discriminator(unsigned int d)
+{
+	if (d & 1)
+		return 0;
+	d >>= 1;
+	return (d & 0x40) ? (d & 0x3f) | ((d >> 1) & 0xfe0) : d & 0x3f;
+}
+
+static unsigned int shown_discriminator(unsigned int offset, int llvm)
+{
+	return llvm ? llvm_base_discriminator(offset & 0xffff) : offset & 0xffff;
+}
+
 static void dump_instance(FILE *out, const struct profile *p,
-			  const struct instance *in, int indent)
+			  const struct instance *in, int indent, int llvm)
 {
 	size_t i, j;
 
@@ -776,8 +794,8 @@ static void dump_instance(FILE *out, const struct profile *p,
 		const struct position *pos = &in->pos[i];
 
 		fprintf(out, "%*s%u", indent, "", pos->offset >> 16);
-		if (pos->offset & 0xffff)
-			fprintf(out, ".%u", pos->offset & 0xffff);
+		if (shown_discriminator(pos->offset, llvm))
+			fprintf(out, ".%u", shown_discriminator(pos->offset, llvm));
 		fprintf(out, ": %" PRIu64, pos->count);
 		for (j = 0; j < pos->nr_targets; j++)
 			fprintf(out, " %s:%" PRIu64,
@@ -789,11 +807,11 @@ static void dump_instance(FILE *out, const struct profile *p,
 		const struct callsite *c = &in->calls[i];
 
 		fprintf(out, "%*s%u", indent, "", c->offset >> 16);
-		if (c->offset & 0xffff)
-			fprintf(out, ".%u", c->offset & 0xffff);
+		if (shown_discriminator(c->offset, llvm))
+			fprintf(out, ".%u", shown_discriminator(c->offset, llvm));
 		fprintf(out, ": %s:%" PRIu64 "\n", p->names[c->callee->name],
 			total(c->callee));
-		dump_instance(out, p, c->callee, indent + 1);
+		dump_instance(out, p, c->callee, indent + 1, llvm);
 	}
 }
 
@@ -830,7 +848,7 @@ static int write_profile(const struct afdo_options *o, struct profile *p,
 
 			fprintf(o->dump, "%s:%" PRIu64 ":%" PRIu64 "\n",
 				p->names[in->name], total(in), in->head);
-			dump_instance(o->dump, p, in, 1);
+			dump_instance(o->dump, p, in, 1, o->llvm);
 		}
 	}
 	if (!o->output)
@@ -839,6 +857,24 @@ static int write_profile(const struct afdo_options *o, struct profile *p,
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", o->output, strerror(errno));
 		return -1;
+	}
+	if (o->llvm) {
+		/* LLVM's text format is the dump: "name:total:head", then
+		 * " offset[.discriminator]: count [target:count...]", inlined
+		 * callees as " offset: callee:total" with their lines one
+		 * level deeper (SampleProfReader's text reader). */
+		for (i = 0; i < p->nr_top; i++) {
+			const struct instance *in = p->top[i];
+
+			fprintf(f, "%s:%" PRIu64 ":%" PRIu64 "\n",
+				p->names[in->name], total(in), in->head);
+			dump_instance(f, p, in, 1, 1);
+		}
+		if (ferror(f) | fclose(f)) {
+			snprintf(err, errlen, "%s: write failed", o->output);
+			return -1;
+		}
+		return 0;
 	}
 	r |= put32(f, GCOV_DATA_MAGIC);
 	r |= put32(f, AFDO_VERSION);

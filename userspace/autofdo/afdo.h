@@ -11,7 +11,9 @@
  * and their discriminator, under the inline chain the debug information
  * gives; calls give the callees' entry counts and the indirect-call
  * targets.  The file is GCC's gcov-based AutoFDO format (version 2, as
- * GCC 12 reads it in auto-profile.cc).
+ * GCC 12 reads it in auto-profile.cc), or LLVM's text sample profile (the
+ * same keys: line offset from the function's declaration line, and the
+ * base discriminator LLVM encodes in its DWARF).
  */
 #ifndef RVPERF_AFDO_H
 #define RVPERF_AFDO_H
@@ -38,6 +40,8 @@ struct afdo_options {
 	FILE *dump;		/* non-NULL: the profile as text, here */
 	int force;		/* elf even when the recording's build id
 				 * for it is another */
+	int llvm;		/* output: LLVM's text sample profile
+				 * (clang -fprofile-sample-use) */
 };
 
 /* 0 on success; -1 with a one-line reason in err.  A truncated perf.data

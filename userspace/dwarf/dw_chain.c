@@ -275,10 +275,19 @@ int dw_lookup(const struct dw_info *di, uint64_t addr, struct dw_frame *frames,
 		return 0;
 	row = dwfl_module_getsrc(mod, a);
 	line = row ? dwfl_dwarf_line(row, &dw_bias) : NULL;
+	r = range_at(di, a);
+	if (!line && r) {
+		/* A unit without .debug_aranges (clang emits none; elfutils
+		 * before 0.189 then finds no unit for the address): the unit
+		 * of the function our index holds it in. */
+		Dwarf_Die cu, func = r->func;
+
+		if (dwarf_diecu(&func, &cu, NULL, NULL))
+			line = dwarf_getsrc_die(&cu, a - r->bias);
+	}
 	if (!line || dwarf_lineno(line, &lineno) || lineno < 0)
 		return 0;
 	dwarf_linediscriminator(line, &disc);
-	r = range_at(di, a);
 	n = 0;
 	if (r) {
 		scopes[0] = r->func;

@@ -116,6 +116,11 @@ static int cmd_autofdo(int argc, char **argv)
 			opt.dump = stdout;
 		else if (strcmp(argv[i], "--force") == 0)
 			opt.force = 1;
+		else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc &&
+			 (!strcmp(argv[i + 1], "gcc") || !strcmp(argv[i + 1], "llvm")))
+			opt.llvm = !strcmp(argv[++i], "llvm");
+		else if (strcmp(argv[i], "--format") == 0)
+			return usage_error("autofdo", "%s", "--format is gcc or llvm");
 		else
 			return usage_error("autofdo", "unexpected argument '%s'",
 					   argv[i]);
@@ -176,14 +181,16 @@ static const struct command commands[] = {
 	  "  given), or from ELF for the mappings whose build id is ELF's\n"
 	  "  (--force: for every mapping).  --html writes one self-contained\n"
 	  "  page with the hot paths as a graph.", cmd_report },
-	{ "autofdo", "an AutoFDO profile for gcc -fauto-profile from branch stacks",
-	  "rvperf autofdo [-i FILE] --elf ELF [--force] -o OUT.afdo [--dump]\n"
-	  "       rvperf autofdo [-i FILE] --elf ELF [--force] --dump\n"
+	{ "autofdo", "an AutoFDO profile for gcc or clang from branch stacks",
+	  "rvperf autofdo [-i FILE] --elf ELF [--force] [--format gcc|llvm] -o OUT.afdo [--dump]\n"
+	  "       rvperf autofdo [-i FILE] --elf ELF [--force] [--format gcc|llvm] --dump\n"
 	  "  ELF is the profiled binary, built with -g, whose build id the\n"
 	  "  recording must have (--force: use it anyway); the recording's\n"
 	  "  branch filter must be any (-b, -j any).  OUT.afdo is GCC's\n"
 	  "  AutoFDO format (gcc -fauto-profile=OUT.afdo); --dump prints the\n"
-	  "  profile as text: function:total:head, then line offsets and counts.",
+	  "  profile as text: function:total:head, then line offsets and counts.\n"
+	  "  --format llvm writes LLVM's text sample profile instead\n"
+	  "  (clang -fprofile-sample-use=OUT.afdo), discriminators as LLVM keys them.",
 	  cmd_autofdo },
 	{ "tv", "tandem-verification traces: dump, from-elf, diff, record, verify",
 	  "rvperf tv dump|from-elf|diff|record|verify [ARGS]\n"
