@@ -91,6 +91,10 @@ ok $? "record (user mode, qemu-riscv64 7.2): a trace of a static libc program"
 ok $? "round trip of the user-mode trace ($(stat -c %s "$tmp/u.tv") bytes)"
 (cd "$tmp" && "$OLDPWD/$rvperf" tv verify u.tv --user --qemu qemu-riscv64 --elf ./user) >"$tmp/v.out" 2>&1
 ok $? "verify against qemu-riscv64 7.2's gdbstub: no divergence ($(tail -n 1 "$tmp/v.out"))"
+# Program arguments: verify gives the recorded ones again after --.
+(cd "$tmp" && "$OLDPWD/$rvperf" tv record -o ua.tv -- ./user x yz >/dev/null &&
+	"$OLDPWD/$rvperf" tv verify ua.tv --user --qemu qemu-riscv64 --elf ./user -- x yz) >"$tmp/v.out" 2>&1
+ok $? "user mode with arguments (-- x yz): no divergence ($(tail -n 1 "$tmp/v.out"))"
 qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ub.tv" "$tmp/user" >/dev/null &&
 	qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ui.tv,block=off" "$tmp/user" >/dev/null &&
 	cmp -s "$tmp/ub.tv" "$tmp/ui.tv"

@@ -8,6 +8,7 @@
  * Every failure prints one line "rvperf tv <sub>: <reason>"; exit status
  * 0 success, 1 divergences or bad data, 2 bad command line.
  */
+#define _GNU_SOURCE	/* execvpe */
 #include "tv_cmd.h"
 
 #include <errno.h>
@@ -623,7 +624,14 @@ static int tv_record(int argc, char **argv)
 	if (pid < 0)
 		return fail(EXIT_DATA, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		execvp(qemu, args);
+		static char *const no_env[] = { NULL };
+
+		/* User mode: the guest's environment is on its stack; an empty
+		 * one is what verify can give it again. */
+		if (machine)
+			execvp(qemu, args);
+		else
+			execvpe(qemu, args, no_env);
 		fprintf(stderr, "rvperf tv record: cannot run %s: %s\n", qemu, strerror(errno));
 		_exit(127);
 	}
@@ -654,6 +662,12 @@ static int tv_verify_cmd(int argc, char **argv)
 	o.machine = "virt";
 	o.mode = TV_STRICT;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			/* user mode: the arguments the recorded run had */
+			o.args = argv + i + 1;
+			o.n_args = argc - i - 1;
+			break;
+		}
 		if (!strcmp(argv[i], "--qemu") && i + 1 < argc)
 			o.qemu = argv[++i];
 		else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
@@ -745,16 +759,19 @@ static const struct {
 	  "                 [--system MACHINE] -- PROG [ARGS]\n"
 	  "  Runs PROG under qemu-riscv64 (or, with --system, the bare-metal image\n"
 	  "  PROG on qemu-system-riscv64 -M MACHINE -bios none) with the trace\n"
-	  "  plugin and writes FILE (default trace.tv) and FILE.cfg, which names\n"
-	  "  what this QEMU's plugin API could not give (QEMU 7.2: registers,\n"
-	  "  memory data and, in system mode, privilege)." },
+	  "  plugin (user mode: an empty environment, a reserved address space,\n"
+	  "  as verify runs it) and writes FILE (default trace.tv) and FILE.cfg,\n"
+	  "  which names what this QEMU's plugin API could not give (QEMU 7.2:\n"
+	  "  registers, memory data and, in system mode, privilege)." },
 	{ "verify", tv_verify_cmd,
 	  "rvperf tv verify TRACE --qemu QEMU --elf PROG [--user] [--machine M]\n"
 	  "                 [--max N] [--nondet LIST|none] [--resync trace|reference]\n"
+	  "                 [-- ARGS]\n"
 	  "  Tandem verification with QEMU as the reference model, through its\n"
 	  "  gdbstub: loads PROG (system mode: -M M -bios none -kernel PROG; with\n"
-	  "  --user, qemu-riscv64 -g), applies the trace's state-initialisation\n"
-	  "  groups, then per group copies the non-deterministic state into QEMU,\n"
+	  "  --user, qemu-riscv64 -g PROG ARGS, ARGS as recorded), applies the\n"
+	  "  trace's state-initialisation groups, then per group copies the\n"
+	  "  non-deterministic state into QEMU,\n"
 	  "  single-steps, compares QEMU with the trace's shadow state and reports\n"
 	  "  each divergence (--nondet as for diff; interrupts in the trace are\n"
 	  "  written into QEMU, not stepped).  --resync trace (the spec's way)\n"

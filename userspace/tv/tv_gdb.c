@@ -11,6 +11,7 @@
  * initialisation, interrupts, items outside groups) are written into QEMU
  * as they are: QEMU is not asked to reproduce them, they are inputs.
  */
+#define _GNU_SOURCE	/* execvpe */
 #include "tv_gdb.h"
 
 #include <arpa/inet.h>
@@ -299,11 +300,13 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 {
 	char portarg[64];
 	int port = free_port();
-	char *args[24];
+	char *args[24 + 64];
 	int n = 0;
 
 	if (port < 0)
 		return gerr(g, "no free TCP port for the gdbstub");
+	if (o->n_args > 64)
+		return gerr(g, "more than 64 program arguments");
 	args[n++] = (char *)o->qemu;
 	if (o->user) {
 		snprintf(portarg, sizeof(portarg), "%d", port);
@@ -314,6 +317,8 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		args[n++] = "-g";
 		args[n++] = portarg;
 		args[n++] = (char *)o->elf;
+		for (int i = 0; i < o->n_args; i++)
+			args[n++] = o->args[i];
 	} else {
 		snprintf(portarg, sizeof(portarg), "tcp:127.0.0.1:%d", port);
 		args[n++] = "-M";
@@ -342,7 +347,15 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		/* The program's own output would mix with the report. */
 		if (o->user && devnull >= 0)
 			dup2(devnull, 1);
-		execvp(o->qemu, args);
+		if (o->user) {
+			/* The environment is on the guest's stack: the same
+			 * (empty) one as rvperf tv record gives. */
+			static char *const no_env[] = { NULL };
+
+			execvpe(o->qemu, args, no_env);
+		} else {
+			execvp(o->qemu, args);
+		}
 		_exit(127);
 	}
 	/* Connect when QEMU listens (give it up to 10 s). */

@@ -25,6 +25,8 @@ struct tv_verify_opts {
 	const char *elf;	/* the program the trace ran */
 	const char *machine;	/* system mode: -M (default virt) */
 	bool user;		/* user mode: qemu-riscv64 -g */
+	char *const *args;	/* user mode: the program's arguments */
+	int n_args;
 	const struct tv_nondet *nondet;
 	uint64_t max;		/* stop after this many divergences; 0: all */
 	/* After a divergence: false copies the trace's shadow state into
