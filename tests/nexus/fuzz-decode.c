@@ -19,8 +19,8 @@ static struct nx_image images[2];	/* without, with sequential jumps */
 static struct nx_decoder dec;
 
 /* A trace may rightly describe a run of any length (a RepeatBranch of
- * 2^40 loop iterations): a few hundred thousand are enough here. */
-#define MAX_INSNS 200000
+ * 2^40 loop iterations): twenty thousand are enough here. */
+#define MAX_INSNS 20000
 
 static uint64_t insns;
 
