@@ -50,6 +50,7 @@ HOST_TESTS += tests/userspace/html-test.py
 HOST_TESTS += tests/userspace/report-same-test.sh
 HOST_TESTS += tests/userspace/bad-input-test.sh
 HOST_TESTS += tests/userspace/procs-test.sh
+HOST_TESTS += tests/userspace/realprogs-test.sh
 
 # Benchmarks.
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rvperf on real programs built from Debian's sources (pinned in
+# tests/userspace/realprogs/pins.txt, built by realprogs/build.sh into the
+# cache): the Lua 5.4 interpreter running a script and bzip2 compressing a
+# file, each as a dynamically linked PIE and as a static program.  The
+# report names their hot functions (perf 6.12's report of the same file
+# gives the program's functions the same shares), puts Lua's bytecode
+# dispatch on top of the indirect transfers, and AutoFDO profiles them.
+set -u
+. tests/tap.sh
+O=${O:-build}
+rvperf=$(realpath "$O/userspace/rvperf")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v riscv64-linux-gnu-gcc >/dev/null || ! command -v qemu-riscv64 >/dev/null; then
+	echo "1..0 # SKIP riscv64 cross gcc or qemu-riscv64 missing (make deps)"
+	exit 0
+fi
+if ! dir=$(tests/userspace/realprogs/build.sh 2>"$tmp/build.err"); then
+	echo "1..0 # SKIP real programs not built: $(tail -n 1 "$tmp/build.err")"
+	exit 0
+fi
+ok 0 "lua 5.4.4 and bzip2 1.0.8 from Debian's sources, PIE and static ($dir)"
+perf612=$(tests/userspace/perf612.sh 2>/dev/null)
+# perf 6.12 names code after RISC-V mapping symbols: copies without them.
+for p in lua-pie lua-static bzip2-pie bzip2-static; do
+	riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' \
+		"$dir/$p" "$tmp/$p"
+done
+cat >"$tmp/bench.lua" <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local t = {}
+for i = 1, 20000 do t[i] = string.format("%d:%s", i, string.rep("x", i % 7)) end
+table.sort(t)
+local s = 0
+for i = 1, #t do s = s + #t[i] end
+print(fib(22), s)
+LUA
+# bzip2's input: Lua's own sources, a few hundred kilobytes of text.
+cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 400000 >"$tmp/input.txt"
+cd "$tmp" || exit 1
+
+# self FILE: "name share" of the report's self-overhead table
+self() { awk '/^## Self overhead by function/ {on=1; next} /^## / {on=0}
+	on && /%/ {print $3, $2}' "$1"; }
+
+for p in lua-pie lua-static bzip2-pie bzip2-static; do
+	case $p in
+	lua*) args="./$p bench.lua"; hot='luaV_execute';;
+	*) args="./$p -9 -c input.txt"
+	   hot='mainGtU|mainSort|mainQSort3|fallbackSort|BZ2_compressBlock|generateMTFValues|sendMTFValues|BZ2_blockSort|copy_input_until_stop|BZ2_hbMakeCodeLengths';;
+	esac
+	# shellcheck disable=SC2086
+	"$rvperf" record -o $p.data -- $args >$p.out 2>$p.err
+	ok $? "$p: recorded ($(tail -n 1 $p.err))"
+	"$rvperf" report -i $p.data --top 12 >$p.rep 2>&1
+	ok $? "$p: rvperf report"
+	top3=$(self $p.rep | grep -v '^?' | head -3 | awk '{print $1}' | tr '\n' ' ')
+	echo " $top3" | grep -Eq " ($hot) "
+	ok $? "$p: the hottest functions are the program's own ($top3)"
+	if [ "${p%-*}" = lua ]; then
+		awk '/^## Indirect/ {on=1; next} /^## / {on=0} on && /%/' $p.rep | head -1 |
+			awk '$4 ~ /^luaV_execute\+/ && $3 >= 10 {f=1} END {exit !f}'
+		ok $? "$p: luaV_execute's dispatch tops the indirect transfers"
+	fi
+	if [ -n "$perf612" ] && [ "${p#*-}" = pie ]; then
+		# perf's shares of the program's own functions, ours the same
+		"$perf612" report -i $p.data --stdio --no-branch-stack --sort dso,sym -q \
+			2>/dev/null | awk -v d="$p" '$2 == d && $1+0 >= 1.0 {print $4, $1}' |
+			sed 's/%$//' >$p.perf
+		"$rvperf" report -i $p.data --top 200 >$p.rep200 2>&1
+		self $p.rep200 | sed 's/%$//' >$p.ours
+		n=0; bad=""
+		while read -r name share; do
+			n=$((n + 1))
+			grep -qx "$name $share" $p.ours || bad+=" $name:$share"
+		done <$p.perf
+		[ "$n" -ge 3 ] && [ -z "$bad" ]
+		ok $? "$p: perf 6.12 gives the program's $n hottest functions the shares we do${bad:+ (differ:$bad)}"
+	fi
+	"$rvperf" autofdo -i $p.data --elf $p -o $p.afdo --dump >$p.dump 2>$p.afdo.err
+	first=$(self $p.rep | grep -v '^?' | head -1 | awk '{print $1}')
+	grep -q "^$first:[1-9]" $p.dump
+	ok $? "$p: rvperf autofdo profiles $first"
+done
+tap_done; exit $?
