@@ -202,9 +202,6 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o,
 			}
 		}
 	}
-	if (np < n_positional && positional[np] == NULL && n_positional) {
-		/* Callers check for missing positionals themselves. */
-	}
 	if (nx_config_check(&o->cfg, NULL, 0)) {
 		char err[128];
 
@@ -1215,13 +1212,11 @@ struct inject {
 };
 
 /* The perf branch type of the transfer at PC (the shared classifier). */
-static unsigned int perf_type(struct inject *in, uint64_t pc, bool trap)
+static unsigned int perf_type(struct inject *in, uint64_t pc)
 {
 	struct rvp_insn_class c;
 	uint32_t word;
 
-	if (trap)
-		return PERF_BR_SYSCALL;
 	if (nx_image_word(in->img, pc, &word))
 		return PERF_BR_UNKNOWN;
 	rvp_classify(word, in->xlen, in->exts, true, &c);
@@ -1323,7 +1318,7 @@ static int inject_block(void *ctx, const struct nx_block *b)
 
 		e->from = from;
 		e->to = 0;	/* filled by the next block */
-		e->flags = pd_branch_flags(0, 0, 0, perf_type(in, from, false), 0,
+		e->flags = pd_branch_flags(0, 0, 0, perf_type(in, from), 0,
 					   b->priv == 0 ? PERF_BR_PRIV_USER :
 					   PERF_BR_PRIV_KERNEL);
 		in->head = (in->head + 1) % INJECT_DEPTH;
