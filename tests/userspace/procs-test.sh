@@ -99,6 +99,17 @@ grep -q '^mix:[1-9]' dyn.dump && grep -q '^cmp:[1-9]' dyn.dump
 ok $? "its profile counts mix and cmp"
 [ -s dyn.afdo ]
 ok $? "and is written"
+# Several recordings make one profile: the same file twice, every count
+# twice (the counts are summed pairs, not stored stacks).
+rvp autofdo -i dyn.data -i dyn.data --elf procs --dump >dyn2.dump 2>/dev/null
+awk 'NR == FNR {a[FNR] = $0; next}
+     { n = split(a[FNR], x, /[: ]+/); m = split($0, y, /[: ]+/)
+       if (n != m) bad = 1
+       # after the name, or after the offset of an indented line: counts
+       for (k = (x[1] == "" ? 3 : 2); k <= n; k++)
+           if (x[k] ~ /^[0-9]+$/ ? y[k] != 2 * x[k] : y[k] != x[k]) bad = 1 }
+     END { exit bad || FNR < 3 }' dyn.dump dyn2.dump
+ok $? "autofdo -i A -i A: one profile with every count doubled"
 
 # fork: the child's samples under its own pid, named through the
 # mappings it inherited.

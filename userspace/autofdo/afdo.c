@@ -471,9 +471,10 @@ static const unsigned char *recorded_build_id(const struct pd_reader *r,
 	return NULL;
 }
 
-static int read_samples(const struct afdo_options *o, const struct binary *b,
-			struct pair_map *branches, struct pair_map *ranges,
-			struct afdo_stats *st, char *err, size_t errlen)
+static int read_samples(const struct afdo_options *o, const char *input,
+			const struct binary *b, struct pair_map *branches,
+			struct pair_map *ranges, struct afdo_stats *st, char *err,
+			size_t errlen)
 {
 	struct pd_reader r;
 	struct pd_record rec;
@@ -481,14 +482,14 @@ static int read_samples(const struct afdo_options *o, const struct binary *b,
 	const char *want = base_name(o->elf);
 	int status;
 
-	if (pd_open(&r, o->perf_data)) {
-		if (strstr(r.error, o->perf_data))
+	if (pd_open(&r, input)) {
+		if (strstr(r.error, input))
 			snprintf(err, errlen, "%s", r.error);
 		else
-			snprintf(err, errlen, "%s: %s", o->perf_data, r.error);
+			snprintf(err, errlen, "%s: %s", input, r.error);
 		return -1;
 	}
-	if (check_filter(&r, o->perf_data, err, errlen)) {
+	if (check_filter(&r, input, err, errlen)) {
 		pd_close(&r);
 		return -1;
 	}
@@ -919,12 +920,17 @@ int afdo_create(const struct afdo_options *o, struct afdo_stats *st,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (read_samples(o, &b, &branches, &ranges, st, err, errlen))
-		goto out;
+	/* Each recording adds to the same counts of branch and range pairs:
+	 * many runs (or machines) make one profile, and memory holds the
+	 * distinct pairs, whatever the number of files. */
+	for (i = 0; i < (o->nr_inputs ? o->nr_inputs : 1); i++)
+		if (read_samples(o, o->nr_inputs ? o->inputs[i] : o->perf_data,
+				 &b, &branches, &ranges, st, err, errlen))
+			goto out;
 	if (!st->samples) {
 		snprintf(err, errlen,
 			 "%s: no samples with a branch stack (record with -b or -j)",
-			 o->perf_data);
+			 o->nr_inputs ? o->inputs[0] : o->perf_data);
 		goto out;
 	}
 	if (build(&p, &b, &branches, &ranges, st)) {

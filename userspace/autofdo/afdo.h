@@ -34,7 +34,9 @@ struct afdo_stats {
 };
 
 struct afdo_options {
-	const char *perf_data;	/* input */
+	const char *perf_data;	/* input (when nr_inputs is 0) */
+	const char *const *inputs;	/* or several, merged */
+	size_t nr_inputs;
 	const char *elf;	/* the profiled binary, with debug info */
 	const char *output;	/* the .afdo file; NULL: no file */
 	FILE *dump;		/* non-NULL: the profile as text, here */

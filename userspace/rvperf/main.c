@@ -101,13 +101,19 @@ static int cmd_report(int argc, char **argv)
 static int cmd_autofdo(int argc, char **argv)
 {
 	struct afdo_options opt = { .perf_data = "perf.data" };
+	const char *inputs[256];
 	struct afdo_stats st;
 	char err[512];
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
-			opt.perf_data = argv[++i];
+		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
+			if (opt.nr_inputs == sizeof(inputs) / sizeof(inputs[0]))
+				return usage_error("autofdo", "%s",
+						   "at most 256 -i FILE");
+			inputs[opt.nr_inputs++] = argv[++i];
+			opt.inputs = inputs;
+		}
 		else if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc)
 			opt.elf = argv[++i];
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
@@ -182,7 +188,7 @@ static const struct command commands[] = {
 	  "  (--force: for every mapping).  --html writes one self-contained\n"
 	  "  page with the hot paths as a graph.", cmd_report },
 	{ "autofdo", "an AutoFDO profile for gcc or clang from branch stacks",
-	  "rvperf autofdo [-i FILE] --elf ELF [--force] [--format gcc|llvm] -o OUT.afdo [--dump]\n"
+	  "rvperf autofdo [-i FILE]... --elf ELF [--force] [--format gcc|llvm] -o OUT.afdo [--dump]\n"
 	  "       rvperf autofdo [-i FILE] --elf ELF [--force] [--format gcc|llvm] --dump\n"
 	  "  ELF is the profiled binary, built with -g, whose build id the\n"
 	  "  recording must have (--force: use it anyway); the recording's\n"
@@ -190,7 +196,8 @@ static const struct command commands[] = {
 	  "  AutoFDO format (gcc -fauto-profile=OUT.afdo); --dump prints the\n"
 	  "  profile as text: function:total:head, then line offsets and counts.\n"
 	  "  --format llvm writes LLVM's text sample profile instead\n"
-	  "  (clang -fprofile-sample-use=OUT.afdo), discriminators as LLVM keys them.",
+	  "  (clang -fprofile-sample-use=OUT.afdo), discriminators as LLVM keys them.\n"
+	  "  Several -i: one profile of all the recordings, as if of one run.",
 	  cmd_autofdo },
 	{ "tv", "tandem-verification traces: dump, from-elf, diff, record, verify",
 	  "rvperf tv dump|from-elf|diff|record|verify [ARGS]\n"
