@@ -138,8 +138,10 @@ static int measure(int depth, unsigned int want, double per_iteration,
 	for (i = 0; i < REPEAT; i++) {
 		if (measure_once(depth, want, per_iteration, &r))
 			return -1;
-		if (!r.samples)
-			continue;
+		if (r.samples < want) {	/* the time limit: no use repeating */
+			*best = r;
+			break;
+		}
 		if (!best->samples ||
 		    r.overhead / r.samples < best->overhead / best->samples)
 			*best = r;
