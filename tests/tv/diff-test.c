@@ -179,6 +179,83 @@ static int dev_reads(const char *nondet)
 	return sn.n;
 }
 
+/*
+ * A straight run of adds with one timer interrupt after add number AT:
+ * the handler stores a counter and returns with mret.
+ */
+static void irq_trace(struct tv_buf *b, const struct tv_config *cfg, int at)
+{
+	uint64_t pc = 0x80000000, a0 = 0;
+
+	tv_enc_op(b, TV_OP_BEGIN_GROUP);
+	tv_enc_op(b, TV_OP_STATE_INIT);
+	tv_enc_addl(b, cfg, TV_AS_PC, pc);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	for (int i = 0; i < 300; i++) {
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);
+		tv_enc_op(b, TV_OP_INCR_PC);
+		tv_enc_insn(b, 0x00b50533);
+		tv_enc_full_reg(b, cfg, TV_REG_GPR(10), a0 += 5);
+		tv_enc_op(b, TV_OP_END_GROUP);
+		pc += 4;
+		if (i != at)
+			continue;
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);	/* the interrupt */
+		tv_enc_addl(b, cfg, TV_AS_PC, 0x80001000);
+		tv_enc_full_reg(b, cfg, 0x341, pc);
+		tv_enc_full_reg(b, cfg, 0x342, 0x8000000000000007ull);
+		tv_enc_full_reg(b, cfg, 0x300, 0x1880);
+		tv_enc_op(b, TV_OP_END_GROUP);
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);	/* li t3, 1 */
+		tv_enc_op(b, TV_OP_INCR_PC);
+		tv_enc_insn(b, 0x00100e13);
+		tv_enc_full_reg(b, cfg, TV_REG_GPR(28), 1);
+		tv_enc_op(b, TV_OP_END_GROUP);
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);	/* sd t3, 0(gp) */
+		tv_enc_op(b, TV_OP_INCR_PC);
+		tv_enc_insn(b, 0x01c1b023);
+		tv_enc_mem_req(b, cfg, 0x9000, TV_MEM_STORE, 3, 1);
+		tv_enc_op(b, TV_OP_END_GROUP);
+		tv_enc_op(b, TV_OP_BEGIN_GROUP);	/* mret */
+		tv_enc_insn(b, 0x30200073);
+		tv_enc_addl(b, cfg, TV_AS_PC, pc);
+		tv_enc_full_reg(b, cfg, 0x300, 0x1888);
+		tv_enc_op(b, TV_OP_END_GROUP);
+	}
+}
+
+static int irq_at_different_points(const char *nondet, uint64_t *skipped)
+{
+	struct tv_config cfg;
+	struct tv_buf a = { 0 }, b = { 0 };
+	struct tv_nondet nd = { 0 };
+	struct tv_diff_opts o = { 0 };
+	struct tv_diff_result res;
+	struct seen sn = { 0 };
+
+	tv_config_default(&cfg);
+	irq_trace(&a, &cfg, 100);
+	irq_trace(&b, &cfg, 150);
+	if (nondet)
+		tv_nondet_add(&nd, nondet);
+	o.cfg_a = o.cfg_b = cfg;
+	o.nondet = &nd;
+	o.report = collect;
+	o.ctx = &sn;
+	tv_diff(a.data, a.len, b.data, b.len, &o, &res);
+	*skipped = res.skipped;
+	if (sn.n) {
+		char name[40];
+
+		tap_diag("first report: group %llu, %s%s", (unsigned long long)sn.first.group,
+			 sn.first.what ? sn.first.what : "",
+			 sn.first.what ? "" : tv_elem_ref_name(&sn.first.elem, name, sizeof(name)));
+	}
+	tv_buf_free(&a);
+	tv_buf_free(&b);
+	return sn.n;
+}
+
 int main(void)
 {
 	struct seen s;
@@ -220,6 +297,18 @@ int main(void)
 
 	s = run(TIME_READ, -1, NULL, 0, 5, &rc, NULL);
 	tap_ok(s.n == 5, "--max 5 stops after 5 reports");
+
+	{
+		uint64_t skipped;
+
+		rc = irq_at_different_points("mip", &skipped);
+		tap_ok(rc == 0 && skipped == 6,
+		       "an interrupt at different points, mip declared: no report, each handler run alone (%d reports, %llu groups)",
+		       rc, (unsigned long long)skipped);
+		rc = irq_at_different_points(NULL, &skipped);
+		tap_ok(rc > 0 && skipped == 0,
+		       "the same undeclared: reported where the traces part (%d reports)", rc);
+	}
 
 	rc = dev_reads(NULL);
 	tap_ok(rc == 200, "undeclared device register: each load's memory and register differ (%d reports)", rc);

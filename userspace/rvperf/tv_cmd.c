@@ -529,9 +529,12 @@ static int tv_diff_cmd(int argc, char **argv)
 	if (rc < 0)
 		return fail(EXIT_DATA, "%s: byte 0x%" PRIx64 ": %s", res.err_trace == 1 ? pa : pb,
 			    res.err.offset, res.err.msg);
-	printf("%" PRIu64 " groups compared, %" PRIu64 " divergence%s%s\n", res.groups,
+	printf("%" PRIu64 " groups compared, %" PRIu64 " divergence%s%s", res.groups,
 	       res.divergences, res.divergences == 1 ? "" : "s",
 	       o.max && res.divergences >= o.max ? " (stopped at --max)" : "");
+	if (res.skipped)
+		printf(", %" PRIu64 " groups of interrupt handlers one trace ran alone", res.skipped);
+	putchar('\n');
 	return rc ? EXIT_DATA : 0;
 }
 
@@ -753,7 +756,9 @@ static const struct {
 	  "  or element names, or device memory mem:ADDR[+LEN], not to compare;\n"
 	  "  what an instruction reads from them is an input (default mtime,\n"
 	  "  time,timeh,cycle,cycleh,mcycle,mcycleh,mip,sip; mtime includes the\n"
-	  "  virt machine's ACLINT mtime register).  Exit 0 same, 1 divergences." },
+	  "  virt machine's ACLINT mtime register; with mip, an interrupt one\n"
+	  "  trace takes alone is an input: its handler runs uncompared).\n"
+	  "  Exit 0 same, 1 divergences." },
 	{ "record", tv_record,
 	  "rvperf tv record [-o FILE] [--xlen 32|64] [--qemu QEMU] [--plugin SO]\n"
 	  "                 [--system MACHINE] -- PROG [ARGS]\n"

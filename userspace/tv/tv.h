@@ -371,6 +371,8 @@ struct tv_diff_opts {
 struct tv_diff_result {
 	uint64_t groups;
 	uint64_t divergences;
+	uint64_t skipped;		/* groups of interrupt handlers only one
+					 * trace ran at that point (mip declared) */
 	int err_trace;			/* 0, or 1/2: that trace did not decode */
 	struct tv_error err;
 };
@@ -379,7 +381,10 @@ struct tv_diff_result {
  * Compares trace A (the reference) with trace B group by group: applies
  * each to its shadow state, compares the elements either group touched
  * (minus absent and non-deterministic ones), reports every difference
- * and copies A's value into B's shadow so the comparison goes on.
+ * and copies A's value into B's shadow so the comparison goes on.  With
+ * mip declared non-deterministic, an interrupt only one trace takes at a
+ * point is an input: that trace's handler runs uncompared until it
+ * returns to where it was interrupted.
  * Returns 0 when no divergence, 1 with divergences, -1 when a trace does
  * not decode (res->err).
  */

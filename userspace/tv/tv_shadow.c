@@ -677,6 +677,58 @@ static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
 	return 0;	/* the trace ends inside it */
 }
 
+/* A group that is an interrupt: no instruction, a cause with the top bit. */
+static bool is_interrupt(const struct tv_group *g, unsigned int xlen)
+{
+	if (g->has_insn || g->has_init || g->has_reset)
+		return false;
+	for (size_t i = 0; i < g->n_items; i++) {
+		const struct tv_item *it = &g->items[i];
+
+		if (it->op == TV_OP_FULL_REG && (it->reg == 0x342 || it->reg == 0x142) &&
+		    (it->value >> (xlen - 1) & 1))
+			return true;
+	}
+	return false;
+}
+
+static bool is_xret(const struct tv_shadow *s)
+{
+	return s->has_insn && (s->insn == 0x30200073 || s->insn == 0x10200073);
+}
+
+/*
+ * An interrupt one trace took and the other did not (yet): with mip
+ * declared non-deterministic it is an input, so that trace runs alone
+ * through it, its handler, up to the return to where it was
+ * interrupted, applying the groups to its shadow state uncompared.
+ * Returns the status of the group after it (in *G).
+ */
+static enum tv_status excursion(struct tv_decoder *d, struct tv_shadow *s,
+				struct tv_group *g, uint64_t *skipped)
+{
+	uint64_t back = s->pc;	/* where the interrupt came: its xepc */
+	enum tv_status st;
+
+	for (size_t i = 0; i < g->n_items; i++) {
+		const struct tv_item *it = &g->items[i];
+
+		if (it->op == TV_OP_FULL_REG && (it->reg == 0x341 || it->reg == 0x141))
+			back = it->value;
+	}
+	tv_shadow_apply(s, g);
+	for (;;) {
+		st = tv_dec_next(d, g);
+		if (st != TV_GROUP)
+			return st;
+		tv_shadow_apply(s, g);
+		++*skipped;
+		if (is_xret(s) && s->pc == back)
+			break;
+	}
+	return tv_dec_next(d, g);
+}
+
 int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	    const struct tv_diff_opts *opts, struct tv_diff_result *res)
 {
@@ -685,7 +737,7 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	struct tv_group ga, gb;
 	struct diff_ctx c = { .o = opts, .res = res, .a = &sa, .b = &sb };
 	size_t pa = 0, pb = 0;	/* where the fast path is */
-	bool fast;
+	bool fast, irq_nondet;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -701,6 +753,11 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	}
 	fast = opts->cfg_a.xlen == opts->cfg_b.xlen && opts->cfg_a.flen == opts->cfg_b.flen &&
 	       opts->cfg_a.mlen == opts->cfg_b.mlen;
+	{
+		struct tv_elem_ref mip = { .kind = TV_K_REG, .reg = 0x344 };
+
+		irq_nondet = opts->nondet && tv_nondet_has(opts->nondet, &mip);
+	}
 	while (!c.stop) {
 		enum tv_status sta, stb;
 
@@ -731,6 +788,14 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		}
 		sta = tv_dec_next(&da, &ga);
 		stb = tv_dec_next(&db, &gb);
+		/* An interrupt in one trace only: an input when declared. */
+		while (irq_nondet && sta == TV_GROUP && stb == TV_GROUP &&
+		       is_interrupt(&ga, opts->cfg_a.xlen) != is_interrupt(&gb, opts->cfg_b.xlen)) {
+			if (is_interrupt(&ga, opts->cfg_a.xlen))
+				sta = excursion(&da, &sa, &ga, &res->skipped);
+			else
+				stb = excursion(&db, &sb, &gb, &res->skipped);
+		}
 
 		if (sta == TV_ERROR || stb == TV_ERROR) {
 			res->err_trace = sta == TV_ERROR ? 1 : 2;
