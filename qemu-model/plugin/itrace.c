@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,26 @@ static struct {
 	struct itrace_vcpu *vcpus[MAX_VCPUS];
 } it = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/*
+ * A forked child (user mode: the guest forked) must not write the parent's
+ * file: its copy of the buffers holds the parent's records, and the block
+ * ids would clash.  It drops them and traces nothing; the parent's trace
+ * goes on whole.
+ */
+static void child_stops(void)
+{
+	unsigned int i;
+
+	if (!it.out)
+		return;
+	__fpurge(it.out);
+	fclose(it.out);
+	it.out = NULL;
+	for (i = 0; i < MAX_VCPUS; i++)
+		if (it.vcpus[i])
+			it.vcpus[i]->n = 0;
+}
+
 int rvp_itrace_open(const char *path, bool system)
 {
 	uint32_t mode = system;
@@ -37,6 +58,7 @@ int rvp_itrace_open(const char *path, bool system)
 	it.out = fopen(path, "wb");
 	if (!it.out)
 		return -1;
+	pthread_atfork(NULL, NULL, child_stops);
 	setvbuf(it.out, NULL, _IOFBF, 1 << 20);
 	fwrite(RVP_ITRACE_MAGIC, 8, 1, it.out);
 	fwrite(&mode, 4, 1, it.out);
@@ -50,8 +72,10 @@ uint32_t rvp_itrace_block(uint64_t start, uint32_t n, const uint32_t *words)
 
 	pthread_mutex_lock(&it.lock);
 	head[1] = it.next_id++;
-	fwrite(head, 4, 5, it.out);
-	fwrite(words, 4, n, it.out);
+	if (it.out) {
+		fwrite(head, 4, 5, it.out);
+		fwrite(words, 4, n, it.out);
+	}
 	pthread_mutex_unlock(&it.lock);
 	return head[1];
 }
@@ -61,8 +85,10 @@ static void flush_vcpu(unsigned int index, struct itrace_vcpu *v)
 	uint32_t head[2] = { RVP_ITRACE_VCPU, index };
 
 	pthread_mutex_lock(&it.lock);
-	fwrite(head, 4, 2, it.out);
-	fwrite(v->buf, 4, v->n, it.out);
+	if (it.out) {
+		fwrite(head, 4, 2, it.out);
+		fwrite(v->buf, 4, v->n, it.out);
+	}
 	pthread_mutex_unlock(&it.lock);
 	v->n = 0;
 }
@@ -71,7 +97,7 @@ void rvp_itrace_exec(unsigned int vcpu_index, uint32_t id, uint32_t priv)
 {
 	struct itrace_vcpu *v;
 
-	if (vcpu_index >= MAX_VCPUS)
+	if (vcpu_index >= MAX_VCPUS || !it.out)
 		return;
 	v = it.vcpus[vcpu_index];
 	if (__builtin_expect(!v, 0)) {

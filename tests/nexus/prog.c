@@ -3,13 +3,16 @@
  * prog.c - a riscv64 program for the N-Trace round trips on real code:
  * libc's qsort calling back, recursion, a switch compiled to a jump
  * table, calls through pointers, longjmp (a return that goes elsewhere),
- * and a signal handler (entered and left around a system call).
+ * a signal handler (entered and left around a system call), and a fork
+ * (the trace follows the parent; the child's run is not in it).
  */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static jmp_buf env;
 static volatile int signals;
@@ -74,6 +77,14 @@ int main(int argc, char **argv)
 			deep(5 + r % 5);
 		raise(SIGUSR1);
 	}
-	printf("prog: %d rounds, %d signals, %ld\n", rounds, signals, acc);
+	fflush(stdout);
+	if (fork() == 0) {
+		/* Long enough to fill the plugin's buffers in the child. */
+		acc = fib(24);
+		_exit(acc == 46368 ? 0 : 1);
+	}
+	wait(&r);
+	printf("prog: %d rounds, %d signals, %ld, child %d\n", rounds, signals,
+	       acc, WEXITSTATUS(r));
 	return 0;
 }
