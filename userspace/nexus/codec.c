@@ -385,6 +385,20 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 		m->src = fixed & ((1u << r->cfg.src_bits) - 1);
 		fixed >>= r->cfg.src_bits;
 	}
+	/* The messages of a program's flow, most of any trace, directly. */
+	if ((tcode == NX_TCODE_INDIRECT_BRANCH_HIST && n_vars == 3) ||
+	    (tcode == NX_TCODE_INDIRECT_BRANCH && n_vars == 2)) {
+		if (overflow)
+			goto too_long;
+		m->sync = m->etype = m->rcode = m->evcode = m->cdf = 0;
+		m->data = m->rdata1 = m->tstamp = 0;
+		m->has_tstamp = false;
+		m->btype = fixed & 3;
+		m->icnt = vals[0];
+		m->addr = addr_of(&r->cfg, vals[1], bits[1], (tops >> 1) & 1);
+		m->hist = n_vars == 3 ? vals[2] : 0;
+		return NX_READ_MSG;
+	}
 	m->sync = m->btype = m->etype = m->rcode = m->evcode = m->cdf = 0;
 	m->icnt = m->addr = m->hist = m->data = m->rdata1 = m->tstamp = 0;
 	m->has_tstamp = false;
@@ -439,6 +453,7 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 		return NX_READ_BAD;
 	}
 	if (overflow) {
+too_long:
 		snprintf(r->err, sizeof(r->err), "%s: a field longer than 64 bits",
 			 nx_tcode_name(tcode));
 		return NX_READ_BAD;
