@@ -176,6 +176,10 @@ static struct {
 	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
 	const char *itrace;		/* itrace=FILE */
 	const char *out_path;		/* out=FILE: a forked child's is .PID */
+	/* The cloning thread's time at its last clone: a new thread's time
+	 * goes on from there, so each thread's records come after the
+	 * FORK record that creates it (perf orders events by time). */
+	uint64_t thread_time;
 } plugin = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -989,8 +993,11 @@ static void syscall_entry(qemu_plugin_id_t id, unsigned int vcpu_index,
 	in_syscall.a[5] = a6;
 	if (num == NR_CLONE || num == NR_CLONE3) {
 		/* The child must not inherit unwritten bytes of ours. */
+		v = vcpu_get(vcpu_index);
 		pthread_mutex_lock(&plugin.lock);
 		fflush(plugin.out);
+		if (v)
+			plugin.thread_time = retired(v);
 		pthread_mutex_unlock(&plugin.lock);
 	} else if ((num == NR_EXECVE || num == NR_EXECVEAT) &&
 		   (v = vcpu_get(vcpu_index))) {
@@ -1072,6 +1079,8 @@ static struct vcpu *vcpu_new(unsigned int index)
 	v->budget = next_budget(v);
 	v->tid = syscall(SYS_gettid);
 	pthread_mutex_lock(&plugin.lock);
+	/* Cycles and stamps count from here, as from 0 (differences only). */
+	v->flushed = v->ctr_mark = v->born = plugin.thread_time;
 	if (!plugin.system && !plugin.header.entry_code) {
 		/* QEMU 7.2 loads plugins before the program: these are only
 		 * valid once it runs. */

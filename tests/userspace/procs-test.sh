@@ -28,6 +28,7 @@ fi
 nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1" "$1.n" && mv "$1.n" "$1"; }
 $cc -O2 -g -o "$tmp/procs" $src/procs.c && nomap "$tmp/procs" &&
 	$cc -O2 -g -o "$tmp/interp" $src/interp.c &&
+	$cc -O2 -g -pthread -o "$tmp/threads" $src/threads.c && nomap "$tmp/threads" &&
 	$cc -O2 -g -static -o "$tmp/procs-static" $src/procs.c &&
 	$cc -O2 -g -fPIE -nostdlib -Wl,-pie -Wl,--no-dynamic-linker \
 		-o "$tmp/spie" $src/spie.c
@@ -141,6 +142,29 @@ else
 fi
 ls /tmp/rvperf-trace-* 2>/dev/null | grep -q .
 ok $((!$?)) "no trace file left behind"
+
+# threads: each its samples under its tid, its time going on from its
+# creator's, so the file is in the order perf sorts it into.
+rec thr.data ./threads
+ok $? "record a program with three threads"
+rvp script -i thr.data -F pid,tid,ip,sym >thr.sym
+counts=$(awk '$NF == "work" {split($1, id, "/"); n[id[2]]++} END {for (t in n) print n[t]}' thr.sym |
+	sort -n | tr '\n' ' ')
+# work(n): 0.5 M iterations in the main thread, 1, 2 and 3 M in the
+# others: samples in proportion 1 : 2 : 4 : 6
+echo "$counts" | awk '{ exit !(NF == 4 && $2 > 1.8 * $1 && $3 > 1.8 * $2 && $4 > 1.3 * $3) }'
+ok $? "four threads' samples of work, in proportion to their work ($counts)"
+awk '{split($1, id, "/"); print id[1]}' thr.sym | sort -u | wc -l | grep -qx 1
+ok $? "all under one pid"
+if [ -n "$perf612" ]; then
+	f=pid,tid,time,ip,sym,dso
+	"$perf612" script -i thr.data -F $f 2>/dev/null >thr.perf
+	rvp script -i thr.data -F $f >thr.ours
+	cmp -s thr.perf thr.ours
+	ok $? "perf 6.12 prints the threads' samples in our order (time order)"
+else
+	ok 0 "perf 6.12 on threads # SKIP perf 6.12 not available"
+fi
 
 # exec: qemu-user hands execve to the host kernel, which runs a host
 # program natively (and a riscv64 one only through binfmt_misc, without

@@ -488,11 +488,17 @@ static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
 	return PERF_BR_PRIV_UNKNOWN;
 }
 
-/* One process's trace (the plugin writes one per process), read one
- * record ahead so that the processes' records can be merged by time. */
+/* One thread's records in its process's trace (the plugin writes one
+ * file per process, its threads' records interleaved as they were
+ * written), read one record ahead so that all threads' records can be
+ * merged by time.  Each thread's time is its own instruction count, going
+ * on from its creator's at the clone. */
 struct trace_stream {
 	FILE *f;
 	char path[PATH_MAX + 32];
+	uint64_t tid;			/* the thread whose records these are */
+	int main;			/* the process's first thread: its
+					 * totals, its end */
 	struct rvp_trace_header h;
 	struct rvp_trace_record r;	/* the next record, when have */
 	uint64_t *payload;		/* its entries or its event's words */
@@ -508,6 +514,7 @@ static void stream_next(struct trace_stream *st)
 	size_t words;
 
 	st->have = 0;
+again:
 	if (read_exact(st->f, &st->r, sizeof(st->r)))
 		return;
 	if (st->r.kind == RVP_TRACE_END) {
@@ -527,6 +534,11 @@ static void stream_next(struct trace_stream *st)
 	} else {
 		return;		/* damaged: the trace ends here */
 	}
+	if (st->r.tid != st->tid) {	/* another thread's */
+		if (fseek(st->f, (long)(words * 8), SEEK_CUR))
+			return;
+		goto again;
+	}
 	if (words > st->payload_words) {
 		uint64_t *p = realloc(st->payload, words * 8);
 
@@ -544,7 +556,9 @@ static void stream_next(struct trace_stream *st)
 	st->have = 1;
 }
 
-static int stream_open(struct trace_stream *st, const char *path)
+/* The records of thread tid in the trace at path (0: the process's first
+ * thread, whose tid is its pid). */
+static int stream_open(struct trace_stream *st, const char *path, uint64_t tid)
 {
 	memset(st, 0, sizeof(*st));
 	snprintf(st->path, sizeof(st->path), "%s", path);
@@ -557,6 +571,8 @@ static int stream_open(struct trace_stream *st, const char *path)
 		st->f = NULL;
 		return -1;
 	}
+	st->main = !tid || tid == st->h.pid;
+	st->tid = tid ? tid : st->h.pid;
 	stream_next(st);
 	return 0;
 }
@@ -720,7 +736,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		free(br);
 		return fail("out of memory%s", "");
 	}
-	if (stream_open(&streams[0], trace_path)) {
+	if (stream_open(&streams[0], trace_path, 0)) {
 		free(streams);
 		free(br);
 		return fail("the plugin wrote no trace (did QEMU load %s?)",
@@ -796,8 +812,9 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 
 			rc |= pd_write_fork(&w, f->pid, f->ppid, f->tid, f->ptid,
 					    r->time);
-			if (f->pid != f->ppid) {
+			{
 				if (nr_streams == cap_streams) {
+					size_t si = (size_t)(st - streams);
 					struct trace_stream *p = realloc(streams,
 						2 * cap_streams * sizeof(*p));
 
@@ -806,11 +823,17 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 						break;
 					}
 					streams = p;
+					st = &streams[si];	/* moved */
 					cap_streams *= 2;
 				}
-				snprintf(child, sizeof(child), "%s.%" PRIu64,
-					 trace_path, f->pid);
-				if (stream_open(&streams[nr_streams], child) == 0)
+				if (f->pid == f->ppid)	/* a thread */
+					snprintf(child, sizeof(child), "%s",
+						 st->path);
+				else
+					snprintf(child, sizeof(child), "%s.%" PRIu64,
+						 trace_path, f->pid);
+				if (stream_open(&streams[nr_streams], child,
+						f->tid) == 0)
 					nr_streams++;
 				else
 					fprintf(stderr, "rvperf record: warning: "
@@ -823,6 +846,11 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 	for (i = 0; i < nr_streams; i++) {
 		struct trace_stream *st = &streams[i];
 
+		if (!st->main) {	/* the process's end is its main's */
+			fclose(st->f);
+			free(st->payload);
+			continue;
+		}
 		if (st->exec_last && !st->ended)
 			fprintf(stderr, "rvperf record: warning: process %" PRIu64
 				" ran execve: the new image is not followed "
