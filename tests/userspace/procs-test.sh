@@ -60,7 +60,7 @@ for f in mix cmp main memcpy; do
 done
 rvp report -i dyn.data --top 10 >dyn.rep 2>dyn.rep.err
 ok $? "rvperf report"
-section() { awk -v s="## $1" '$0 == s {on=1; next} /^## / {on=0} on && NF' dyn.rep; }
+section() { awk -v s="## $1" 'index($0, s) == 1 {on=1; next} /^## / {on=0} on && NF' dyn.rep; }
 section 'Hottest branch edges' | grep -Eq 'mix\+0x[0-9a-f]+ +-> mix\+0x[0-9a-f]+ +COND$'
 ok $? "the report's hot edges: mix's loop"
 section 'Hottest branch edges' | grep -Eq 'cmp\+0x[0-9a-f]+ +-> .* RET$' &&
@@ -202,6 +202,11 @@ rvp report -i interp.data --top 40 >interp40.rep 2>&1
 grep -Eq 'shared_tail\+0x[0-9a-f]+ +-> shared_tail\+0x2 +(COND|UNCOND)$' interp40.rep &&
 	! awk '/^## Hot loops/ {on=1; next} /^## / {on=0} on' interp40.rep | grep -q shared_tail
 ok $? "a backward jump to a shared epilogue is no loop"
+isec 'Hottest branch edges' | grep -A1 -E '^ +[0-9]+ .* find\+0x[0-9a-f]+ +-> find\+' | sed -n 2p |
+	grep -Eq '^ +interp\.c:[0-9]+ +-> interp\.c:[0-9]+$'
+ok $? "hot edges carry their source lines (find's loop: interp.c)"
+grep -Eq '<td class="sym">interp\.c:[0-9]+ &rarr; interp\.c:[0-9]+</td>' interp.html
+ok $? "and so do the HTML page's"
 isec 'Self overhead by function' | sed -n 2p | grep -Eq '%  run$'
 ok $? "self overhead by function: run on top"
 isec 'Self overhead by source line' | sed -n 2p | grep -Eq '%  .*interp\.c:[0-9]+ \(run\)$'

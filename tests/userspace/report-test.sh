@@ -22,7 +22,7 @@ ok $? "record branchy's control flow as branch stacks of 16 (loops $latch -> $he
 re() { printf '%s' "$1" | sed 's/+/\\+/'; }
 "$rvperf" report -i "$tmp/t.data" --top 10 >"$tmp/r.out" 2>"$tmp/r.err"
 ok $? "rvperf report runs"
-section() { awk -v s="## $1" '$0 == s {on=1; next} /^## / {on=0} on && NF' "$tmp/r.out"; }
+section() { awk -v s="## $1" 'index($0, s) == 1 {on=1; next} /^## / {on=0} on && NF' "$tmp/r.out"; }
 
 section 'Hottest branch edges' | sed -n 2p | grep -Eq "$(re "$latch") +-> $(re "$head") +COND\$"
 ok $? "the hottest edge is the hot loop's back-edge"

@@ -230,6 +230,7 @@ static void put_line(FILE *f, const char *file, unsigned int line)
 
 int report_render_html(const struct report_model *an, FILE *f, size_t top)
 {
+	char la[160], lb[160];
 	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -336,7 +337,8 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 	}
 	fputs("</table>\n<h2>Hottest branch edges</h2>\n<table><tr>"
 	      "<th>count</th><th>share</th><th class=\"sym\">from</th>"
-	      "<th class=\"sym\">to</th><th class=\"sym\">type</th></tr>\n", f);
+	      "<th class=\"sym\">to</th><th class=\"sym\">type</th>"
+	      "<th class=\"sym\">source lines</th></tr>\n", f);
 	for (i = 0; i < an->nr_edges && i < top; i++) {
 		const struct edge *e = &an->edges[i];
 
@@ -344,8 +346,14 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 			100.0 * (double)e->count / (double)an->records);
 		table_row_addr(an, f, e->from);
 		table_row_addr(an, f, e->to);
-		fprintf(f, "<td class=\"sym\">%s</td></tr>\n",
-			edge_type_name(e));
+		fprintf(f, "<td class=\"sym\">%s</td>", edge_type_name(e));
+		report_model_line_addr(an, e->from, la, sizeof(la));
+		report_model_line_addr(an, e->to, lb, sizeof(lb));
+		fputs("<td class=\"sym\">", f);
+		put_escaped(f, *la ? la : "?");
+		fputs(" &rarr; ", f);
+		put_escaped(f, *lb ? lb : "?");
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<h2>Call edges</h2>\n<table><tr><th>count</th>"
 	      "<th class=\"sym\">caller</th><th class=\"sym\">callee</th></tr>\n",

@@ -236,6 +236,20 @@ static int line_of(struct report_model_input *rp, uint64_t addr,
 	return 1;
 }
 
+void report_model_line_addr(const struct report_model *m, uint64_t addr,
+			    char *buf, size_t size)
+{
+	const char *file, *base;
+	unsigned int line;
+
+	if (!line_of(m->in, addr, &file, &line)) {
+		snprintf(buf, size, "%s", "");
+		return;
+	}
+	base = strrchr(file, '/');
+	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
+}
+
 /* The function holding a runtime address: name, runtime start, size. */
 static const char *function_span(struct report_model_input *rp, uint64_t addr,
 				 uint64_t *start, uint64_t *size)

@@ -142,6 +142,9 @@ void report_model_free(struct report_model *m);
 /* "function+0xoffset", or "0xaddress" where no symbol is known. */
 void report_model_name_addr(const struct report_model *m, uint64_t addr,
 			    char *buf, size_t size);
+/* "file:line" of addr (the file's base name), or "" when unknown. */
+void report_model_line_addr(const struct report_model *m, uint64_t addr,
+			    char *buf, size_t size);
 /* perf's name for the edge's type, "-" when it has none. */
 const char *edge_type_name(const struct edge *e);
 

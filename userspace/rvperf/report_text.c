@@ -20,8 +20,9 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 		      f);
 		return ferror(f) ? -1 : 0;
 	}
-	fprintf(f, "\n## Hottest branch edges\n\n%10s %7s  %-34s    %-34s %s\n",
-	       "count", "share", "from", "to", "type");
+	fprintf(f, "\n## Hottest branch edges (source lines below each)\n\n"
+		"%10s %7s  %-34s    %-34s %s\n", "count", "share", "from", "to",
+		"type");
 	for (i = 0; i < an->nr_edges && i < top; i++) {
 		const struct edge *e = &an->edges[i];
 
@@ -30,6 +31,12 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 		fprintf(f, "%10" PRIu64 " %6.2f%%  %-34s -> %-34s %s\n", e->count,
 		       100.0 * (double)e->count / (double)an->records, a, b,
 		       edge_type_name(e));
+		/* where in the source, on a line of its own below */
+		report_model_line_addr(an, e->from, a, sizeof(a));
+		report_model_line_addr(an, e->to, b, sizeof(b));
+		if (*a || *b)
+			fprintf(f, "%19s  %-34s -> %s\n", "", *a ? a : "?",
+				*b ? b : "?");
 	}
 
 	fprintf(f, "\n## Hot loops (natural loops of the control-flow graph)\n\n"
