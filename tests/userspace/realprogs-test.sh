@@ -37,6 +37,19 @@ local s = 0
 for i = 1, #t do s = s + #t[i] end
 print(fib(22), s)
 LUA
+# Another input for each, for AutoFDO's effect beyond its training run.
+cat >"$tmp/other.lua" <<'LUA'
+local words, n = {}, 0
+for i = 1, 30000 do
+	local w = ("w" .. (i * 7919) % 1000)
+	words[w] = (words[w] or 0) + 1
+end
+for _, c in pairs(words) do n = n + c end
+local s = {}
+for i = 1, 3000 do s[#s + 1] = tostring(i * i) end
+print(n, #table.concat(s, ","))
+LUA
+cat "$(dirname "$dir")"/bzip2-1.0.8/*.c "$(dirname "$dir")"/bzip2-1.0.8/*.h | head -c 300000 >"$tmp/other.txt"
 # bzip2's input: Lua's own sources, a few hundred kilobytes of text.
 cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 400000 >"$tmp/input.txt"
 cd "$tmp" || exit 1
@@ -83,5 +96,54 @@ for p in lua-pie lua-static bzip2-pie bzip2-static; do
 	first=$(self $p.rep | grep -v '^?' | head -1 | awk '{print $1}')
 	grep -q "^$first:[1-9]" $p.dump
 	ok $? "$p: rvperf autofdo profiles $first"
+done
+# AutoFDO's effect, on the training input: each program built plain -O2
+# and with the profile of its recording (gcc -fauto-profile, clang
+# -fprofile-sample-use), the instructions and transfers the plugin counts.
+src=$(dirname "$dir")
+lua_c=""
+for f in lapi lcode lctype ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes \
+	 lparser lstate lstring ltable ltm lundump lvm lzio lauxlib lbaselib lcorolib \
+	 ldblib liolib lmathlib loadlib loslib lstrlib ltablib lutf8lib linit lua; do
+	lua_c+=" $src/lua-5.4.4/src/$f.c"
+done
+bz_c=""
+for f in blocksort huffman crctable randtable compress decompress bzlib bzip2; do
+	bz_c+=" $src/bzip2-1.0.8/$f.c"
+done
+counts() { sed -n 's/.*samples, \([0-9]*\) instructions, \([0-9]*\) transfers.*/\1 \2/p' "$1"; }
+for comp in gcc clang; do
+	case $comp in
+	gcc) cc="riscv64-linux-gnu-gcc -O2 -g"; use="-fauto-profile="; fmt=gcc;;
+	clang) command -v clang >/dev/null || { ok 0 "clang AutoFDO # SKIP no clang"; continue; }
+	       cc="clang --target=riscv64-linux-gnu -O2 -g"; use="-fprofile-sample-use="; fmt=llvm;;
+	esac
+	for prog in lua bzip2; do
+		case $prog in
+		lua) files=$lua_c; flags="-DLUA_USE_LINUX -lm -ldl"; args="bench.lua";;
+		*) files=$bz_c; flags="-D_FILE_OFFSET_BITS=64"; args="-9 -c input.txt";;
+		esac
+		b=$prog-$comp
+		# shellcheck disable=SC2086
+		$cc -o $b $files $flags 2>$b.cc.err &&
+			"$rvperf" record -o $b.data -- ./$b $args >/dev/null 2>$b.err &&
+			"$rvperf" autofdo -i $b.data --elf $b --format $fmt -o $b.prof 2>/dev/null &&
+			$cc $use$b.prof -o $b-fdo $files $flags 2>$b.fdo.err &&
+			"$rvperf" record -o $b-fdo.data -- ./$b-fdo $args >/dev/null 2>$b-fdo.err
+		ok $? "$prog, $comp: plain and profiled builds recorded"
+		read -r pi pt < <(counts $b.err)
+		read -r fi ft < <(counts $b-fdo.err)
+		diag "$prog, $comp -O2: $pi instructions, $pt transfers; with AutoFDO: $fi, $ft"
+		[ -n "$fi" ] && [ -n "$pi" ] && { [ "$fi" -lt "$pi" ] || [ "$ft" -lt "$pt" ]; }
+		ok $? "$prog, $comp: the AutoFDO build retires fewer instructions or takes fewer branches ($fi/$ft against $pi/$pt)"
+		# another input: measured and shown, not asserted (a profile
+		# may fit its training input only)
+		case $prog in lua) args2="other.lua";; *) args2="-9 -c other.txt";; esac
+		"$rvperf" record -o $b-2.data -- ./$b $args2 >/dev/null 2>$b-2.err
+		"$rvperf" record -o $b-fdo-2.data -- ./$b-fdo $args2 >/dev/null 2>$b-fdo-2.err
+		read -r pi pt < <(counts $b-2.err)
+		read -r fi ft < <(counts $b-fdo-2.err)
+		diag "$prog, $comp, another input: -O2 $pi instructions, $pt transfers; with AutoFDO: $fi, $ft"
+	done
 done
 tap_done; exit $?
