@@ -26,10 +26,10 @@ fi
 # perf 6.12 names code after RISC-V mapping symbols ($x...): without them
 # its names are comparable with ours.
 nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1" "$1.n" && mv "$1.n" "$1"; }
-$cc -O2 -g -o "$tmp/procs" $src/procs.c && nomap "$tmp/procs" &&
+$cc -O2 -g -o "$tmp/procs" $src/procs.c -ldl && nomap "$tmp/procs" &&
 	$cc -O2 -g -o "$tmp/interp" $src/interp.c &&
 	$cc -O2 -g -pthread -o "$tmp/threads" $src/threads.c && nomap "$tmp/threads" &&
-	$cc -O2 -g -static -o "$tmp/procs-static" $src/procs.c &&
+	$cc -O2 -g -static -o "$tmp/procs-static" $src/procs.c 2>"$tmp/static.warn" &&
 	$cc -O2 -g -fPIE -nostdlib -Wl,-pie -Wl,--no-dynamic-linker \
 		-o "$tmp/spie" $src/spie.c
 ok $? "build the dynamically linked PIE, the static program and the static PIE"
@@ -142,6 +142,12 @@ else
 fi
 ls /tmp/rvperf-trace-* 2>/dev/null | grep -q .
 ok $((!$?)) "no trace file left behind"
+
+# dlopen: a library mapped after start-up is named too.
+rec dl.data ./procs dlopen
+ok $? "record a program that dlopen()s libm"
+rvp script -i dl.data -F ip,sym,dso | grep -q ' (/usr/riscv64-linux-gnu/lib/libm.so.6)$'
+ok $? "samples in libm.so.6, mapped by dlopen after start-up"
 
 # threads: each its samples under its tid, its time going on from its
 # creator's, so the file is in the order perf sorts it into.

@@ -4,8 +4,10 @@
  * tests/userspace/procs-test.sh: qsort() calls cmp() through a pointer
  * from libc's merge sort (and memcpy), mix() is a loop of the program's
  * own.  "fork": a child runs child_work() while the parent waits; "exec":
- * after the work, the program replaces itself with ARG.
+ * after the work, the program replaces itself with ARG; "dlopen": after
+ * the work, libm is loaded and its cos() called in a loop.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,15 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		waitpid(p, NULL, 0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "dlopen")) {
+		void *m = dlopen("libm.so.6", RTLD_NOW);
+		double (*cosine)(double) = m ? (double (*)(double))dlsym(m, "cos") : NULL;
+		double x = 0;
+
+		for (i = 0; cosine && i < 300000; i++)
+			x += cosine(i * 0.001);
+		s += (unsigned long)x;
 	}
 	if (argc > 2 && !strcmp(argv[1], "exec")) {
 		execl(argv[2], argv[2], (char *)NULL);
