@@ -182,6 +182,12 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 		double share = an->samples ? 100.0 * (double)n->samples /
 					     (double)an->samples : 0.0;
 
+		/* The annotated function's box leads to its annotation. */
+		int link = an->annotation.func &&
+			   !strcmp(an->annotation.func, n->name);
+
+		if (link)
+			fputs("<a href=\"#annotated\">", f);
 		fprintf(f, "<g class=\"fn%s\"><title>", n->loop ? " hot" : "");
 		put_escaped(f, n->name);
 		fprintf(f, ": %" PRIu64 " samples (%.1f%%)</title>"
@@ -200,7 +206,7 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 			else
 				fputs(" \xc2\xb7 loop", f);
 		}
-		fputs("</text></g>\n", f);
+		fputs(link ? "</text></g></a>\n" : "</text></g>\n", f);
 	}
 	fputs("</svg>\n", f);
 }
@@ -383,6 +389,18 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 		for (i = 0; i < ann->nr_insns; i++) {
 			const struct annotated_insn *in = &ann->insns[i];
 			size_t k;
+
+			if (!in->shown) {
+				for (k = i; k < ann->nr_insns &&
+				     !ann->insns[k].shown; k++)
+					;
+				fprintf(f, "<tr class=\"src\"><td></td><td class=\"sym\" "
+					"colspan=\"3\">&hellip; %zu instructions without "
+					"samples or records</td></tr>\n", k - i);
+				i = k - 1;
+				file = NULL;
+				continue;
+			}
 
 			if (in->file && (in->file != file || in->line != line)) {
 				fputs("<tr class=\"src\"><td></td><td class=\"sym\" "

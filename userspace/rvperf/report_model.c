@@ -1093,6 +1093,19 @@ static int annotate(struct report_model *an, const uint64_t *sorted_ips)
 		pc += len;
 	}
 	a->nr_insns = n;
+	/* A source line is shown whole when any of its instructions is hot:
+	 * a function of thousands of instructions reads as its hot lines. */
+	for (i = 0; i < n; i = k) {
+		int hot = 0;
+		size_t j;
+
+		for (k = i; k < n && (k == i || (a->insns[i].file &&
+		     a->insns[k].file == a->insns[i].file &&
+		     a->insns[k].line == a->insns[i].line)); k++)
+			hot |= a->insns[k].samples || a->insns[k].nr_exits;
+		for (j = i; j < k; j++)
+			a->insns[j].shown = hot;
+	}
 	return 0;
 }
 

@@ -78,6 +78,10 @@ struct annotated_insn {
 	unsigned int line;
 	uint64_t samples;
 	size_t first_exit, nr_exits;	/* in annotation.exits */
+	int shown;			/* its source line (or, without line
+					 * information, itself) has samples or
+					 * records: renderers show it, and
+					 * summarise the runs of others */
 };
 
 struct annotation {

@@ -131,6 +131,17 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 			const struct annotated_insn *in = &ann->insns[i];
 			size_t k;
 
+			if (!in->shown) {
+				for (k = i; k < ann->nr_insns &&
+				     !ann->insns[k].shown; k++)
+					;
+				fprintf(f, "%8s  ... %zu instructions without samples "
+					"or records\n", "", k - i);
+				i = k - 1;
+				file = NULL;
+				continue;
+			}
+
 			if (in->file && (in->file != file || in->line != line)) {
 				fprintf(f, "  %s:%u\n", in->file, in->line);
 				file = in->file;
