@@ -98,6 +98,8 @@ struct rvctr_task_ctx {
 static struct {
 	bool present;
 	unsigned int depth;		/* entries the boot hart kept at probe */
+	u64 impl;			/* control bits the boot hart implements */
+	bool misp;			/* it implements ctrtarget.MISP */
 	struct rvctr_cpu __percpu *cpus;
 	struct kmem_cache *task_cache;
 } rvctr;
@@ -146,7 +148,8 @@ static void rvctr_unfreeze(void)
 
 static void rvctr_write_ctl(struct rvctr_cpu *c, u64 ctl)
 {
-	csr_write(RVCTR_CSR_CTL, (unsigned long)ctl | c->depth_bits);
+	csr_write(RVCTR_CSR_CTL, (unsigned long)(ctl & rvctr.impl) |
+		  c->depth_bits);
 }
 
 /* Empties the buffer; the write pointer and FROZEN start again from 0. */
@@ -271,6 +274,29 @@ static bool rvctr_dt_present(void)
 	return any;
 }
 
+static u64 rvctr_ctl_write_read(void *arg, u64 val)
+{
+	csr_write(RVCTR_CSR_CTL, (unsigned long)val);
+	return csr_read(RVCTR_CSR_CTL);
+}
+
+/*
+ * ctrtarget.MISP is optional too: write it in the newest entry with
+ * recording off, read it back, and clear the buffer again.
+ */
+static bool rvctr_probe_misp(void)
+{
+	unsigned long sel = csr_read(CSR_SISELECT);
+	bool misp;
+
+	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST);
+	csr_write(RVCTR_CSR_SIREG2, RVP_CTRTARGET_MISP);
+	misp = csr_read(RVCTR_CSR_SIREG2) & RVP_CTRTARGET_MISP;
+	csr_write(CSR_SISELECT, sel);
+	rvctr_clear();
+	return misp;
+}
+
 /* The CSRs answer on this hart: the control, siselect and sireg3. */
 static int rvctr_csr_probe(void)
 {
@@ -309,10 +335,15 @@ int rvctr_probe(struct pmu *pmu)
 	if (!ret) {
 		unsigned long bits;
 
+		/* Everything but S and U is optional: see what sticks. */
+		rvctr.impl = rvctr_probe_ctl(RVCTR_LAYOUT,
+					     rvctr_ctl_write_read, NULL);
 		csr_write(RVCTR_CSR_CTL, 0);
 		rvctr.depth = rvctr_set_depth(ctr_depth, &bits);
-		if (!rvctr.depth)
+		if (!rvctr.depth || !rvctr.impl)
 			ret = -EIO;
+		else
+			rvctr.misp = rvctr_probe_misp();
 	}
 	preempt_enable();
 	if (ret) {
@@ -334,9 +365,10 @@ int rvctr_probe(struct pmu *pmu)
 	pmu->sched_task = rvctr_sched_task;
 	pmu->task_ctx_cache = rvctr.task_cache;
 	rvctr.present = true;
-	pr_info("CTR (%s layout): %u entries, %u per sample\n",
+	pr_info("CTR (%s layout): %u entries, %u per sample, control bits %#llx, MISP %s\n",
 		RVCTR_LAYOUT_NAME, rvctr.depth,
-		rvctr_depth_report(rvctr.depth, ctr_depth_cap));
+		rvctr_depth_report(rvctr.depth, ctr_depth_cap), rvctr.impl,
+		rvctr.misp ? "yes" : "no");
 	return 0;
 }
 
@@ -427,6 +459,9 @@ int rvctr_event_init(struct perf_event *event)
 				rvctr_kernel_start());
 	if (ret)
 		return ret;
+	if (!rvctr_impl_allows(RVCTR_LAYOUT, rvctr.impl,
+			       event->attr.branch_sample_type))
+		return -EOPNOTSUPP;
 	/* A task's call stack goes with the task: perf allocates its room. */
 	if (rvctr_is_call_stack(event) &&
 	    (event->attach_state & PERF_ATTACH_TASK))
@@ -454,7 +489,7 @@ static void rvctr_program(struct rvctr_cpu *c)
 		priv |= f.priv;
 	}
 	rvctr_write_ctl(c, rvctr_ctl_bits(RVCTR_LAYOUT, types, priv,
-					  c->cs_users == c->users));
+					  c->cs_users == c->users, rvctr.impl));
 }
 
 /**
@@ -671,6 +706,7 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 	if (rvctr_filter_init(&f, event->attr.branch_sample_type,
 			      rvctr_kernel_start()))
 		return;
+	f.misp = rvctr.misp;
 	if (!c->read)
 		rvctr_read_records(c);
 	report = rvctr_depth_report(c->depth, ctr_depth_cap);

@@ -74,13 +74,15 @@ static void rvctr_test_ctl(struct kunit *test, enum rvctr_layout l)
 	u64 ctl;
 
 	/* Taken branches only, user: every other type inhibited, NTBREN off. */
-	ctl = rvctr_ctl_bits(l, BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH), RVCTR_PRIV_USER, false);
+	ctl = rvctr_ctl_bits(l, BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH), RVCTR_PRIV_USER, false,
+			     ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl, u | frz | 0xff0eULL << 32);
 	/* Everything, both privileges, call stack: no inhibit bit at all. */
-	ctl = rvctr_ctl_bits(l, 0xff2e, RVCTR_PRIV_USER | RVCTR_PRIV_KERNEL, true);
+	ctl = rvctr_ctl_bits(l, 0xff2e, RVCTR_PRIV_USER | RVCTR_PRIV_KERNEL, true,
+			     ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl, u | s | ras | frz);
 	/* Not-taken branches wanted: NTBREN, which opts in. */
-	ctl = rvctr_ctl_bits(l, 0xff3e, RVCTR_PRIV_KERNEL, false);
+	ctl = rvctr_ctl_bits(l, 0xff3e, RVCTR_PRIV_KERNEL, false, ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl, s | frz | (v1 ? RVP_CTR_V1_MCTRCTL_NTBREN :
 						RVP_CTR_DRAFT_MCTRCONTROL_NTBREN));
 }
@@ -301,6 +303,72 @@ static void rvctr_test_syscall(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fret, &fault, &e));
 }
 
+/* A hart whose control register keeps only the bits in @mask. */
+struct rvctr_fake_ctl {
+	u64 mask;
+	u64 reg;
+};
+
+static u64 rvctr_fake_write_read(void *arg, u64 val)
+{
+	struct rvctr_fake_ctl *h = arg;
+
+	h->reg = val & h->mask;
+	return h->reg;
+}
+
+/*
+ * Only S, U (and BPFRZ, bit 11) are mandatory in Ssctr 1.0: on a hart
+ * without RASEMU, LCOFIFRZ, NTBREN, MISP or any type inhibit, nothing
+ * optional is written and call stacks are refused.
+ */
+static void rvctr_test_optional(struct kunit *test)
+{
+	const u64 min_v1 = RVP_CTR_V1_MCTRCTL_U | RVP_CTR_V1_MCTRCTL_S | BIT_ULL(11);
+	const u64 cs = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK;
+	struct rvctr_fake_ctl h = { .mask = min_v1, .reg = 0 };
+	struct rvctr_filter f;
+	struct perf_branch_entry e;
+	struct rvctr_record r = rec(UADDR, UADDR + 0x40, RVP_CTRDATA_TYPE_TAKEN_BRANCH, false);
+	u64 impl, ctl;
+
+	impl = rvctr_probe_ctl(RVCTR_LAYOUT_V1, rvctr_fake_write_read, &h);
+	KUNIT_EXPECT_EQ(test, impl, min_v1);
+	KUNIT_EXPECT_EQ(test, h.reg, 0ULL);	/* left off */
+	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_V1, BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH),
+			     RVCTR_PRIV_USER, false, impl);
+	KUNIT_EXPECT_EQ(test, ctl, (u64)RVP_CTR_V1_MCTRCTL_U);
+	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_V1, 0xff2e, RVCTR_PRIV_USER, true, impl);
+	KUNIT_EXPECT_EQ(test, ctl & RVP_CTR_V1_MCTRCTL_RASEMU, 0ULL);
+	KUNIT_EXPECT_FALSE(test, rvctr_impl_allows(RVCTR_LAYOUT_V1, impl, cs));
+	KUNIT_EXPECT_TRUE(test, rvctr_impl_allows(RVCTR_LAYOUT_V1, impl,
+						  PERF_SAMPLE_BRANCH_USER |
+						  PERF_SAMPLE_BRANCH_ANY));
+	/* Some inhibits implemented: only those are written. */
+	h.mask = min_v1 | RVP_CTR_V1_MCTRCTL_RASEMU | BIT_ULL(32 + 9);
+	impl = rvctr_probe_ctl(RVCTR_LAYOUT_V1, rvctr_fake_write_read, &h);
+	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_V1, BIT(RVP_CTRDATA_TYPE_TAKEN_BRANCH),
+			     RVCTR_PRIV_USER, false, impl);
+	KUNIT_EXPECT_EQ(test, ctl, RVP_CTR_V1_MCTRCTL_U | BIT_ULL(32 + 9));
+	KUNIT_EXPECT_TRUE(test, rvctr_impl_allows(RVCTR_LAYOUT_V1, impl, cs));
+	/* Without the mandatory bits it is no CTR. */
+	h.mask = RVP_CTR_V1_MCTRCTL_U;
+	KUNIT_EXPECT_EQ(test, rvctr_probe_ctl(RVCTR_LAYOUT_V1, rvctr_fake_write_read, &h),
+			0ULL);
+	/* The draft's DEPTH and CLR are not control options. */
+	h.mask = RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S |
+		 RVP_CTR_DRAFT_MCTRCONTROL_DEPTH | RVP_CTR_DRAFT_MCTRCONTROL_CLR;
+	KUNIT_EXPECT_EQ(test, rvctr_probe_ctl(RVCTR_LAYOUT_DRAFT, rvctr_fake_write_read, &h),
+			RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S);
+	/* No ctrtarget.MISP: neither predicted nor mispredicted. */
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
+	f.misp = false;
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&f, &r, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 0);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -312,6 +380,7 @@ static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_sanitise),
 	KUNIT_CASE(rvctr_test_per_event_types),
 	KUNIT_CASE(rvctr_test_syscall),
+	KUNIT_CASE(rvctr_test_optional),
 	{}
 };
 

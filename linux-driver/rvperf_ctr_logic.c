@@ -101,6 +101,7 @@ int rvctr_filter_init(struct rvctr_filter *f, u64 bst,
 		return -EOPNOTSUPP;
 	f->branch_sample_type = bst;
 	f->faults = !!(bst & PERF_SAMPLE_BRANCH_ANY);
+	f->misp = true;		/* the driver says when the hart has none */
 	f->kernel_start = kernel_start;
 	return 0;
 }
@@ -112,15 +113,20 @@ EXPORT_SYMBOL_GPL(rvctr_filter_init);
  * @types: union of the events' rvctr_filter.types
  * @priv: union of their RVCTR_PRIV_*
  * @call_stack: RAS emulation (only when every active event is CALL_STACK)
+ * @impl: the control bits the hart implements (rvctr_probe_ctl())
  *
  * Every transfer type not wanted is inhibited; not-taken branches are
  * enabled only if asked for.  Freezing on a local counter overflow
  * (LCOFIFRZ) is always on: records are read in the overflow handler.
+ * Everything but S and U is optional in Ssctr 1.0: a bit the hart does
+ * not implement is left out (the per-event software filter drops a type
+ * the hart could not inhibit; the handler freezes by hand without
+ * LCOFIFRZ; rvctr_impl_allows() refuses call stacks without RASEMU).
  *
  * Return: the control register value (DEPTH of the draft left 0).
  */
 u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
-		   bool call_stack)
+		   bool call_stack, u64 impl)
 {
 	bool v1 = layout == RVCTR_LAYOUT_V1;
 	u64 inh = (u64)(~types & 0xffff) << RVP_CTR_FILTER_SHIFT;
@@ -142,9 +148,59 @@ u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
 		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_S : RVP_CTR_DRAFT_MCTRCONTROL_S;
 	if (call_stack)
 		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_RASEMU : RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
-	return ctl;
+	return ctl & impl;
 }
 EXPORT_SYMBOL_GPL(rvctr_ctl_bits);
+
+/**
+ * rvctr_probe_ctl() - the control bits a hart implements
+ * @layout: CSR layout
+ * @write_read: writes its value to s*ctrctl / sctrcontrol and returns what
+ *	reads back (the driver's CSR access; a fake one in KUnit)
+ * @arg: for @write_read
+ *
+ * Write all ones, read back: WARL bits of unimplemented options (RASEMU,
+ * LCOFIFRZ, NTBREN, each transfer-type inhibit) read 0.  The register is
+ * left 0, recording off.
+ *
+ * Return: the implemented bits (without the draft's DEPTH), or 0 when the
+ * mandatory S and U bits do not stick (not a usable CTR).
+ */
+u64 rvctr_probe_ctl(enum rvctr_layout layout,
+		    u64 (*write_read)(void *arg, u64 val), void *arg)
+{
+	bool v1 = layout == RVCTR_LAYOUT_V1;
+	u64 need = v1 ? RVP_CTR_V1_MCTRCTL_U | RVP_CTR_V1_MCTRCTL_S :
+			RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S;
+	u64 impl = write_read(arg, ~0ULL);
+
+	write_read(arg, 0);
+	if (!v1)	/* DEPTH is set on its own; CLR is a command */
+		impl &= ~(RVP_CTR_DRAFT_MCTRCONTROL_DEPTH |
+			  RVP_CTR_DRAFT_MCTRCONTROL_CLR);
+	return (impl & need) == need ? impl : 0;
+}
+EXPORT_SYMBOL_GPL(rvctr_probe_ctl);
+
+/**
+ * rvctr_impl_allows() - whether a hart can record what an event asks
+ * @layout: CSR layout
+ * @impl: rvctr_probe_ctl()'s answer
+ * @bst: the event's branch_sample_type
+ *
+ * A call stack needs RAS emulation; everything else can be filtered in
+ * software from what the hart records.
+ *
+ * Return: true when the event can be accepted.
+ */
+bool rvctr_impl_allows(enum rvctr_layout layout, u64 impl, u64 bst)
+{
+	u64 ras = layout == RVCTR_LAYOUT_V1 ? RVP_CTR_V1_MCTRCTL_RASEMU :
+					      RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
+
+	return !(bst & PERF_SAMPLE_BRANCH_CALL_STACK) || (impl & ras);
+}
+EXPORT_SYMBOL_GPL(rvctr_impl_allows);
 
 /**
  * rvctr_type_to_perf() - CTR TYPE to PERF_BR_* (and new_type)
@@ -327,7 +383,8 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 	memset(e, 0, sizeof(*e));
 	e->from = from_ok ? from : 0;
 	e->to = to_ok ? to : 0;
-	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+	/* Without ctrtarget.MISP nothing is known: both flags stay 0. */
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS) && f->misp) {
 		e->mispred = !!(rec->target & RVP_CTRTARGET_MISP);
 		e->predicted = !e->mispred;
 	}

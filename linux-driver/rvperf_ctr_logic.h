@@ -30,6 +30,7 @@ struct rvctr_filter {
 	u32 priv;		/* RVCTR_PRIV_* */
 	u64 branch_sample_type;	/* the event's flags (TYPE_SAVE, ...) */
 	bool faults;		/* exceptions other than ecall (ANY only) */
+	bool misp;		/* the hart implements ctrtarget.MISP */
 	unsigned long kernel_start; /* lowest kernel address */
 };
 
@@ -47,7 +48,10 @@ struct rvctr_record {
 int rvctr_filter_init(struct rvctr_filter *f, u64 branch_sample_type,
 		      unsigned long kernel_start);
 u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
-		   bool call_stack);
+		   bool call_stack, u64 impl);
+u64 rvctr_probe_ctl(enum rvctr_layout layout,
+		    u64 (*write_read)(void *arg, u64 val), void *arg);
+bool rvctr_impl_allows(enum rvctr_layout layout, u64 impl, u64 bst);
 void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 			u8 *new_type);
 u16 rvctr_decode_cycles(u64 data);
