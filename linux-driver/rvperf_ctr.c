@@ -56,7 +56,6 @@
 #define RVCTR_STATUS_FROZEN	RVP_CTR_V1_SCTRSTATUS_FROZEN
 #endif
 
-#define RVCTR_MAX_DEPTH		256
 #define RVCTR_MAX_EVENTS	64
 #define RVCTR_STATUS_WRPTR	GENMASK(7, 0)
 #define RVCTR_INSN_ECALL	0x00000073
@@ -79,6 +78,8 @@ struct rvctr_cpu {
 	unsigned long depth_bits; /* the draft's DEPTH, kept in CTL */
 	unsigned int users;	/* active branch events */
 	unsigned int cs_users;	/* of which call-stack (RAS emulation) */
+	/* a call-stack task whose records the frozen buffer still holds */
+	struct rvctr_task_ctx *frozen_for;
 	bool read;		/* raw[] holds this interrupt's records */
 	unsigned int nr_raw;	/* how many are valid */
 	u64 hw_idx;		/* hardware index of the newest record */
@@ -86,13 +87,6 @@ struct rvctr_cpu {
 	/* one sample's entries, rebuilt for each overflowed event */
 	struct perf_branch_stack stack;
 	struct perf_branch_entry entries[RVCTR_MAX_DEPTH];
-};
-
-/* A call-stack user's records while its task is switched out. */
-struct rvctr_task_ctx {
-	bool valid;
-	unsigned int depth;
-	struct rvctr_record rec[RVCTR_MAX_DEPTH];
 };
 
 static struct {
@@ -143,6 +137,7 @@ static void rvctr_freeze(void)
 
 static void rvctr_unfreeze(void)
 {
+	this_cpu_ptr(rvctr.cpus)->frozen_for = NULL;
 	csr_clear(RVCTR_CSR_STATUS, RVCTR_STATUS_FROZEN);
 }
 
@@ -155,6 +150,8 @@ static void rvctr_write_ctl(struct rvctr_cpu *c, u64 ctl)
 /* Empties the buffer; the write pointer and FROZEN start again from 0. */
 static void rvctr_clear(void)
 {
+	if (rvctr.cpus)
+		this_cpu_ptr(rvctr.cpus)->frozen_for = NULL;
 #ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 	csr_set(RVCTR_CSR_CTL, RVP_CTR_DRAFT_MCTRCONTROL_CLR);
 #else
@@ -548,19 +545,43 @@ void rvctr_event_del(struct perf_event *event)
 
 /* ------------------------------------------------- context switches */
 
+static void rvctr_ops_read(void *arg, unsigned int i, struct rvctr_record *rec)
+{
+	rvctr_read_entry(i, rec);
+}
+
+static void rvctr_ops_write(void *arg, unsigned int i,
+			    const struct rvctr_record *rec)
+{
+	rvctr_write_entry(i, rec);
+}
+
+static void rvctr_ops_clear(void *arg)
+{
+	rvctr_clear();
+}
+
+static const struct rvctr_stack_ops rvctr_hw_ops = {
+	.read = rvctr_ops_read,
+	.write = rvctr_ops_write,
+	.clear = rvctr_ops_clear,
+};
+
+/*
+ * The buffer stays frozen after a save: until something records, clears
+ * or unfreezes it (each of which forgets frozen_for), it still holds the
+ * task's stack and the restore has nothing to write.
+ */
 static void rvctr_task_save(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
 {
 	unsigned long flags, sel;
-	unsigned int i;
 
 	local_irq_save(flags);
 	rvctr_freeze();
 	sel = csr_read(CSR_SISELECT);
-	for (i = 0; i < c->depth; i++)
-		rvctr_read_entry(i, &t->rec[i]);
+	rvctr_stack_save(t, c->depth, &rvctr_hw_ops, NULL);
 	csr_write(CSR_SISELECT, sel);
-	t->depth = c->depth;
-	t->valid = true;
+	c->frozen_for = t;
 	local_irq_restore(flags);
 }
 
@@ -568,17 +589,12 @@ static void rvctr_task_save(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
 static void rvctr_task_restore(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
 {
 	unsigned long flags, sel;
-	unsigned int i;
 
-	if (!t->valid || t->depth != c->depth) {
-		rvctr_clear();
-		return;
-	}
 	local_irq_save(flags);
 	rvctr_freeze();
 	sel = csr_read(CSR_SISELECT);
-	for (i = 0; i < t->depth; i++)
-		rvctr_write_entry(i, &t->rec[i]);
+	rvctr_stack_restore(t, c->depth, c->frozen_for == t, &rvctr_hw_ops,
+			    NULL);
 	csr_write(CSR_SISELECT, sel);
 	rvctr_unfreeze();
 	local_irq_restore(flags);

@@ -7,6 +7,7 @@
 
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/string.h>
 
 #include "rvperf_ctr_logic.h"
 #include "rvperf_ctr_regs.h"
@@ -369,6 +370,94 @@ static void rvctr_test_optional(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 0);
 }
 
+/* A buffer of 256 entries counting its accesses. */
+struct rvctr_fake_buf {
+	struct rvctr_record e[RVCTR_MAX_DEPTH];
+	unsigned int reads, writes, clears;
+};
+
+static void rvctr_fake_read(void *arg, unsigned int i, struct rvctr_record *r)
+{
+	struct rvctr_fake_buf *b = arg;
+
+	b->reads++;
+	*r = b->e[i];
+}
+
+static void rvctr_fake_write(void *arg, unsigned int i, const struct rvctr_record *r)
+{
+	struct rvctr_fake_buf *b = arg;
+
+	b->writes++;
+	b->e[i] = *r;
+}
+
+static void rvctr_fake_clear(void *arg)
+{
+	struct rvctr_fake_buf *b = arg;
+
+	b->clears++;
+	memset(b->e, 0, sizeof(b->e));
+}
+
+static const struct rvctr_stack_ops rvctr_fake_ops = {
+	.read = rvctr_fake_read,
+	.write = rvctr_fake_write,
+	.clear = rvctr_fake_clear,
+};
+
+/*
+ * Save/restore of a call stack: up to the first invalid entry, a save
+ * area used once, nothing written back to a buffer nobody touched.
+ */
+static void rvctr_test_stack_save(struct kunit *test)
+{
+	struct rvctr_fake_buf *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct rvctr_task_ctx *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < 5; i++)
+		b->e[i] = rec(UADDR + 16 * i, UADDR + 0x100, RVP_CTRDATA_TYPE_DIRECT_CALL,
+			      false);
+
+	rvctr_stack_save(t, 256, &rvctr_fake_ops, b);
+	KUNIT_EXPECT_EQ(test, b->reads, 6U);	/* 5 valid, 1 invalid */
+	KUNIT_EXPECT_EQ(test, t->nr, 5U);
+	KUNIT_EXPECT_TRUE(test, t->valid);
+
+	/* Another task used the buffer: cleared, 5 entries written back. */
+	memset(b->e, 0xa5, sizeof(b->e));
+	rvctr_stack_restore(t, 256, false, &rvctr_fake_ops, b);
+	KUNIT_EXPECT_EQ(test, b->clears, 1U);
+	KUNIT_EXPECT_EQ(test, b->writes, 5U);
+	KUNIT_EXPECT_EQ(test, b->e[4].source, (u64)(UADDR + 64) | RVP_CTRSOURCE_V);
+	KUNIT_EXPECT_EQ(test, b->e[5].source, 0ULL);
+	KUNIT_EXPECT_FALSE(test, t->valid);
+
+	/* Back without a save in between: starts empty, not stale. */
+	rvctr_stack_restore(t, 256, false, &rvctr_fake_ops, b);
+	KUNIT_EXPECT_EQ(test, b->clears, 2U);
+	KUNIT_EXPECT_EQ(test, b->writes, 5U);
+
+	/* Saved, and the buffer untouched since: nothing to do. */
+	for (i = 0; i < 5; i++)
+		b->e[i] = rec(UADDR + 16 * i, UADDR + 0x100, RVP_CTRDATA_TYPE_DIRECT_CALL,
+			      false);
+	rvctr_stack_save(t, 256, &rvctr_fake_ops, b);
+	rvctr_stack_restore(t, 256, true, &rvctr_fake_ops, b);
+	KUNIT_EXPECT_EQ(test, b->clears, 2U);
+	KUNIT_EXPECT_EQ(test, b->writes, 5U);
+	KUNIT_EXPECT_FALSE(test, t->valid);
+
+	/* A different depth since the save: cleared. */
+	rvctr_stack_save(t, 256, &rvctr_fake_ops, b);
+	rvctr_stack_restore(t, 64, false, &rvctr_fake_ops, b);
+	KUNIT_EXPECT_EQ(test, b->clears, 3U);
+	KUNIT_EXPECT_EQ(test, b->writes, 5U);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -381,6 +470,7 @@ static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_per_event_types),
 	KUNIT_CASE(rvctr_test_syscall),
 	KUNIT_CASE(rvctr_test_optional),
+	KUNIT_CASE(rvctr_test_stack_save),
 	{}
 };
 

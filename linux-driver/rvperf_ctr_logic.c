@@ -405,3 +405,63 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 	return true;
 }
 EXPORT_SYMBOL_GPL(rvctr_record_to_entry);
+
+/**
+ * rvctr_stack_save() - keep a call-stack task's records at switch out
+ * @t: the task's save area
+ * @depth: the hart's depth
+ * @ops: the buffer (frozen by the caller)
+ * @arg: for @ops
+ *
+ * Reads from the newest entry to the first invalid one, as Intel's LBR
+ * code does: a shallow stack costs a few CSR accesses, not 4 * @depth.
+ */
+void rvctr_stack_save(struct rvctr_task_ctx *t, unsigned int depth,
+		      const struct rvctr_stack_ops *ops, void *arg)
+{
+	unsigned int i;
+
+	depth = min_t(unsigned int, depth, RVCTR_MAX_DEPTH);
+	for (i = 0; i < depth; i++) {
+		ops->read(arg, i, &t->rec[i]);
+		if (!(t->rec[i].source & RVP_CTRSOURCE_V))
+			break;
+	}
+	t->nr = i;
+	t->depth = depth;
+	t->valid = true;
+}
+EXPORT_SYMBOL_GPL(rvctr_stack_save);
+
+/**
+ * rvctr_stack_restore() - give a call-stack task its records back
+ * @t: the task's save area
+ * @depth: the hart's depth
+ * @untouched: the buffer still holds what rvctr_stack_save() read from it
+ *	(nothing recorded or cleared it since): nothing to write
+ * @ops: the buffer (frozen by the caller)
+ * @arg: for @ops
+ *
+ * A save area is restored once: @valid is cleared, so a task that comes
+ * back without having been saved again starts empty, not with a stale
+ * stack.  Entries older than the saved ones are cleared.
+ */
+void rvctr_stack_restore(struct rvctr_task_ctx *t, unsigned int depth,
+			 bool untouched, const struct rvctr_stack_ops *ops,
+			 void *arg)
+{
+	unsigned int i;
+
+	if (!t->valid || t->depth != depth) {
+		t->valid = false;
+		ops->clear(arg);
+		return;
+	}
+	t->valid = false;
+	if (untouched)
+		return;
+	ops->clear(arg);
+	for (i = 0; i < t->nr; i++)
+		ops->write(arg, i, &t->rec[i]);
+}
+EXPORT_SYMBOL_GPL(rvctr_stack_restore);

@@ -17,6 +17,9 @@ enum rvctr_layout {
 	RVCTR_LAYOUT_DRAFT,	/* v0.1.4 draft: sctrcontrol with DEPTH */
 };
 
+/* The deepest CTR buffer (sctrdepth 4, the draft's DEPTH 0b1111). */
+#define RVCTR_MAX_DEPTH		256
+
 /* Reported depth cap for older perf tools that drop deeper stacks. */
 #define RVCTR_DEPTH_CAP		127
 
@@ -45,6 +48,25 @@ struct rvctr_record {
 	bool syscall;		/* an exception raised by ecall */
 };
 
+/*
+ * A call-stack task's records while it is switched out: the @nr newest
+ * entries (the first invalid one ends them), for a hart of @depth entries.
+ * @valid is set by a save and cleared by the restore that consumes it.
+ */
+struct rvctr_task_ctx {
+	bool valid;
+	unsigned int depth;
+	unsigned int nr;
+	struct rvctr_record rec[RVCTR_MAX_DEPTH];
+};
+
+/* The hart's buffer, as the save/restore logic sees it (KUnit fakes it). */
+struct rvctr_stack_ops {
+	void (*read)(void *arg, unsigned int i, struct rvctr_record *rec);
+	void (*write)(void *arg, unsigned int i, const struct rvctr_record *rec);
+	void (*clear)(void *arg);
+};
+
 int rvctr_filter_init(struct rvctr_filter *f, u64 branch_sample_type,
 		      unsigned long kernel_start);
 u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
@@ -60,5 +82,10 @@ unsigned int rvctr_depth_report(unsigned int depth, bool cap);
 bool rvctr_record_to_entry(const struct rvctr_filter *f,
 			   const struct rvctr_record *rec,
 			   struct perf_branch_entry *e);
+void rvctr_stack_save(struct rvctr_task_ctx *t, unsigned int depth,
+		      const struct rvctr_stack_ops *ops, void *arg);
+void rvctr_stack_restore(struct rvctr_task_ctx *t, unsigned int depth,
+			 bool untouched, const struct rvctr_stack_ops *ops,
+			 void *arg);
 
 #endif /* RVPERF_CTR_LOGIC_H */
