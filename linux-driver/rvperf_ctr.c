@@ -717,7 +717,7 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 {
 	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
 	struct rvctr_filter f;
-	unsigned int i, n = 0, report;
+	unsigned int report;
 
 	if (rvctr_filter_init(&f, event->attr.branch_sample_type,
 			      rvctr_kernel_start()))
@@ -726,11 +726,9 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 	if (!c->read)
 		rvctr_read_records(c);
 	report = rvctr_depth_report(c->depth, ctr_depth_cap);
-	for (i = 0; i < c->nr_raw && n < report; i++)
-		if (rvctr_record_to_entry(&f, &c->raw[i], &c->entries[n]))
-			n++;
-	c->stack.nr = n;
-	c->stack.hw_idx = c->hw_idx;
+	c->stack.nr = rvctr_build_stack(&f, c->raw, c->nr_raw, report,
+					c->hw_idx, c->entries,
+					&c->stack.hw_idx);
 	perf_sample_save_brstack(data, event, &c->stack, NULL);
 }
 

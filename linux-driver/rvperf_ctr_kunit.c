@@ -458,6 +458,34 @@ static void rvctr_test_stack_save(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->writes, 5U);
 }
 
+/* hw_idx only for a stack the software filter left as the hardware had it. */
+static void rvctr_test_hw_idx(struct kunit *test)
+{
+	struct perf_branch_entry *e = kunit_kcalloc(test, 4, sizeof(*e), GFP_KERNEL);
+	struct rvctr_record raw[3] = {
+		rec(UADDR, UADDR + 0x100, RVP_CTRDATA_TYPE_DIRECT_CALL, false),
+		rec(UADDR + 0x104, UADDR + 4, RVP_CTRDATA_TYPE_FUNCTION_RETURN, false),
+		rec(UADDR + 8, UADDR + 0x200, RVP_CTRDATA_TYPE_DIRECT_CALL, false),
+	};
+	struct rvctr_filter fcall, fany;
+	u64 idx;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fcall, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_CALL, KSTART), 0);
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&fany, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
+	KUNIT_EXPECT_EQ(test, rvctr_build_stack(&fany, raw, 3, 4, 7, e, &idx), 3U);
+	KUNIT_EXPECT_EQ(test, idx, 7ULL);
+	/* Cut at the report limit: still the hardware's newest entries. */
+	KUNIT_EXPECT_EQ(test, rvctr_build_stack(&fany, raw, 3, 2, 7, e, &idx), 2U);
+	KUNIT_EXPECT_EQ(test, idx, 7ULL);
+	/* The return dropped: entry 1 is hardware entry 5, not 6. */
+	KUNIT_EXPECT_EQ(test, rvctr_build_stack(&fcall, raw, 3, 4, 7, e, &idx), 2U);
+	KUNIT_EXPECT_EQ(test, e[1].from, (u64)(UADDR + 8));
+	KUNIT_EXPECT_EQ(test, idx, -1ULL);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -471,6 +499,7 @@ static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_syscall),
 	KUNIT_CASE(rvctr_test_optional),
 	KUNIT_CASE(rvctr_test_stack_save),
+	KUNIT_CASE(rvctr_test_hw_idx),
 	{}
 };
 

@@ -407,6 +407,41 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 EXPORT_SYMBOL_GPL(rvctr_record_to_entry);
 
 /**
+ * rvctr_build_stack() - an event's branch stack from the raw records
+ * @f: the event's filter
+ * @raw: the records read, newest first
+ * @nr_raw: how many
+ * @max: the most entries a sample carries
+ * @hw_idx: the hardware index of @raw[0]
+ * @entries: filled in
+ * @hw_idx_out: @hw_idx when @entries are @raw's newest records one for
+ *	one, else -1ULL: once the software filter dropped a record, entry
+ *	i is no longer hardware entry @hw_idx - i, and perf's stitching
+ *	would match the wrong records.
+ *
+ * Return: the number of entries.
+ */
+unsigned int rvctr_build_stack(const struct rvctr_filter *f,
+			       const struct rvctr_record *raw,
+			       unsigned int nr_raw, unsigned int max,
+			       u64 hw_idx, struct perf_branch_entry *entries,
+			       u64 *hw_idx_out)
+{
+	unsigned int i, n = 0;
+	bool dropped = false;
+
+	for (i = 0; i < nr_raw && n < max; i++) {
+		if (rvctr_record_to_entry(f, &raw[i], &entries[n]))
+			n++;
+		else
+			dropped = true;
+	}
+	*hw_idx_out = dropped ? -1ULL : hw_idx;
+	return n;
+}
+EXPORT_SYMBOL_GPL(rvctr_build_stack);
+
+/**
  * rvctr_stack_save() - keep a call-stack task's records at switch out
  * @t: the task's save area
  * @depth: the hart's depth

@@ -82,6 +82,11 @@ unsigned int rvctr_depth_report(unsigned int depth, bool cap);
 bool rvctr_record_to_entry(const struct rvctr_filter *f,
 			   const struct rvctr_record *rec,
 			   struct perf_branch_entry *e);
+unsigned int rvctr_build_stack(const struct rvctr_filter *f,
+			       const struct rvctr_record *raw,
+			       unsigned int nr_raw, unsigned int max,
+			       u64 hw_idx, struct perf_branch_entry *entries,
+			       u64 *hw_idx_out);
 void rvctr_stack_save(struct rvctr_task_ctx *t, unsigned int depth,
 		      const struct rvctr_stack_ops *ops, void *arg);
 void rvctr_stack_restore(struct rvctr_task_ctx *t, unsigned int depth,
