@@ -61,7 +61,8 @@ static void rvctr_test_filter_types(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9)));
 	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_KERNEL |
 				PERF_SAMPLE_BRANCH_HV | PERF_SAMPLE_BRANCH_CALL_STACK, KSTART), 0);
-	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9) | BIT(13)));
+	/* calls, returns and co-routine swaps (pop + push) */
+	KUNIT_EXPECT_EQ(test, f.types, (u32)(BIT(8) | BIT(9) | BIT(12) | BIT(13)));
 	KUNIT_EXPECT_EQ(test, f.priv, (u32)RVCTR_PRIV_KERNEL);
 }
 
@@ -486,6 +487,27 @@ static void rvctr_test_hw_idx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, idx, -1ULL);
 }
 
+/* RAS emulation: co-routine swaps pop and push, so they are not inhibited. */
+static void rvctr_test_coroutine(struct kunit *test)
+{
+	struct rvctr_record swap = rec(UADDR, UADDR + 0x80, RVP_CTRDATA_TYPE_COROUTINE_SWAP,
+				       false);
+	struct perf_branch_entry e;
+	struct rvctr_filter f;
+	u64 ctl;
+
+	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_CALL_STACK |
+				PERF_SAMPLE_BRANCH_TYPE_SAVE, KSTART), 0);
+	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_V1, f.types, f.priv, true, ~0ULL);
+	KUNIT_EXPECT_EQ(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_COROUTINE_SWAP), 0ULL);
+	KUNIT_EXPECT_NE(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_TAKEN_BRANCH), 0ULL);
+	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_DRAFT, f.types, f.priv, true, ~0ULL);
+	KUNIT_EXPECT_EQ(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_COROUTINE_SWAP), 0ULL);
+	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&f, &swap, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_3);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -500,6 +522,7 @@ static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_optional),
 	KUNIT_CASE(rvctr_test_stack_save),
 	KUNIT_CASE(rvctr_test_hw_idx),
+	KUNIT_CASE(rvctr_test_coroutine),
 	{}
 };
 

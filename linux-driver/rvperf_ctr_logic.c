@@ -86,8 +86,14 @@ int rvctr_filter_init(struct rvctr_filter *f, u64 bst,
 		types |= T(TAKEN_BRANCH);
 	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
 		types |= RVCTR_TYPES_IND_JUMP;
+	/*
+	 * RAS emulation pops on a return, pushes on a call and does both on a
+	 * co-routine swap (Ssctr 1.0, RAS emulation mode): inhibiting swaps
+	 * would leave the swapped-out frame on the stack.
+	 */
 	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK)
-		types |= RVCTR_TYPES_CALL | T(FUNCTION_RETURN);
+		types |= RVCTR_TYPES_CALL | T(FUNCTION_RETURN) |
+			 T(COROUTINE_SWAP);
 	if (!types)
 		return -EOPNOTSUPP;
 
