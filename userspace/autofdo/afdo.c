@@ -451,26 +451,6 @@ static int check_filter(const struct pd_reader *r, const char *input,
 	return 0;
 }
 
-/* The build id the recording gives for a mapping: MMAP2's own, else the
- * build-id table's; NULL when it has none. */
-static const unsigned char *recorded_build_id(const struct pd_reader *r,
-					      const struct pd_record *rec,
-					      unsigned int *size)
-{
-	unsigned int i;
-
-	*size = rec->build_id_size;
-	if (rec->build_id_size)
-		return rec->build_id;
-	for (i = 0; i < r->nr_build_ids; i++)
-		if (r->build_ids[i].size &&
-		    !strcmp(r->build_ids[i].filename, rec->name)) {
-			*size = r->build_ids[i].size;
-			return r->build_ids[i].id;
-		}
-	return NULL;
-}
-
 static int read_samples(const struct afdo_options *o, const char *input,
 			const struct binary *b, struct pair_map *branches,
 			struct pair_map *ranges, struct afdo_stats *st, char *err,
@@ -502,7 +482,7 @@ static int read_samples(const struct afdo_options *o, const char *input,
 		if ((rec.header.type == PERF_RECORD_MMAP2 ||
 		     rec.header.type == PERF_RECORD_MMAP) && rec.name &&
 		    !strcmp(base_name(rec.name), want) && !o->force &&
-		    (id = recorded_build_id(&r, &rec, &id_size)) &&
+		    (id = pd_mapping_build_id(&r, &rec, &id_size)) &&
 		    (id_size != b->syms.build_id_size ||
 		     memcmp(id, b->syms.build_id, id_size))) {
 			/* Another build of the program: its addresses

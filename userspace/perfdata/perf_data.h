@@ -138,6 +138,12 @@ int pd_open(struct pd_reader *r, const char *path);
 int pd_next(struct pd_reader *r, struct pd_record *rec);
 void pd_close(struct pd_reader *r);
 int pd_has_feature(const struct pd_reader *r, enum pd_feature feat);
+/* The build id the recording gives for a mapping: its MMAP2's own, else the
+ * build-id table's entry for its file name (what perf record writes); NULL
+ * when neither has one. */
+const unsigned char *pd_mapping_build_id(const struct pd_reader *r,
+					 const struct pd_record *rec,
+					 unsigned int *size);
 
 /* ---- writer */
 

@@ -303,6 +303,24 @@ int pd_has_feature(const struct pd_reader *r, enum pd_feature feat)
 	return !!(r->features[feat / 64] & (1ULL << (feat % 64)));
 }
 
+const unsigned char *pd_mapping_build_id(const struct pd_reader *r,
+					 const struct pd_record *rec,
+					 unsigned int *size)
+{
+	unsigned int i;
+
+	*size = rec->build_id_size;
+	if (rec->build_id_size)
+		return rec->build_id;
+	for (i = 0; i < r->nr_build_ids; i++)
+		if (r->build_ids[i].size &&
+		    !strcmp(r->build_ids[i].filename, rec->name)) {
+			*size = r->build_ids[i].size;
+			return r->build_ids[i].id;
+		}
+	return NULL;
+}
+
 /* A cursor over one record's body. */
 struct cursor {
 	const unsigned char *p, *end;

@@ -25,6 +25,7 @@
 #include "nexus.h"
 #include "nexus_cmd.h"
 #include "perf_data.h"
+#include "record.h"
 #include "rvp_classify.h"
 #include "rvp_itrace.h"
 #include "rvperf/ntrace.h"
@@ -1045,27 +1046,6 @@ static int write_code(const struct mapped *m, const char *prog,
 	return rc;
 }
 
-static const char *default_plugin(char *buf, size_t size)
-{
-	const char *env = getenv("RVPERF_PLUGIN");
-	char exe[PATH_MAX - 64];
-	ssize_t n;
-	char *slash;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(buf, size, "%s/../qemu-model/librvperf-ctr.so", exe);
-	return buf;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -1104,7 +1084,8 @@ static int cmd_record(int argc, char **argv)
 		       o.system ? "qemu-system-riscv64" : "qemu-riscv64";
 	}
 	if (!o.plugin)
-		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
+		o.plugin = rvperf_plugin_path("RVPERF_PLUGIN", "librvperf-ctr.so",
+					      plugin_buf, sizeof(plugin_buf));
 	if (!o.plugin || stat(o.plugin, &sb))
 		return fail(EXIT_USAGE, "no plugin at '%s' (build it, or pass --plugin)",
 			    o.plugin ? o.plugin : "?");

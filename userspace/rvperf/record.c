@@ -198,11 +198,10 @@ static uint64_t branch_sample_type(const char *filter)
 	return bits;
 }
 
-/* Next to this executable: BUILD/userspace/rvperf ->
- * BUILD/qemu-model/librvperf-ctr.so. */
-static const char *default_plugin(char *buf, size_t size)
+const char *rvperf_plugin_path(const char *env_var, const char *name,
+			       char *buf, size_t size)
 {
-	const char *env = getenv("RVPERF_PLUGIN");
+	const char *env = getenv(env_var);
 	char exe[PATH_MAX - 64];
 	ssize_t n;
 	char *slash;
@@ -217,7 +216,7 @@ static const char *default_plugin(char *buf, size_t size)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
-	snprintf(buf, size, "%s/../qemu-model/librvperf-ctr.so", exe);
+	snprintf(buf, size, "%s/../qemu-model/%s", exe, name);
 	return buf;
 }
 
@@ -937,7 +936,8 @@ int rvperf_record(int argc, char **argv)
 	if (check_qemu(o.qemu, qemu_given))
 		return EXIT_USAGE;
 	if (!o.plugin)
-		o.plugin = default_plugin(plugin_buf, sizeof(plugin_buf));
+		o.plugin = rvperf_plugin_path("RVPERF_PLUGIN", "librvperf-ctr.so",
+					      plugin_buf, sizeof(plugin_buf));
 	if (!o.plugin || stat(o.plugin, &st))
 		return fail("no CTR plugin at '%s' (build it, or pass --plugin)",
 			    o.plugin ? o.plugin : "?");

@@ -31,4 +31,12 @@ void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 
 int rvperf_record(int argc, char **argv);
 
+/*
+ * A QEMU plugin of ours: $ENV_VAR when set, else NAME next to this
+ * executable's build (BUILD/userspace/rvperf -> BUILD/qemu-model/NAME), in
+ * buf; NULL when neither can be told.
+ */
+const char *rvperf_plugin_path(const char *env_var, const char *name,
+			       char *buf, size_t size);
+
 #endif /* RVPERF_RECORD_H */

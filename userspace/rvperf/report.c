@@ -58,26 +58,6 @@ struct symbol_source {
 	char mismatch[200];		/* the first mapping whose is not */
 };
 
-/* The build id the recording gives for a mapping: MMAP2's own, else the
- * build-id table's (what perf record writes); NULL when neither has one. */
-static const unsigned char *recorded_build_id(const struct pd_reader *r,
-					      const struct pd_record *rec,
-					      unsigned int *size)
-{
-	unsigned int i;
-
-	*size = rec->build_id_size;
-	if (rec->build_id_size)
-		return rec->build_id;
-	for (i = 0; i < r->nr_build_ids; i++)
-		if (r->build_ids[i].size &&
-		    !strcmp(r->build_ids[i].filename, rec->name)) {
-			*size = r->build_ids[i].size;
-			return r->build_ids[i].id;
-		}
-	return NULL;
-}
-
 /* The file a mapping's symbols are read from, in buf. */
 static const char *symbol_file(struct symbol_source *src,
 			       const struct pd_reader *r,
@@ -92,7 +72,7 @@ static const char *symbol_file(struct symbol_source *src,
 
 	base = base ? base + 1 : rec->name;
 	if (opt->elf && (!opt->elf_match || !strcmp(base, opt->elf_match))) {
-		id = recorded_build_id(r, rec, &id_size);
+		id = pd_mapping_build_id(r, rec, &id_size);
 		if (!id || opt->force)
 			return opt->elf;
 		if (id_size == src->elf.build_id_size &&

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record.h"
 #include "rvp_classify.h"
 #include "rvperf/ctr.h"
 #include "tv.h"
@@ -540,24 +541,6 @@ static int tv_diff_cmd(int argc, char **argv)
 
 /* ------------------------------------------------------------ record */
 
-/* Next to this executable: BUILD/userspace/rvperf -> BUILD/qemu-model/X. */
-static const char *beside_exe(const char *rel, char *buf, size_t size)
-{
-	char exe[PATH_MAX - 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
-	snprintf(buf, size, "%s/%s", exe, rel);
-	return buf;
-}
-
 static int tv_record(int argc, char **argv)
 {
 	const char *out = "trace.tv", *qemu = NULL, *plugin = NULL, *machine = NULL;
@@ -591,9 +574,8 @@ static int tv_record(int argc, char **argv)
 	if (argc - i > 64)
 		return fail(EXIT_USAGE, "too many arguments");
 	if (!plugin)
-		plugin = getenv("RVPERF_TV_PLUGIN") && *getenv("RVPERF_TV_PLUGIN")
-			 ? getenv("RVPERF_TV_PLUGIN")
-			 : beside_exe("../qemu-model/librvperf-tv.so", plugin_buf, sizeof(plugin_buf));
+		plugin = rvperf_plugin_path("RVPERF_TV_PLUGIN", "librvperf-tv.so",
+					    plugin_buf, sizeof(plugin_buf));
 	if (!plugin || stat(plugin, &st))
 		return fail(EXIT_DATA, "no trace plugin at '%s' (build it, or pass --plugin)",
 			    plugin ? plugin : "?");
