@@ -466,6 +466,12 @@ int rvctr_event_init(struct perf_event *event)
 	return 0;
 }
 
+/* The call-stack save area perf keeps for @event's task, if any. */
+static struct rvctr_task_ctx *rvctr_event_task_ctx(struct perf_event *event)
+{
+	return event->pmu_ctx ? event->pmu_ctx->task_ctx_data : NULL;
+}
+
 /* Programs the union of the cpu's branch events (0 when none). */
 static void rvctr_program(struct rvctr_cpu *c)
 {
@@ -517,10 +523,16 @@ int rvctr_event_add(struct perf_event *event)
 	c->cs_users += cs;
 	perf_sched_cb_inc(event->pmu);
 	/*
-	 * A new first event starts empty.  An event that has run before is
-	 * being switched in with its task: sched_task() clears or restores.
+	 * The first event on the cpu starts empty, also one that has run
+	 * before: the buffer holds what was recorded for whoever had branch
+	 * events last, and an ioctl(ENABLE) mid-timeslice is followed by no
+	 * sched_task() that would clear it.  The exception is a call-stack
+	 * task whose own saved records the frozen buffer still holds: the
+	 * sched_task() of its switch in restores them without a copy (an
+	 * ioctl(ENABLE) leaves them frozen until the next interrupt).
 	 */
-	if (!c->users++ && !event->total_time_running)
+	if (!c->users++ &&
+	    (!c->frozen_for || c->frozen_for != rvctr_event_task_ctx(event)))
 		rvctr_clear();
 	rvctr_program(c);
 	return 0;

@@ -28,6 +28,10 @@ GUEST_TESTS += $(O)/guest/bin/ctr-perf-tool
 # (guest instructions under -icount; a benchmark of the e2e target).
 $(eval $(call guest-program,$(O)/guest/bin/ctr-irq-cost,tests/guest/ctr-irq-cost.c))
 GUEST_TESTS += $(O)/guest/bin/ctr-irq-cost
+# Isolation between tasks: a branch event re-enabled mid-timeslice
+# (ioctl(ENABLE)) must not see the records of the task that ran before.
+$(eval $(call guest-program,$(O)/guest/bin/ctr-isolation,tests/guest/ctr-isolation.c))
+GUEST_TESTS += $(O)/guest/bin/ctr-isolation
 
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
