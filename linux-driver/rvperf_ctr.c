@@ -709,6 +709,10 @@ bool rvctr_irq_begin(void)
 	if (!rvctr.present)
 		return false;
 	c = this_cpu_ptr(rvctr.cpus);
+	/*
+	 * No branch event: recording is off, and a freeze is either a
+	 * call-stack task's saved buffer or cleared by the next first add.
+	 */
 	if (!c->users)
 		return false;
 	/* LCOFIFRZ froze it already; make sure the handler is not added. */
@@ -744,8 +748,26 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 	perf_sample_save_brstack(data, event, &c->stack, NULL);
 }
 
-/* Every overflowed event is handled: record again, once. */
+/*
+ * Every overflowed event is handled and the counters run again: record
+ * again, once, as the last thing the handler does.
+ */
 void rvctr_irq_end(void)
 {
 	rvctr_unfreeze();
+}
+
+/*
+ * An overflow interrupt with no counter overflowed (IRQ_NONE): LCOFIFRZ
+ * may have frozen the buffer all the same; do not leave the freeze behind.
+ */
+void rvctr_irq_none(void)
+{
+	struct rvctr_cpu *c;
+
+	if (!rvctr.present)
+		return;
+	c = this_cpu_ptr(rvctr.cpus);
+	if (c->users && !c->frozen_for)
+		rvctr_unfreeze();
 }

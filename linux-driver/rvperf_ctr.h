@@ -34,5 +34,6 @@ void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx, bool sched_in);
 bool rvctr_irq_begin(void);
 void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data);
 void rvctr_irq_end(void);
+void rvctr_irq_none(void);
 
 #endif /* RVPERF_CTR_H */

@@ -1025,8 +1025,11 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	start_ns = local_clock();
 	ovf = csr_read(CSR_SCOUNTOVF);
 	csr_clear(CSR_SIP, SIP_LCOFIP);
-	if (!ovf)
+	if (!ovf) {
+		/* LCOFIFRZ may have frozen CTR all the same. */
+		rvctr_irq_none();
 		return IRQ_NONE;
+	}
 
 	/*
 	 * Stop every running hardware counter until the end: a group is
@@ -1041,7 +1044,10 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 			__clear_bit(idx, running);
 	rvpmu_ovf_stop(pmu, cpuc, running, snapped, ovf_ctrs);
 	bitmap_zero(resume, RVPMU_MAX_COUNTERS);
-	/* CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once. */
+	/*
+	 * CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once, at
+	 * the very end, so the handler's tail is not recorded.
+	 */
 	brs = rvctr_irq_begin();
 
 	regs = get_irq_regs();
@@ -1061,8 +1067,6 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 		else
 			__set_bit(idx, resume);	/* from where it is */
 	}
-	if (brs)
-		rvctr_irq_end();
 
 	/* From the snapshot page where it holds the values, else one by one. */
 	rvpmu_ovf_start_snap(pmu, cpuc, snapped);
@@ -1077,6 +1081,8 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	bitmap_andnot(resume, resume, snapped, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_start_mask(resume, pmu->num_counters);
 	rvpmu_sample_took(start_ns);
+	if (brs)
+		rvctr_irq_end();
 	return IRQ_HANDLED;
 }
 

@@ -32,6 +32,9 @@ GUEST_TESTS += $(O)/guest/bin/ctr-irq-cost
 # (ioctl(ENABLE)) must not see the records of the task that ran before.
 $(eval $(call guest-program,$(O)/guest/bin/ctr-isolation,tests/guest/ctr-isolation.c))
 GUEST_TESTS += $(O)/guest/bin/ctr-isolation
+# The overflow handler lifts CTR's freeze last: it never records itself.
+$(eval $(call guest-program,$(O)/guest/bin/ctr-freeze,tests/guest/ctr-freeze.c))
+GUEST_TESTS += $(O)/guest/bin/ctr-freeze
 
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.
