@@ -4,15 +4,18 @@
 tap_n=0
 tap_failed=0
 
-# ok STATUS DESCRIPTION: a check passed when STATUS is 0.
+# ok STATUS DESCRIPTION: a check passed when STATUS is 0.  Returns STATUS's
+# verdict (0 or 1), so that "ok $? ...; [ $? -eq 0 ] || diag ..." shows its
+# diagnostics on a failure only.
 ok() {
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
-	else
-		echo "not ok $tap_n - $2"
-		tap_failed=$((tap_failed + 1))
+		return 0
 	fi
+	echo "not ok $tap_n - $2"
+	tap_failed=$((tap_failed + 1))
+	return 1
 }
 
 # check DESCRIPTION COMMAND...: the command must succeed.

@@ -145,8 +145,9 @@ ok $? "verify: the interrupt comes from the trace and the mtime read is declared
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 "$rvperf" tv verify "$tmp/i.tv" --qemu qemu-system-riscv64 --elf "$tmp/irq.elf" --nondet mip >"$tmp/v.out" 2>&1
 [ "$(reports "$tmp/v.out")" -eq 2 ] && [ "$(grep -c 'ld t2,0(t1): ' "$tmp/v.out")" -eq 2 ]
-ok $? "mtime undeclared: its load is reported (register and memory), nothing else"
-[ $? -eq 0 ] || diag "$(head -n 8 "$tmp/v.out")"
+st=$?
+ok $st "mtime undeclared: its load is reported (register and memory), nothing else"
+[ $st -eq 0 ] || diag "$(head -n 8 "$tmp/v.out")"
 [ $? -eq 0 ] || diag "$(head -n 5 "$tmp/v.out")"
 
 # XLEN 32, complete: 4-byte registers from QEMU 10, verified on 7.2.
