@@ -118,15 +118,32 @@ guest-run-lines = \
 	'/bin/perf report --stdio -i /tmp/perf.data -F overhead,symbol_from,symbol_to --percent-limit 2' \
 	'/bin/perf report --stdio -i /tmp/perf.data --no-branch-stack --sort sym --percent-limit 2'
 
-$(GUEST_RUN_PLAN): FORCE
-	$(call guest-plan,$@,$(guest-run-lines))
+# $(call guest-perf-image,PLAN,INITRD,LINES-VARIABLE): an image of the guest
+# programs and perf that runs the lines (the variable's name: its value has
+# commas, which must not reach the call as text).
+define guest-perf-image
+$(1): FORCE
+	$$(call guest-plan,$$@,$$($(3)))
 
-$(GUEST_RUN_INITRD): $(GUEST_RUN_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
-		$(GUEST_PERF) $(GUEST_PROGS) scripts/guest/mkinitramfs.sh
-	$(if $(Q),@echo "  CPIO    $@")
-	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
-		$(GUEST_RUN_PLAN) $(call guest-files,$(GUEST_PROGS)) \
-		/bin/perf=$(GUEST_PERF)
+$(2): $(1) $$(GUEST_INIT) $$(GEN_INIT_CPIO) $$(GUEST_PERF) $$(GUEST_PROGS) \
+		scripts/guest/mkinitramfs.sh
+	$$(if $$(Q),@echo "  CPIO    $$@")
+	$$(Q)scripts/guest/mkinitramfs.sh $$@ $$(GEN_INIT_CPIO) $$(GUEST_INIT) \
+		$(1) $$(call guest-files,$$(GUEST_PROGS)) /bin/perf=$$(GUEST_PERF)
+endef
+$(eval $(call guest-perf-image,$(GUEST_RUN_PLAN),$(GUEST_RUN_INITRD),guest-run-lines))
+
+# The CTR plugin in system mode (tests/plugin/system-test.sh) boots Debian's
+# QEMU 7.2, which has no CTR: the sample workload and perf without branch
+# stacks.
+GUEST_SYSPLUGIN_PLAN := $(GUEST_DIR)/sysplugin/plan
+GUEST_SYSPLUGIN_INITRD := $(GUEST_DIR)/sysplugin/initramfs.cpio.gz
+guest-sysplugin-lines = \
+	'/bin/branchy' \
+	'/bin/perf stat -e instructions,cycles /bin/branchy' \
+	'/bin/perf record -e cycles -o /tmp/perf.data /bin/branchy' \
+	'/bin/perf report --stdio --sort comm,dso,sym -i /tmp/perf.data'
+$(eval $(call guest-perf-image,$(GUEST_SYSPLUGIN_PLAN),$(GUEST_SYSPLUGIN_INITRD),guest-sysplugin-lines))
 
 # make check runs it too, and checks its report (tests/guest/run-guest-test.sh).
 STACK_TARGETS += $(GUEST_RUN_INITRD)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The CTR plugin in system mode: Debian's qemu-system-riscv64 7.2 (or
-# QEMU_SYSTEM=...) boots the guest kernel and runs the make run-guest plan
-# (branchy, perf) with the plugin loaded.  QEMU 7.2 does not tell plugins
+# QEMU_SYSTEM=...) boots the guest kernel and runs branchy and perf without
+# branch stacks (GUEST_SYSPLUGIN_INITRD) with the plugin loaded.  QEMU 7.2 does not tell plugins
 # the privilege mode, so the plugin infers it from the address; QEMU 9.0
 # and later give it the priv register (qemu-model/plugin/README.md).  What
 # must hold: a U-only recording never holds a kernel address, an S-only one
@@ -23,7 +23,7 @@ if ! command -v "$qemu" >/dev/null; then
 fi
 version=$("$qemu" --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p;q')
 kernel=$(make -s --no-print-directory O="$O" print-GUEST_KERNEL)
-initrd=$(make -s --no-print-directory O="$O" print-GUEST_RUN_INITRD)
+initrd=$(make -s --no-print-directory O="$O" print-GUEST_SYSPLUGIN_INITRD)
 make -s O="$O" guest-kernel "$initrd" >"$tmp/make.log" 2>&1
 ok $? "the guest kernel and the run image are built"
 [ -f "$kernel" ] && [ -f "$initrd" ] || { diag "$(tail -5 "$tmp/make.log")"; tap_done; exit 1; }
