@@ -245,7 +245,13 @@ static int kinds_enough(void *p)
 {
 	struct kind_ctx *k = p;
 
-	return k[0].samples >= KIND_WANT && k[1].samples >= KIND_WANT;
+	/*
+	 * Samples alone are not enough: without -icount a few of them may all
+	 * land in the ring-buffer reads between chunks, whose calls and
+	 * returns are not the known code's.
+	 */
+	return k[0].samples >= KIND_WANT && k[1].samples >= KIND_WANT &&
+	       k[0].known > 0 && k[1].known > 0;
 }
 
 int main(void)
