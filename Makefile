@@ -139,7 +139,12 @@ all: $(CONFIG_HEADER) $(HOST_PROGS) $(HOST_TESTS) $(BENCHES)
 deps:
 	$(Q)scripts/deps.sh
 
-TESTRUN := scripts/testrun.py --log-dir $(O)/test-logs
+# Test programs run TEST_JOBS at a time (scripts/testrun.py --jobs): the
+# guest and QEMU tiers are single-threaded emulators, so two of them share
+# two cores well.  Each test keeps its files apart (its own directory, or a
+# lock where it builds into a shared one, as linux-driver/tests/kbuild.sh).
+TEST_JOBS ?= $(JOBS)
+TESTRUN := scripts/testrun.py --log-dir $(O)/test-logs --jobs $(TEST_JOBS)
 
 # The unit tier alone (no guest): what a developer runs after each edit.
 check-unit: all
@@ -147,8 +152,8 @@ check-unit: all
 
 check: deps
 	$(Q)$(SUBMAKE) all guest-image $(STACK_TARGETS)
-	$(Q)$(TESTRUN) $(HOST_TESTS) $(GUEST_TIER) $(GUEST_HOST_TESTS) \
-		$(STACK_TIERS)
+	$(Q)$(TESTRUN) $(STACK_TIERS) $(GUEST_TIER) $(GUEST_HOST_TESTS) \
+		$(HOST_TESTS)
 
 # The guest tier alone.  GUEST_HOST_TESTS stay out: they run check-guest
 # themselves.

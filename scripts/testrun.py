@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Run rvperf test programs, read their TAP, print one project-wide summary.
 
-Usage: testrun.py [--log-dir DIR] [--timeout SECONDS] [--verbose] TEST...
+Usage: testrun.py [--log-dir DIR] [--timeout SECONDS] [--jobs N] [--verbose]
+                  TEST...
 
 Each TEST is an executable (a compiled host test, a shell script, the guest
 tier), optionally with arguments in the same shell-quoted word and optionally
@@ -11,6 +12,14 @@ prints TAP on stdout.  Its full output goes to LOG_DIR/NAME.log;
 the terminal gets one line per test plus every failure, skip and expected
 failure.  The last line is "N passed, N failed, N skipped" and the exit status
 is 1 when anything failed.
+
+--jobs N (or TEST_JOBS) runs up to N test programs at once; their lines are
+still printed in the order given, each when it and those before it are done,
+so the output reads the same whatever the timing.  A TEST written
+"alone:NAME=..." runs with no other test beside it, after the others: one
+whose checks read the host's clock (QEMU without -icount counts time, not
+instructions) must not share the cores.  Each line ends with the
+test's wall time, which is what to look at when make check gets slow.
 
 A test program fails, beyond its own "not ok" lines, when it exits non-zero,
 bails out, times out, prints no result at all, or prints a plan that does not
@@ -25,10 +34,15 @@ import re
 import shlex
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 RESULT = re.compile(r'^(not )?ok\b\s*(\d+)?\s*-?\s*(.*?)\s*$')
 DIRECTIVE = re.compile(r'\s#\s*(SKIP|TODO)\b\s*(.*)$', re.IGNORECASE)
 PLAN = re.compile(r'^1\.\.(\d+)\s*(#\s*SKIP\b\s*(.*))?', re.IGNORECASE)
+
+
+ALONE = 'alone:'
 
 
 class Tally:
@@ -96,8 +110,11 @@ def parse_tap(lines, tally, report):
     return results, plan
 
 
-def run_one(entry, log_dir, timeout, verbose, total):
+def run_one(entry, log_dir, timeout, verbose):
+    """Runs one test; returns (its lines for the terminal, its tally)."""
     argv = shlex.split(entry)
+    if argv and argv[0].startswith(ALONE):
+        argv[0] = argv[0][len(ALONE):]
     m = re.match(r'^([\w.-]+)=(.+)$', argv[0]) if argv else None
     if m:
         name, argv[0] = m.group(1), m.group(2)
@@ -106,6 +123,8 @@ def run_one(entry, log_dir, timeout, verbose, total):
     log_path = os.path.join(log_dir, re.sub(r'[^A-Za-z0-9_.-]+', '_', name) + '.log')
     tally = Tally()
     notes = []
+    out = []
+    start = time.monotonic()
     try:
         proc = subprocess.run(argv, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout,
@@ -118,6 +137,7 @@ def run_one(entry, log_dir, timeout, verbose, total):
     except OSError as e:
         output = ''
         status = 'could not start: %s' % e.strerror
+    seconds = time.monotonic() - start
     with open(log_path, 'w') as f:
         f.write(output)
 
@@ -150,19 +170,13 @@ def run_one(entry, log_dir, timeout, verbose, total):
         counts += ', %d failed' % tally.failed
     if tally.skipped:
         counts += ', %d skipped' % tally.skipped
-    print('%s %s (%s)' % (verdict, name, counts))
+    out.append('%s %s (%s) %.0f s' % (verdict, name, counts, seconds))
     if verbose:
-        for line in lines:
-            print('    ' + line)
-    for n in notes:
-        print(n)
+        out.extend('    ' + line for line in lines)
+    out.extend(notes)
     if tally.failed:
-        print('  log: ' + os.path.relpath(log_path))
-    sys.stdout.flush()
-    total.passed += tally.passed
-    total.failed += tally.failed
-    total.skipped += tally.skipped
-    total.xfail += tally.xfail
+        out.append('  log: ' + os.path.relpath(log_path))
+    return out, tally
 
 
 def main():
@@ -170,14 +184,41 @@ def main():
     ap.add_argument('--log-dir', default='build/test-logs')
     ap.add_argument('--timeout', type=int,
                     default=int(os.environ.get('TEST_TIMEOUT', '1200')))
+    ap.add_argument('--jobs', '-j', type=int,
+                    default=int(os.environ.get('TEST_JOBS', '1')))
     ap.add_argument('--verbose', action='store_true',
                     default=os.environ.get('V', '0') not in ('', '0'))
     ap.add_argument('tests', nargs='*')
     args = ap.parse_args()
     os.makedirs(args.log_dir, exist_ok=True)
     total = Tally()
-    for entry in args.tests:
-        run_one(entry, args.log_dir, args.timeout, args.verbose, total)
+
+    def run(entry):
+        return run_one(entry, args.log_dir, args.timeout, args.verbose)
+
+    shared = ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    alone = ThreadPoolExecutor(max_workers=1)
+
+    def after_shared(entry):
+        shared.shutdown(wait=True)
+        return run(entry)
+
+    runs = [None] * len(args.tests)
+    for i, entry in enumerate(args.tests):
+        if not entry.startswith(ALONE):
+            runs[i] = shared.submit(run, entry)
+    for i, entry in enumerate(args.tests):
+        if entry.startswith(ALONE):
+            runs[i] = alone.submit(after_shared, entry)
+    with shared, alone:
+        for done in runs:
+            out, tally = done.result()
+            print('\n'.join(out))
+            sys.stdout.flush()
+            total.passed += tally.passed
+            total.failed += tally.failed
+            total.skipped += tally.skipped
+            total.xfail += tally.xfail
     if total.xfail:
         print('(%d of the skipped are expected failures: known gaps, listed '
               'above as XFAIL)' % total.xfail)

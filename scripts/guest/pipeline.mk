@@ -147,7 +147,8 @@ $(eval $(call guest-perf-image,$(GUEST_SYSPLUGIN_PLAN),$(GUEST_SYSPLUGIN_INITRD)
 
 # make check runs it too, and checks its report (tests/guest/run-guest-test.sh).
 STACK_TARGETS += $(GUEST_RUN_INITRD)
-STACK_TIERS += 'run-guest=tests/guest/run-guest-test.sh'
+# Without -icount, as users run it: alone (see ctr-guest-tier below).
+STACK_TIERS += 'alone:run-guest=tests/guest/run-guest-test.sh'
 guest-run: $(GUEST_KERNEL) $(GUEST_RUN_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
 	$(Q)scripts/guest/guest.py run --kernel $(GUEST_KERNEL) \
 		--initrd $(GUEST_RUN_INITRD) --out $(GUEST_DIR)/run/out \
@@ -242,8 +243,10 @@ guest-e2e-image: $(E2E_KERNEL) $(GUEST_E2E_INITRD)
 
 # $(call ctr-guest-tier,NAME,QEMU,CPU,FIRMWARE,KERNEL,ICOUNT): the e2e image
 # booted on that stack; ICOUNT empty boots without -icount (free-running
-# clock, as kernel CI runs QEMU), where sampling bounds must hold too.
-ctr-guest-tier = '$(1)=scripts/guest/guest.py check --kernel $(5) \
+# clock, as kernel CI runs QEMU), where sampling bounds must hold too: QEMU
+# then counts instructions as host time, so such a tier runs alone
+# (scripts/testrun.py), not beside another emulator.
+ctr-guest-tier = '$(if $(6),,alone:)$(1)=scripts/guest/guest.py check --kernel $(5) \
 	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
 	--out $(GUEST_DIR)/$(1)/out --qemu $(2) --cpu $(3) --bios $(4) \
 	--timeout $(GUEST_E2E_TIMEOUT) $(if $(6),--icount $(6),--no-icount)'
@@ -273,7 +276,7 @@ ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=
 else
-E2E_TIERS = 'e2e-guest=scripts/guest/guest.py check --kernel $(E2E_KERNEL) \
+E2E_TIERS = '$(if $(GUEST_ICOUNT),,alone:)e2e-guest=scripts/guest/guest.py check --kernel $(E2E_KERNEL) \
 	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
 	--out $(GUEST_DIR)/e2e/out --qemu $(QEMU) --cpu $(E2E_CPU) \
 	--bios $(or $(OPENSBI_FW),$(GUEST_OPENSBI_FW)) \

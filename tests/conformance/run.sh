@@ -20,8 +20,6 @@
 set -u
 . tests/tap.sh
 O=${O:-build}
-out=$O/tests/conformance
-mkdir -p "$out"
 given= name=given only=0 rvperf=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -33,6 +31,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# A directory per firmware name: make check runs several of these at once.
+out=$O/tests/conformance/${given:+$name}
+[ -n "$given" ] || out=$O/tests/conformance/default
+mkdir -p "$out"
 qemu=${QEMU_SYSTEM:-qemu-system-riscv64}
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 osbi=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin

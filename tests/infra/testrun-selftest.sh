@@ -57,4 +57,19 @@ printf '%s\n' "$out" | grep -q '^FAIL named '
 ok $? "a NAME= prefix names the test"
 printf '%s\n' "$out" | grep -q '^  FAIL b$'
 ok $? "a failing check is shown by its description"
+
+# --jobs: two at once, lines in the order given; alone: runs after the
+# others, by itself.  Each fixture writes when it starts and ends.
+fixture slow  "echo start-slow >>$tmp/order; sleep 2; echo end-slow >>$tmp/order; echo 'ok 1 - slow'"
+fixture quick "echo start-quick >>$tmp/order; echo end-quick >>$tmp/order; echo 'ok 1 - quick'"
+fixture solo  "echo start-solo >>$tmp/order; echo end-solo >>$tmp/order; echo 'ok 1 - solo'"
+out=$(scripts/testrun.py --log-dir "$tmp/logs" --jobs 2 "alone:solo=$tmp/solo" \
+	"slow=$tmp/slow" "quick=$tmp/quick" 2>&1)
+[ "$(printf '%s\n' "$out" | sed -n 's/^PASS \([a-z]*\) .*/\1/p' | tr '\n' ' ')" = 'solo slow quick ' ]
+ok $? "with --jobs 2 the lines come in the order given"
+line() { grep -n "^$1\$" "$tmp/order" | cut -d: -f1; }
+[ "$(line start-quick)" -lt "$(line end-slow)" ]
+ok $? "with --jobs 2 two tests run at once"
+[ "$(tail -n 2 "$tmp/order" | tr '\n' ' ')" = 'start-solo end-solo ' ]
+ok $? "an alone: test runs after the others, by itself"
 tap_done
