@@ -151,7 +151,8 @@ check-unit: all
 	$(Q)$(TESTRUN) $(HOST_TESTS)
 
 check: deps
-	$(Q)$(SUBMAKE) all guest-image $(STACK_TARGETS)
+	$(Q)$(SUBMAKE) -j$(JOBS) all guest-image
+	$(Q)$(SUBMAKE) $(STACK_TARGETS)
 	$(Q)$(TESTRUN) $(STACK_TIERS) $(GUEST_TIER) $(GUEST_HOST_TESTS) \
 		$(HOST_TESTS)
 

@@ -48,7 +48,10 @@ if [ ! -f "$out/.done" ]; then
 	find "$base" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 	echo "build-opensbi: building the $flavour firmware (OpenSBI 1.8.1)" >&2
 	log=$base/build.log
-	if ! make -C "$src" O="$out" "${args[@]}" CROSS_COMPILE="$cross" \
+	# A make of its own: under "make -jN" a jobserver note ("-j forced
+	# in submake") would read as a warning below.
+	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			make -C "$src" O="$out" "${args[@]}" CROSS_COMPILE="$cross" \
 			-j"$jobs" >"$log" 2>&1; then
 		tail -30 "$log" >&2
 		die "the $flavour build failed (log: $log)"
