@@ -49,6 +49,7 @@ HOST_TESTS += tests/tv/tandem-test.sh
 # bandwidth measured in the same run.
 $(eval $(call host-program,$(O)/tests/bench/bench-tv,\
 	tests/bench/bench-tv.c $(TV_SRCS),$(TV_CFLAGS)))
-BENCHES += $(O)/tests/bench/bench-tv
+HOST_PROGS += $(O)/tests/bench/bench-tv
+BENCHES += tests/bench/bench-tv.sh
 HOST_TESTS += tests/tv/cli-test.sh
 BENCHES += tests/bench/bench-tv-record.sh

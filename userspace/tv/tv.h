@@ -231,6 +231,8 @@ struct tv_decoder {
 	size_t items_cap;
 	struct tv_error err;
 	bool after_error;	/* next call first skips to a begin-group */
+	uint8_t reg_bytes[2];
+	uint8_t addl_bytes[16];
 };
 
 void tv_dec_init(struct tv_decoder *d, const struct tv_config *cfg,

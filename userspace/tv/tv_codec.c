@@ -376,6 +376,10 @@ void tv_dec_init(struct tv_decoder *d, const struct tv_config *cfg,
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->mode = mode;
+	d->reg_bytes[0] = (uint8_t)tv_reg_bytes(cfg, TV_REG_GPR(0));
+	d->reg_bytes[1] = (uint8_t)tv_reg_bytes(cfg, TV_REG_FPR(0));
+	for (unsigned int id = 0; id < 16; id++)
+		d->addl_bytes[id] = (uint8_t)tv_addl_bytes(cfg, id);
 }
 
 void tv_dec_free(struct tv_decoder *d)
@@ -610,16 +614,50 @@ int parse_item(struct tv_decoder *d, size_t p, struct tv_item *it,
 	}
 }
 
+/* Bits of the opcodes seen in a group (all opcodes are below 32). */
+#define SEEN(op)	(1u << (op))
+#define SEEN_INSN	(SEEN(TV_OP_INSN16) | SEEN(TV_OP_INSN32))
+
+/* The first item of OP among N: its position in the input. */
+static size_t first_item_at(const struct tv_decoder *d, size_t n, unsigned int op)
+{
+	for (size_t i = 0; i < n; i++)
+		if (d->items[i].op == op)
+			return (size_t)(d->items[i].offset - d->base);
+	return d->pos;
+}
+
+/* An item's longest encoding (a memory request with MLEN and data 64). */
+#define MAX_ITEM	18
+
+static const uint64_t field_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull,
+	0xffffffffffffull, 0xffffffffffffffull, ~0ull,
+};
+
+/* Eight little-endian bytes at P (the caller knows they are there). */
+static inline uint64_t load_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
 enum tv_status tv_dec_next(struct tv_decoder *d, struct tv_group *g)
 {
-	size_t p, start, n = 0, next = 0;
+	const uint8_t *in;
+	size_t p, start, n = 0, next = 0, fast_end, cap;
 	long req_i = -1;	/* index: items may move when they grow */
 	const char *why = NULL;
-	size_t incr_pc_at = 0, init_at = 0;
 	unsigned int forgiven = 0;
+	uint32_t seen = 0;	/* SEEN() of the group's items */
 	bool grouped;
 
-	if (d->after_error) {
+	if (__builtin_expect(d->after_error, 0)) {
 		const uint8_t *hit;
 
 		/* Resynchronise at the next begin-group (or give up). */
@@ -636,16 +674,21 @@ enum tv_status tv_dec_next(struct tv_decoder *d, struct tv_group *g)
 		d->pos = (size_t)(hit - d->in);
 		d->after_error = false;
 	}
+	in = d->in;
+	/* Items up to here have room for their longest encoding and one
+	 * more load: no bounds checks field by field. */
+	fast_end = d->in_len > MAX_ITEM + 8 ? d->in_len - (MAX_ITEM + 8) : 0;
 again:
 	p = d->pos;
 	if (p >= d->in_len)
 		return d->final ? TV_END : TV_MORE;
+	if (__builtin_expect(!d->items_cap, 0) && !new_item(d, 0))
+		return fail(d, p, "out of memory");
 	start = p;
-	memset(g, 0, sizeof(*g));
-	grouped = d->in[p] == TV_OP_BEGIN_GROUP;
+	grouped = in[p] == TV_OP_BEGIN_GROUP;
 	if (grouped)
 		p++;
-	else if (d->in[p] == TV_OP_END_GROUP) {
+	else if (in[p] == TV_OP_END_GROUP) {
 		if (d->mode == TV_STRICT)
 			return fail(d, p, "end-group outside a group");
 		/* An orphan end-group: skip it. */
@@ -658,6 +701,67 @@ again:
 		unsigned int op;
 		int rc;
 
+		/*
+		 * The common items: a table for the widths, one load for a
+		 * field, no call.  Anything else, and the last bytes of the
+		 * buffer, take the general path below.
+		 */
+		cap = d->items_cap;
+		while (p < fast_end && n < cap) {
+			const uint8_t *q = in + p;
+			struct tv_item *f = &d->items[n];
+			uint64_t w = load_le64(q + 1);
+			unsigned int nb, id;
+			uint16_t reg;
+
+			op = q[0];
+			switch (op) {
+			case TV_OP_INCR_PC:
+				*f = (struct tv_item){ .op = TV_OP_INCR_PC, .offset = d->base + p };
+				p += 1;
+				break;
+			case TV_OP_INSN16:
+				*f = (struct tv_item){ .op = TV_OP_INSN16, .offset = d->base + p,
+						       .value = w & 0xffff };
+				p += 3;
+				break;
+			case TV_OP_INSN32:
+				*f = (struct tv_item){ .op = TV_OP_INSN32, .offset = d->base + p,
+						       .value = w & 0xffffffff };
+				p += 5;
+				break;
+			case TV_OP_FULL_REG:
+				reg = (uint16_t)w;
+				nb = d->reg_bytes[TV_REG_IS_FPR(reg)];
+				if (!nb)
+					goto general;
+				*f = (struct tv_item){ .op = TV_OP_FULL_REG, .reg = reg,
+						       .offset = d->base + p,
+						       .value = load_le64(q + 3) & field_mask[nb] };
+				p += 3 + nb;
+				break;
+			case TV_OP_ADDL_STATE:
+				id = w & 0xff;
+				nb = d->addl_bytes[id & 15];
+				if (id > 15 || !nb || (id == TV_AS_PRIV && (w >> 8 & 0xff) > 3))
+					goto general;
+				*f = (struct tv_item){ .op = TV_OP_ADDL_STATE, .id = (uint8_t)id,
+						       .offset = d->base + p,
+						       .value = w >> 8 & field_mask[nb] };
+				p += 2 + nb;
+				break;
+			case TV_OP_END_GROUP:
+				if (!grouped)
+					goto general;
+				next = p + 1;
+				goto done;
+			default:
+				goto general;
+			}
+			seen |= SEEN(op);
+			n++;
+		}
+general:
 		if (p >= d->in_len) {
 			if (!d->final) {
 				d->pos = start;
@@ -671,60 +775,7 @@ again:
 			next = p;
 			break;
 		}
-		op = d->in[p];
-		/*
-		 * The common items with room for any of them: no bounds
-		 * checks field by field, no call.  Anything else, and the end
-		 * of the buffer, takes the general path below.
-		 */
-		if (p + 16 <= d->in_len && n < d->items_cap) {
-			const uint8_t *q = d->in + p, *end = d->in + d->in_len;
-			struct tv_item *f = &d->items[n];
-			unsigned int nb;
-
-			switch (op) {
-			case TV_OP_INCR_PC:
-				*f = (struct tv_item){ .op = TV_OP_INCR_PC, .offset = d->base + p };
-				if (!g->has_incr_pc)
-					incr_pc_at = p;
-				g->has_incr_pc = true;
-				n++;
-				p++;
-				continue;
-			case TV_OP_INSN16:
-			case TV_OP_INSN32:
-				nb = op == TV_OP_INSN16 ? 2 : 4;
-				*f = (struct tv_item){ .op = (uint8_t)op, .offset = d->base + p,
-						       .value = get_le(q + 1, nb, end) };
-				g->has_insn = true;
-				n++;
-				p += 1 + nb;
-				continue;
-			case TV_OP_FULL_REG: {
-				uint16_t reg = (uint16_t)(q[1] | q[2] << 8);
-
-				nb = tv_reg_bytes(&d->cfg, reg);
-				if (!nb)
-					break;
-				*f = (struct tv_item){ .op = TV_OP_FULL_REG, .reg = reg,
-						       .offset = d->base + p,
-						       .value = get_le(q + 3, nb, end) };
-				n++;
-				p += 3 + nb;
-				continue;
-			}
-			case TV_OP_ADDL_STATE:
-				nb = tv_addl_bytes(&d->cfg, q[1]);
-				if (!nb || (q[1] == TV_AS_PRIV && q[2] > 3))
-					break;
-				*f = (struct tv_item){ .op = TV_OP_ADDL_STATE, .id = q[1],
-						       .offset = d->base + p,
-						       .value = get_le(q + 2, nb, end) };
-				n++;
-				p += 2 + nb;
-				continue;
-			}
-		}
+		op = in[p];
 		if (op == TV_OP_BEGIN_GROUP) {
 			if (grouped && n == 0) {
 				/* begin, begin: the first one opened nothing. */
@@ -772,46 +823,36 @@ again:
 		}
 		if (rc == ITEM_BAD)
 			return fail(d, p, why);
-		switch (op) {
-		case TV_OP_MEM_REQ:
+		if (op == TV_OP_MEM_REQ)
 			req_i = (long)n;
-			break;
-		case TV_OP_INSN16:
-		case TV_OP_INSN32:
-			g->has_insn = true;
-			break;
-		case TV_OP_INCR_PC:
-			if (!g->has_incr_pc)
-				incr_pc_at = p;
-			g->has_incr_pc = true;
-			break;
-		case TV_OP_HART_RESET:
-			g->has_reset = true;
-			break;
-		case TV_OP_STATE_INIT:
-			if (!g->has_init)
-				init_at = p;
-			g->has_init = true;
-			break;
-		}
+		seen |= SEEN(op);
 		n++;
 		p = next;
 	}
+done:
 	if (d->mode == TV_STRICT) {
-		if (g->has_incr_pc && !g->has_insn)
-			return fail(d, incr_pc_at, grouped
+		if ((seen & SEEN(TV_OP_INCR_PC)) && !(seen & SEEN_INSN))
+			return fail(d, first_item_at(d, n, TV_OP_INCR_PC), grouped
 				    ? "increment-pc in a group without an instruction"
 				    : "increment-pc outside a group");
-		if (g->has_init && (g->has_insn || g->has_reset))
-			return fail(d, init_at, "state initialisation with an instruction or reset");
+		if ((seen & SEEN(TV_OP_STATE_INIT)) &&
+		    (seen & (SEEN_INSN | SEEN(TV_OP_HART_RESET))))
+			return fail(d, first_item_at(d, n, TV_OP_STATE_INIT),
+				    "state initialisation with an instruction or reset");
 	}
-	g->index = d->groups++;
-	g->offset = d->base + start;
-	g->end_offset = d->base + next;
-	g->items = d->items;
-	g->n_items = n;
-	g->grouped = grouped;
-	g->forgiven = forgiven;
+	*g = (struct tv_group){
+		.index = d->groups++,
+		.offset = d->base + start,
+		.end_offset = d->base + next,
+		.items = d->items,
+		.n_items = n,
+		.grouped = grouped,
+		.has_insn = (seen & SEEN_INSN) != 0,
+		.has_reset = (seen & SEEN(TV_OP_HART_RESET)) != 0,
+		.has_init = (seen & SEEN(TV_OP_STATE_INIT)) != 0,
+		.has_incr_pc = (seen & SEEN(TV_OP_INCR_PC)) != 0,
+		.forgiven = forgiven,
+	};
 	d->pos = next;
 	return TV_GROUP;
 }
