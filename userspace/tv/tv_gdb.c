@@ -14,17 +14,15 @@
 #define _GNU_SOURCE	/* execvpe */
 #include "tv_gdb.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +44,9 @@ struct gdb {
 	bool exited;
 	char *err;
 	size_t errlen;
+	/* The gdbstub's Unix socket, in a directory of our own. */
+	char sock_dir[64];
+	char sock_path[96];
 };
 
 static int gerr(struct gdb *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -281,35 +282,60 @@ static int scan_xml(struct gdb *g, const char *annex, int *next, int depth)
 
 /* ------------------------------------------------------------ QEMU */
 
-static int free_port(void)
+/*
+ * The gdbstub listens on a Unix socket in a fresh directory: no TCP port
+ * to pick and hope nobody else takes before QEMU binds it (tests run
+ * several QEMUs at once).
+ */
+static int make_socket_path(struct gdb *g)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+	const char *tmp = getenv("TMPDIR");
 
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	    !getsockname(fd, (struct sockaddr *)&a, &len))
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
+	if (!tmp || !*tmp || strlen(tmp) > 32)
+		tmp = "/tmp";
+	snprintf(g->sock_dir, sizeof(g->sock_dir), "%s/rvperf-tv-XXXXXX", tmp);
+	if (!mkdtemp(g->sock_dir)) {
+		g->sock_dir[0] = 0;
+		return gerr(g, "mkdtemp %s: %s", tmp, strerror(errno));
+	}
+	snprintf(g->sock_path, sizeof(g->sock_path), "%s/gdb", g->sock_dir);
+	return 0;
+}
+
+static void remove_socket_path(struct gdb *g)
+{
+	if (g->sock_path[0])
+		unlink(g->sock_path);
+	if (g->sock_dir[0])
+		rmdir(g->sock_dir);
+	g->sock_path[0] = g->sock_dir[0] = 0;
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 {
-	char portarg[64];
-	int port = free_port();
+	char portarg[128];
 	char *args[24 + 64];
 	int n = 0;
+	double give_up;
+	useconds_t pause = 1000;
 
-	if (port < 0)
-		return gerr(g, "no free TCP port for the gdbstub");
+	g->fd = -1;
+	g->pid = -1;
+	if (make_socket_path(g))
+		return -1;
 	if (o->n_args > 64)
 		return gerr(g, "more than 64 program arguments");
 	args[n++] = (char *)o->qemu;
 	if (o->user) {
-		snprintf(portarg, sizeof(portarg), "%d", port);
+		snprintf(portarg, sizeof(portarg), "%s", g->sock_path);
 		/* As rvperf tv record runs it: the layout of a reserved
 		 * guest address space does not depend on the host's. */
 		args[n++] = "-R";
@@ -320,7 +346,7 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		for (int i = 0; i < o->n_args; i++)
 			args[n++] = o->args[i];
 	} else {
-		snprintf(portarg, sizeof(portarg), "tcp:127.0.0.1:%d", port);
+		snprintf(portarg, sizeof(portarg), "unix:%s,server=on,wait=off", g->sock_path);
 		args[n++] = "-M";
 		args[n++] = (char *)(o->machine ? o->machine : "virt");
 		args[n++] = "-display";
@@ -358,17 +384,20 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		}
 		_exit(127);
 	}
-	/* Connect when QEMU listens (give it up to 10 s). */
-	for (int tries = 0; tries < 1000; tries++) {
-		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-		int status, one = 1;
+	/*
+	 * Connect when QEMU listens.  A QEMU that starts slowly on a busy
+	 * machine is waited for while it lives (up to TV_GDB_START_SECONDS);
+	 * one that exits is reported at once.
+	 */
+	give_up = monotonic() + TV_GDB_START_SECONDS;
+	for (;;) {
+		struct sockaddr_un a = { .sun_family = AF_UNIX };
+		int status;
 
-		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		g->fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (g->fd >= 0 && !connect(g->fd, (struct sockaddr *)&a, sizeof(a))) {
-			setsockopt(g->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		snprintf(a.sun_path, sizeof(a.sun_path), "%s", g->sock_path);
+		g->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (g->fd >= 0 && !connect(g->fd, (struct sockaddr *)&a, sizeof(a)))
 			return 0;
-		}
 		if (g->fd >= 0)
 			close(g->fd);
 		g->fd = -1;
@@ -376,9 +405,13 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 			g->pid = -1;
 			return gerr(g, "%s exited before its gdbstub listened", o->qemu);
 		}
-		usleep(10000);
+		if (monotonic() > give_up)
+			return gerr(g, "%s's gdbstub did not listen within %d s", o->qemu,
+				    TV_GDB_START_SECONDS);
+		usleep(pause);
+		if (pause < 50000)
+			pause *= 2;
 	}
-	return gerr(g, "%s's gdbstub did not listen", o->qemu);
 }
 
 static void stop_qemu(struct gdb *g)
@@ -390,17 +423,19 @@ static void stop_qemu(struct gdb *g)
 		g->fd = -1;
 	}
 	if (g->pid > 0) {
-		for (int i = 0; i < 100; i++) {
-			if (waitpid(g->pid, NULL, WNOHANG) == g->pid) {
+		for (int i = 0; i < 100 && g->pid > 0; i++) {
+			if (waitpid(g->pid, NULL, WNOHANG) == g->pid)
 				g->pid = -1;
-				return;
-			}
-			usleep(10000);
+			else
+				usleep(10000);
 		}
-		kill(g->pid, SIGKILL);
-		waitpid(g->pid, NULL, 0);
-		g->pid = -1;
+		if (g->pid > 0) {
+			kill(g->pid, SIGKILL);
+			waitpid(g->pid, NULL, 0);
+			g->pid = -1;
+		}
 	}
+	remove_socket_path(g);
 }
 
 static int gdb_open(struct gdb *g, const struct tv_verify_opts *o)

@@ -17,6 +17,8 @@
  * without the gdbstub (which moves them otherwise).
  */
 #define TV_USER_RESERVE "0x100000000"
+/* How long verify waits for QEMU's gdbstub to listen (while QEMU runs). */
+#define TV_GDB_START_SECONDS 120
 
 struct tv_verify_opts {
 	struct tv_config cfg;
