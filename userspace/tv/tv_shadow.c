@@ -603,11 +603,11 @@ static void compare_groups(struct diff_ctx *c)
  * groups, anything it would reject).  No item is built: this only finds
  * where the group ends.
  */
-static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
+static size_t quick_group_len(const struct tv_decoder *d, const uint8_t *buf,
 			      size_t len, size_t p, bool *implied)
 {
 	size_t start = p;
-	unsigned int na = tv_mlen_bytes(cfg), prev = 0, req_op = 0;
+	unsigned int na = tv_mlen_bytes(&d->cfg), prev = 0, req_op = 0;
 	bool insn = false, incr = false;
 
 	if (p >= len || buf[p] != TV_OP_BEGIN_GROUP)
@@ -630,7 +630,7 @@ static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
 		case TV_OP_FULL_REG:
 			if (p + 3 > len)
 				return 0;
-			n = tv_reg_bytes(cfg, (uint16_t)(buf[p + 1] | buf[p + 2] << 8));
+			n = d->reg_bytes[TV_REG_IS_FPR(buf[p + 1] | buf[p + 2] << 8)];
 			if (!n)
 				return 0;
 			n += 3;
@@ -642,7 +642,7 @@ static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
 		case TV_OP_ADDL_STATE:
 			if (p + 2 > len)
 				return 0;
-			n = tv_addl_bytes(cfg, buf[p + 1]);
+			n = buf[p + 1] < 16 ? d->addl_bytes[buf[p + 1]] : 0;
 			if (!n || (buf[p + 1] == TV_AS_PRIV && p + 3 <= len && buf[p + 2] > 3))
 				return 0;
 			n += 2;
@@ -675,6 +675,32 @@ static size_t quick_group_len(const struct tv_config *cfg, const uint8_t *buf,
 		p += n;
 	}
 	return 0;	/* the trace ends inside it */
+}
+
+/*
+ * How far A's bytes from PA agree with B's from PB: the end in A of the
+ * agreement, looked for at least up to NEED and in blocks beyond it (one
+ * comparison covers many groups).
+ */
+static size_t agree_end(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+			size_t pa, size_t pb, size_t from, size_t need)
+{
+	const size_t block = 4096;
+	size_t e = from, limit = alen - pa < blen - pb ? alen : pa + (blen - pb);
+
+	while (e < limit) {
+		size_t n = limit - e < block ? limit - e : block;
+
+		if (memcmp(a + e, b + pb + (e - pa), n)) {
+			while (a[e] == b[pb + (e - pa)])
+				e++;
+			return e;
+		}
+		e += n;
+		if (e >= need + 16 * block)
+			break;
+	}
+	return e;
 }
 
 /* A group that is an interrupt: no instruction, a cause with the top bit. */
@@ -737,6 +763,8 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	struct tv_group ga, gb;
 	struct diff_ctx c = { .o = opts, .res = res, .a = &sa, .b = &sb };
 	size_t pa = 0, pb = 0;	/* where the fast path is */
+	size_t agree = 0;	/* A's bytes from pa agree with B's up to here */
+	size_t agree_delta = 0;	/* ... for this pb - pa */
 	bool fast, irq_nondet;
 	int rc = 0;
 
@@ -768,16 +796,25 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		 */
 		if (fast) {
 			bool implied = false;
-			size_t la = quick_group_len(&opts->cfg_a, a, alen, pa, &implied);
-
+			size_t la = quick_group_len(&da, a, alen, pa, &implied);
 			/* The same bytes are the same group in B when B's ends
-			 * the same way: by them, or by a begin-group after. */
-			if (la && pb + la <= blen && !memcmp(a + pa, b + pb, la) &&
-			    (!implied || (pb + la < blen && b[pb + la] == TV_OP_BEGIN_GROUP))) {
-				pa += la;
-				pb += la;
-				res->groups++;
-				continue;
+			 * the same way: by them, or by the begin-group after
+			 * (which then agrees too). */
+			size_t need = pa + la + (implied ? 1 : 0);
+
+			if (la) {
+				if (agree_delta != pb - pa || agree < pa) {
+					agree_delta = pb - pa;
+					agree = pa;
+				}
+				if (agree < need)
+					agree = agree_end(a, alen, b, blen, pa, pb, agree, need);
+				if (need <= agree) {
+					pa += la;
+					pb += la;
+					res->groups++;
+					continue;
+				}
 			}
 			if (pa >= alen && pb >= blen)
 				break;	/* both ended together */
