@@ -612,6 +612,82 @@ static void streaming(void)
 	tv_buf_free(&b);
 }
 
+/*
+ * Every value-carrying item with every byte of its field set, many times
+ * over in one buffer: the decoder's fast path (taken while the buffer has
+ * room for the longest item) must give each value whole, up to its top
+ * byte, for each configuration.
+ */
+static void fast_path_values(void)
+{
+	static const struct { unsigned int xlen, flen, mlen; } cfgs[] = {
+		{ 64, 64, 64 }, { 64, 32, 64 }, { 32, 32, 34 }, { 32, 64, 32 },
+	};
+	static const uint8_t ids[] = {
+		TV_AS_PRIV, TV_AS_PADDR, TV_AS_EADDR, TV_AS_STORE8, TV_AS_STORE16,
+		TV_AS_STORE32, TV_AS_STORE64, TV_AS_MTIME, TV_AS_PC_PADDR, TV_AS_PC,
+	};
+	const uint64_t v = 0x8877665544332211ull;
+
+	for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
+		struct tv_config cfg;
+		struct tv_buf b = { 0 };
+		struct tv_decoder d;
+		struct tv_group g;
+		size_t groups = 0, bad = 0, values = 0;
+
+		tv_config_default(&cfg);
+		cfg.xlen = cfgs[c].xlen;
+		cfg.flen = cfgs[c].flen;
+		cfg.mlen = cfgs[c].mlen;
+		for (int i = 0; i < 50; i++) {
+			tv_enc_op(&b, TV_OP_BEGIN_GROUP);
+			tv_enc_insn(&b, 0x8877bb33);
+			tv_enc_full_reg(&b, &cfg, TV_REG_GPR(5), v);
+			tv_enc_full_reg(&b, &cfg, TV_REG_FPR(7), v);
+			tv_enc_full_reg(&b, &cfg, 0x341, v);
+			for (size_t k = 0; k < sizeof(ids); k++)
+				tv_enc_addl(&b, &cfg, ids[k], ids[k] == TV_AS_PRIV ? 3 : v);
+			tv_enc_insn(&b, 0x9911);
+			tv_enc_op(&b, TV_OP_END_GROUP);
+		}
+		tv_dec_init(&d, &cfg, TV_STRICT);
+		tv_dec_set_buffer(&d, b.data, b.len);
+		while (tv_dec_next(&d, &g) == TV_GROUP) {
+			groups++;
+			for (size_t k = 0; k < g.n_items; k++) {
+				const struct tv_item *it = &g.items[k];
+				unsigned int n = 0;
+				uint64_t want;
+
+				if (it->op == TV_OP_FULL_REG)
+					n = tv_reg_bytes(&cfg, it->reg);
+				else if (it->op == TV_OP_ADDL_STATE)
+					n = tv_addl_bytes(&cfg, it->id);
+				else
+					continue;
+				want = it->op == TV_OP_ADDL_STATE && it->id == TV_AS_PRIV ? 3
+				       : n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
+				values++;
+				if (it->value != want) {
+					if (!bad)
+						tap_diag("xlen %u flen %u mlen %u, %s at byte %llu: 0x%llx, not 0x%llx",
+							 cfg.xlen, cfg.flen, cfg.mlen,
+							 tv_op_name(it->op), (unsigned long long)it->offset,
+							 (unsigned long long)it->value,
+							 (unsigned long long)want);
+					bad++;
+				}
+			}
+		}
+		tap_ok(groups == 50 && values == 50 * (3 + sizeof(ids)) && bad == 0,
+		       "xlen %u flen %u mlen %u: every register and additional-state value decodes whole from a long buffer (%zu values, %zu wrong)",
+		       cfg.xlen, cfg.flen, cfg.mlen, values, bad);
+		tv_dec_free(&d);
+		tv_buf_free(&b);
+	}
+}
+
 /* ------------------------------------------------------------ config */
 
 static void config(void)
@@ -660,6 +736,7 @@ int main(void)
 	memory_items();
 	strict_and_lenient();
 	streaming();
+	fast_path_values();
 	config();
 	names();
 	return tap_done();

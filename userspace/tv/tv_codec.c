@@ -747,7 +747,7 @@ again:
 					goto general;
 				*f = (struct tv_item){ .op = TV_OP_ADDL_STATE, .id = (uint8_t)id,
 						       .offset = d->base + p,
-						       .value = w >> 8 & field_mask[nb] };
+						       .value = load_le64(q + 2) & field_mask[nb] };
 				p += 2 + nb;
 				break;
 			case TV_OP_END_GROUP:
