@@ -818,6 +818,17 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 			}
 			if (pa >= alen && pb >= blen)
 				break;	/* both ended together */
+			/*
+			 * The skipped groups are the same bytes in both: each
+			 * is decoded once, from A, and applied to both shadow
+			 * states; B's decoder moves on by its length.
+			 */
+			while (da.pos < pa && db.pos < pb && tv_dec_next(&da, &ga) == TV_GROUP) {
+				tv_shadow_apply(&sa, &ga);
+				tv_shadow_apply(&sb, &ga);
+				db.pos += (size_t)(ga.end_offset - ga.offset);
+				db.groups++;
+			}
 			while (da.pos < pa && tv_dec_next(&da, &ga) == TV_GROUP)
 				tv_shadow_apply(&sa, &ga);
 			while (db.pos < pb && tv_dec_next(&db, &gb) == TV_GROUP)
