@@ -19,12 +19,16 @@ mkdir -p "$corpus"
 printf '\000\001\003\021\263\201\142\000\004\003\020\064\022\000\000\000\000\000\000\002' >"$corpus/seed-add"
 printf '\000\001\010\000\020\000\000\000\000\000\000\041\170\126\064\022\011\002\002' >"$corpus/seed-store"
 printf '\020\002\001\013\007\012\000\020\000\000\000\000\000\000\002' >"$corpus/seed-lenient"
+# A pc item with every byte set, then enough groups that the whole-buffer
+# decode takes its fast path there while the byte-by-byte one does not.
+{ printf '\000\001\020\001\000\007\012\021\042\063\104\125\146\167\210\002'
+  for _ in 1 2 3 4 5 6 7 8; do printf '\001\003\020\001\000\002'; done; } >"$corpus/seed-fast-path"
 log=$O/tests/tv/fuzz-brief.log
 nice "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$O/tests/tv/" "$corpus" >"$log" 2>&1
 status=$?
 ok $status "trace decoder fuzzer ran $secs s under ASan/UBSan with every invariant holding"
-[ $status -eq 0 ] || tail -n 30 "$log" | diag
+[ $status -eq 0 ] || diag "$(tail -n 30 "$log")"
 runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
 [ -n "$runs" ] && diag "$runs inputs run"
 tap_done

@@ -3,8 +3,10 @@
  * fuzz_decode - libFuzzer target on the trace decoder.  The first byte
  * chooses XLEN/FLEN/MLEN, the mode and a chunk size; the rest is the trace,
  * fed in chunks.  Invariants: the decoder ends (no endless loop), offsets
- * only grow and stay inside the input, chunked decoding gives the groups of
- * whole-buffer decoding, and every group re-encoded decodes to itself.
+ * only grow and stay inside the input, chunked decoding gives the groups and
+ * items of whole-buffer decoding (small chunks keep the buffer short: the
+ * decoder's general path, against its fast path over the whole buffer),
+ * and every group re-encoded decodes to itself.
  */
 #include "tv.h"
 
@@ -94,9 +96,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		} while (st2 == TV_MORE);
 		check(st2 == st);
-		if (st == TV_GROUP)
+		if (st == TV_GROUP) {
 			check(h.offset == g.offset && h.n_items == g.n_items &&
 			      h.end_offset == g.end_offset);
+			/* Item by item: a short buffer takes the general path,
+			 * a long one the fast path, which must agree. */
+			for (size_t i = 0; i < g.n_items; i++)
+				check(same(&h.items[i], &g.items[i]) &&
+				      h.items[i].offset == g.items[i].offset);
+		}
 		else
 			check(chunked.err.offset == whole.err.offset);
 	}
