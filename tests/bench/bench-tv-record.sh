@@ -12,6 +12,8 @@
 # splits the cost: the plugin with the trace thrown away, and writing as
 # many bytes to a file with dd (the protocol writes about 8.6 bytes an
 # instruction however fast the plugin is).
+# TV_QEMU_USER=PATH adds a plugin-capable user-mode QEMU 9.0+ (complete
+# user-mode traces).
 # Goal (issue 21): record <= 5x plain qemu-riscv64.
 O=${O:-build}
 RVPERF_CACHE=${RVPERF_CACHE:-$HOME/.cache/rvperf}
@@ -56,6 +58,19 @@ rm -f "$tmp/w"
 printf '  plugin    trace not written:   %6.2f s   (%.1f x plain)\n' "$nowrite" "$(calc "$nowrite / $plain")"
 printf '  write     %d MiB with dd:      %6.2f s   (%.1f x plain: the file system'"'"'s share)\n' \
 	"$mbytes" "$write" "$(calc "$write / $plain")"
+
+# A user-mode QEMU that loads plugins with the register API (9.0+; no
+# Debian package has one: build the registry's 10.2.2 source for
+# riscv64-linux-user with --enable-plugins) gives complete user-mode traces.
+if [ -n "$TV_QEMU_USER" ] && [ -x "$TV_QEMU_USER" ]; then
+	plain=$(best "$TV_QEMU_USER" -R 0x100000000 "$tmp/loop")
+	rec=$(best "$rvperf" tv record --qemu "$TV_QEMU_USER" -o "$tmp/uc.tv" -- "$tmp/loop")
+	echo "rvperf tv record, user mode, $("$TV_QEMU_USER" --version | head -n 1) ($(sed 's/.*absent=/absent: /' "$tmp/uc.tv.cfg")), best of 3:"
+	printf '  baseline  plain qemu-riscv64:  %6.2f s\n' "$plain"
+	printf '  record    with the plugin:     %6.2f s   (%.1f MB trace)\n' "$rec" "$(mb "$tmp/uc.tv")"
+	printf '  ratio     record / plain:      %6.2f\n' "$(calc "$rec / $plain")"
+	rm -f "$tmp/uc.tv"
+fi
 
 if [ -x "$q10" ]; then
 	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=2000000 \
