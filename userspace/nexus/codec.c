@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nexus.h"
+#include "nexus_int.h"
 
 #define MSEO_NORMAL	0
 #define MSEO_END_FIELD	1
@@ -199,6 +199,66 @@ static void put_addr(struct bitw *w, const struct nx_config *cfg, uint64_t a)
 	put_var_chunks(w, f, chunks);
 }
 
+/* The MDOs that carry a variable field of V starting with ROOM bits left
+ * in the open MDO (put_var()'s count). */
+static inline unsigned int var_chunks(uint64_t v, unsigned int room)
+{
+	unsigned int need = bit_length(v);
+
+	return need > room ? 1 + (need - room + 5) / 6 : 1;
+}
+
+/*
+ * DirectBranch, IndirectBranch and IndirectBranchHist without SRC, TSTAMP
+ * or the MSB extension (most of a trace) in at most eight bytes, built as
+ * one 48-bit MDO string and spread into bytes in a few steps; the same
+ * bytes as the general way below.  0 when the message is longer.  OUT
+ * needs room for eight bytes.
+ */
+size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
+		       unsigned int btype, uint64_t icnt, uint64_t addr,
+		       uint64_t hist, uint8_t *out)
+{
+	unsigned int c1, c2 = 0, c3 = 0, n, width = cfg->xlen - 1;
+	uint64_t f = addr >> 1, w, x;
+
+	if (tcode == NX_TCODE_DIRECT_BRANCH) {
+		c1 = var_chunks(icnt, 6);
+		w = tcode | icnt << 6;
+	} else {
+		if (width < 64)
+			f &= (1ull << width) - 1;
+		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
+		c1 = var_chunks(icnt, 4);
+		c2 = var_chunks(f, 6);
+		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST)
+			c3 = var_chunks(hist, 6);
+		if (1 + c1 + c2 + c3 > 8)
+			return 0;
+		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
+		    f << (6 * (1 + c1));
+		if (c3)
+			w |= hist << (6 * (1 + c1 + c2));
+	}
+	n = 1 + c1 + c2 + c3;
+	if (n > 8)
+		return 0;
+	if (n < 8)
+		w &= (1ull << (6 * n)) - 1;
+	/* 6 bits to a byte, above its MSEO. */
+	x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
+	x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
+	x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
+	x <<= 2;
+	x |= 1ull << (8 * c1);
+	if (c3)
+		x |= 1ull << (8 * (c1 + c2));
+	x |= 3ull << (8 * (n - 1));
+	x = __builtin_bswap64(__builtin_bswap64(x));
+	memcpy(out, &x, 8);
+	return n;
+}
+
 size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,
 		     uint8_t *out)
 {
@@ -206,6 +266,16 @@ size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,
 	struct layout l;
 	unsigned int i;
 
+	if ((m->tcode == NX_TCODE_DIRECT_BRANCH ||
+	     m->tcode == NX_TCODE_INDIRECT_BRANCH ||
+	     m->tcode == NX_TCODE_INDIRECT_BRANCH_HIST) &&
+	    !cfg->src_bits && !m->has_tstamp && !cfg->ext_addr_msb) {
+		size_t n = nx_branch_bytes(cfg, m->tcode, m->btype, m->icnt,
+					   m->addr, m->hist, out);
+
+		if (n)
+			return n;
+	}
 	if (!layout_of(m->tcode, m->rcode, m->cdf, &l))
 		return 0;
 	put_fixed(&w, m->tcode, 6);
@@ -316,6 +386,47 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 	tcode = b >> 2;
 	known = layout_of(tcode, 0, 0, &l);
 	fixed_need = r->cfg.src_bits + fixed_bits[tcode];
+	/* The common message, quickly: whole in the buffer, no field longer
+	 * than 60 bits, nothing wrong.  Anything else is read again below,
+	 * byte by byte, by the general loop that reports what is wrong. */
+	if (len - start >= NX_MAX_MESSAGE_BYTES && fixed_need <= 32) {
+		const uint8_t *p = data + pos, *lim = data + start + NX_MAX_MESSAGE_BYTES;
+		unsigned int sh, skip = fixed_need;
+
+		for (;;) {
+			uint64_t acc = 0;
+
+			sh = 0;
+			do {
+				if (p == lim || sh == 60)
+					goto general;
+				b = *p++;
+				acc |= (uint64_t)(b >> 2) << sh;
+				sh += 6;
+			} while (!(b & 3));
+			if ((b & 3) == MSEO_RESERVED || sh <= skip || n_vars == MAX_VARS)
+				goto general;
+			if (skip) {
+				fixed = acc & ((1ull << skip) - 1);
+				acc >>= skip;
+				sh -= skip;
+				skip = 0;
+			}
+			vals[n_vars] = acc;
+			bits[n_vars] = sh;
+			tops |= (uint8_t)((b >> 7) << n_vars);
+			n_vars++;
+			if ((b & 3) == MSEO_END_MSG)
+				break;
+		}
+		pos = (size_t)(p - data);
+		r->pos = pos;
+		goto scanned;
+general:
+		fixed = 0;
+		n_vars = 0;
+		tops = 0;
+	}
 	for (;;) {
 		unsigned int mdo, mseo;
 
@@ -376,6 +487,7 @@ enum nx_read_status nx_read(struct nx_reader *r, struct nx_msg *m)
 		if (mseo == MSEO_END_MSG)
 			break;
 	}
+scanned:
 	m->tcode = tcode;
 	m->offset = r->base + start;
 	m->size = pos - start;

@@ -173,23 +173,33 @@ static inline void use_units(struct nx_decoder *d, enum walk_mode mode,
  * the credit, then are owed); W_CREDIT: as far as *LEFT units go without a
  * missing bit or an unknown target; W_FINAL: exactly *LEFT units, the last
  * instruction as FIN says, TARGET the address of FIN_ADDR/FIN_TRAP.
+ *
+ * Always inlined with constant MODE and FIN (walk_final() picks the
+ * instance), so each instance tests only what can differ; the PC, the
+ * block's count and the units left live in registers and are written
+ * back before anything that reads them from *D.
  */
-static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
-		enum fin fin, uint64_t target)
+#define WALK_SAVE() do { d->pc = pc; d->blk_n = n; d->seq_valid = seqv; } while (0)
+
+static inline __attribute__((always_inline)) int
+walk_t(struct nx_decoder *d, const enum walk_mode mode, uint64_t *left,
+       const enum fin fin, uint64_t target)
 {
-	bool htm = d->cfg.mode == NX_MODE_HTM;
-	bool rets = d->cfg.ret_mode != NX_RETURN_OFF;
-	uint64_t mask = d->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
+	const bool htm = d->cfg.mode == NX_MODE_HTM;
+	const bool rets = d->cfg.ret_mode != NX_RETURN_OFF;
+	const uint64_t mask = d->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	bool ended_direct = false;
 	/* A local copy: *LEFT may alias the decoder's fields. */
 	uint64_t rem = *left;
+	uint64_t pc = d->pc, n = d->blk_n;
+	bool seqv = d->seq_valid;
 	/* The segment walked last, in registers. */
 	uint64_t seg_start = 1, seg_len = 0;
 	const struct nx_entry *tab = NULL;
 
 	for (;;) {
 		const struct nx_entry *e;
-		uint64_t next, pc = d->pc;
+		uint64_t next;
 		unsigned int u, kind;
 		bool last, inferable, seq;
 
@@ -199,37 +209,45 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			e = &tab[(pc - seg_start) >> 1];
 		} else {
 			e = nx_image_entry(d->img, pc);
-			if (!e)
+			if (!e) {
+				WALK_SAVE();
 				return damage(d, "address 0x%" PRIx64 " is outside the program images", pc);
+			}
 			seg_start = d->img->last->start;
 			seg_len = d->img->last->end - seg_start;
 			tab = d->img->last->tab;
 		}
 		if (e->kind == K_LINEAR) {
-			unsigned int n = e->run_insns;
+			unsigned int k = e->run_insns;
 
 			u = e->run_units;
 			if (mode != W_BITS && u > rem) {
 				u = e->units;
-				n = 1;
+				k = 1;
 				if (u > rem) {
-					if (mode == W_FINAL)
+					if (mode == W_FINAL) {
+						WALK_SAVE();
 						return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
+					}
 					break;
 				}
 			}
-			d->pc = (pc + 2ull * u) & mask;
-			d->blk_n += n;
-			d->seq_valid = false;
+			pc = (pc + 2ull * u) & mask;
+			n += k;
+			seqv = false;
 			use_units(d, mode, &rem, u);
 			continue;
 		}
 		u = e->units;
-		if (e->kind == K_INVALID)
+		if (e->kind == K_INVALID) {
+			WALK_SAVE();
 			return damage(d, "the instruction at 0x%" PRIx64 " runs past its image", pc);
+		}
 		if (mode != W_BITS && u > rem) {
-			if (mode == W_FINAL)
+			if (mode == W_FINAL) {
+				WALK_SAVE();
 				return damage(d, "I-CNT ends inside the instruction at 0x%" PRIx64, pc);
+			}
 			break;
 		}
 		last = mode == W_FINAL && rem == u;
@@ -241,12 +259,12 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			else if (kind == K_ICALL || kind == K_RET || kind == K_SWAP)
 				kind = K_IJUMP;
 		}
-		if (last && fin == FIN_TRAP) {
+		if (fin == FIN_TRAP && last) {
 			/* The trap came after it: only counted. */
-			d->blk_n++;
-			d->pc = next;
+			n++;
+			pc = next;
 			use_units(d, mode, &rem, u);
-			d->seq_valid = false;
+			seqv = false;
 			break;
 		}
 		switch (kind) {
@@ -255,10 +273,10 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 				       (uint64_t)ENTRY_VALUE(e);
 			d->seq_reg = ENTRY_REG(e);
 			d->seq_pc = next;
-			d->blk_n++;
-			d->pc = next;
+			n++;
+			pc = next;
 			use_units(d, mode, &rem, u);
-			d->seq_valid = true;
+			seqv = true;
 			continue;
 		case K_BRANCH:
 		case K_JUMP:
@@ -269,41 +287,54 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 				taken = true;
 			} else if (htm) {
 				if (!d->hist_n) {
-					if (last && fin == FIN_STOP)
+					if (fin == FIN_STOP && last) {
 						taken = false;
-					else if (mode == W_FINAL)
+					} else if (mode == W_FINAL) {
+						WALK_SAVE();
 						return damage(d, "no HIST bit for the branch at 0x%" PRIx64, pc);
-					else
+					} else {
 						goto wait;
+					}
 				} else {
 					taken = hist_pop(d);
 				}
-				if (kind != K_BRANCH && !taken)
+				if (kind != K_BRANCH && !taken) {
+					WALK_SAVE();
 					return damage(d, "HIST says the jump at 0x%" PRIx64 " was not taken", pc);
+				}
 			} else {
-				taken = last && fin == FIN_DIRECT;
-				if (kind != K_BRANCH && !taken && !(last && fin != FIN_DIRECT))
+				taken = fin == FIN_DIRECT && last;
+				if (kind != K_BRANCH && !taken && !(last && fin != FIN_DIRECT)) {
+					WALK_SAVE();
 					return damage(d, "the jump at 0x%" PRIx64 " should have ended a DirectBranch", pc);
+				}
 				if (kind != K_BRANCH)
 					taken = true;
 			}
 			if (kind == K_CALL)
 				push(d, next);
-			d->blk_n++;
+			n++;
 			use_units(d, mode, &rem, u);
-			d->seq_valid = false;
+			seqv = false;
 			if (taken) {
 				uint64_t to = (pc + (int64_t)e->off) & mask;
 
-				if (close_block(d, next, to, NX_END_TRANSFER))
+				d->blk_n = n;
+				n = 0;
+				if (close_block(d, next, to, NX_END_TRANSFER)) {
+					d->pc = to;
+					d->seq_valid = false;
 					return WALK_STOPPED;
-				d->pc = to;
+				}
+				pc = to;
 			} else {
-				d->pc = next;
+				pc = next;
 			}
-			if (last && fin == FIN_DIRECT) {
-				if (!taken)
+			if (fin == FIN_DIRECT && last) {
+				if (!taken) {
+					WALK_SAVE();
 					return damage(d, "DirectBranch ends at 0x%" PRIx64 ", not a taken branch", pc);
+				}
 				ended_direct = true;
 			}
 			continue;
@@ -313,23 +344,27 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 		}
 		/* An indirect transfer: inferable from a constant just loaded,
 		 * or (returns) from the stack, or it must end the message. */
-		seq = kind != K_XRET && d->seq_valid && d->cfg.seq_jump &&
+		seq = kind != K_XRET && seqv && d->cfg.seq_jump &&
 		      pc == d->seq_pc && ENTRY_REG(e) == d->seq_reg;
 		inferable = seq || ((kind == K_RET || kind == K_SWAP) && d->depth);
 		if (!last || fin != FIN_ADDR) {
 			if (!inferable) {
-				if (last && fin == FIN_STOP) {
-					d->blk_n++;
-					d->pc = next;
+				if (fin == FIN_STOP && last) {
+					n++;
+					pc = next;
 					use_units(d, mode, &rem, u);
 					break;
 				}
-				if (mode == W_FINAL)
+				if (mode == W_FINAL) {
+					WALK_SAVE();
 					return damage(d, "I-CNT runs through the jump at 0x%" PRIx64 " whose target is not known", pc);
+				}
 				goto wait;
 			}
-			if (last && fin == FIN_DIRECT)
+			if (fin == FIN_DIRECT && last) {
+				WALK_SAVE();
 				return damage(d, "DirectBranch ends at 0x%" PRIx64 ", not a branch", pc);
+			}
 		}
 		/* Stack effects, the same whether inferable or not. */
 		if ((kind == K_RET || kind == K_SWAP) && d->depth) {
@@ -342,20 +377,54 @@ static int walk(struct nx_decoder *d, enum walk_mode mode, uint64_t *left,
 			next = (d->seq_value + ENTRY_IMM(e)) & ~1ull & mask;
 		if (kind == K_ICALL || kind == K_SWAP)
 			push(d, (pc + u * 2ull) & mask);
-		if (last && fin == FIN_ADDR)
+		if (fin == FIN_ADDR && last)
 			next = target;
-		d->blk_n++;
+		n++;
 		use_units(d, mode, &rem, u);
-		d->seq_valid = false;
-		if (close_block(d, (pc + u * 2ull) & mask, next, NX_END_TRANSFER))
+		seqv = false;
+		d->blk_n = n;
+		n = 0;
+		if (close_block(d, (pc + u * 2ull) & mask, next, NX_END_TRANSFER)) {
+			d->pc = next;
+			d->seq_valid = false;
 			return WALK_STOPPED;
-		d->pc = next;
+		}
+		pc = next;
 	}
-	if (mode == W_FINAL && fin == FIN_DIRECT && !ended_direct)
-		return damage(d, "DirectBranch does not end at a taken branch (at 0x%" PRIx64 ")", d->pc);
+	if (mode == W_FINAL && fin == FIN_DIRECT && !ended_direct) {
+		WALK_SAVE();
+		return damage(d, "DirectBranch does not end at a taken branch (at 0x%" PRIx64 ")", pc);
+	}
 wait:
+	WALK_SAVE();
 	*left = rem;
 	return WALK_OK;
+}
+
+/* The instances: the walks ahead of a ResourceFull (rare), and one final
+ * walk for each way a message ends. */
+static __attribute__((noinline)) int walk(struct nx_decoder *d,
+					  enum walk_mode mode, uint64_t *left)
+{
+	return mode == W_BITS ? walk_t(d, W_BITS, left, FIN_STOP, 0)
+			      : walk_t(d, W_CREDIT, left, FIN_STOP, 0);
+}
+
+static __attribute__((noinline)) int walk_addr(struct nx_decoder *d,
+					       uint64_t *left, uint64_t target)
+{
+	return walk_t(d, W_FINAL, left, FIN_ADDR, target);
+}
+
+static __attribute__((noinline)) int walk_other(struct nx_decoder *d,
+						uint64_t *left, enum fin fin,
+						uint64_t target)
+{
+	switch (fin) {
+	case FIN_TRAP: return walk_t(d, W_FINAL, left, FIN_TRAP, target);
+	case FIN_DIRECT: return walk_t(d, W_FINAL, left, FIN_DIRECT, 0);
+	default: return walk_t(d, W_FINAL, left, FIN_STOP, 0);
+	}
 }
 
 /* Eager walks after a ResourceFull. */
@@ -365,12 +434,12 @@ static int walk_ahead(struct nx_decoder *d)
 	int r;
 
 	if (d->hist_n) {
-		r = walk(d, W_BITS, &left, FIN_STOP, 0);
+		r = walk(d, W_BITS, &left);
 		if (r)
 			return r;
 	}
 	left = d->credit;
-	r = walk(d, W_CREDIT, &left, FIN_STOP, 0);
+	r = walk(d, W_CREDIT, &left);
 	d->credit = left;
 	return r;
 }
@@ -386,7 +455,8 @@ static inline __attribute__((always_inline)) int walk_final(struct nx_decoder *d
 		return damage(d, "I-CNT %" PRIu64 " is shorter than the path HIST bits took", icnt);
 	total = d->credit + icnt - d->owed;
 	d->credit = d->owed = 0;
-	r = walk(d, W_FINAL, &total, fin, target);
+	r = fin == FIN_ADDR ? walk_addr(d, &total, target)
+			    : walk_other(d, &total, fin, target);
 	if (r)
 		return r;
 	if (d->hist_n && fin != FIN_STOP)
@@ -596,16 +666,140 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m)
 	return 0;
 }
 
+/* ---- the fast way through the common messages */
+
+/* The MDOs of the eight bytes of X (little-endian), 6 bits each, as one
+ * 48-bit string: what the reader collects byte by byte, in a few steps. */
+static inline uint64_t mdo_string(uint64_t x)
+{
+	x = (x >> 2) & 0x3F3F3F3F3F3F3F3Full;
+	x = (x & 0x003F003F003F003Full) | (x & 0x3F003F003F003F00ull) >> 2;
+	x = (x & 0x00000FFF00000FFFull) | (x & 0x0FFF00000FFF0000ull) >> 4;
+	return (x & 0xFFFFFFull) | (x >> 8 & 0xFFFFFF000000ull);
+}
+
+#define BYTE_LSBS 0x0101010101010101ull
+
+/*
+ * A DirectBranch, IndirectBranch or IndirectBranchHist of at most eight
+ * bytes at P (eight readable), for a synchronised decoder without SRC or
+ * TSTAMP: taken whole from one 64-bit load and handled as nx_dec_msg()
+ * would.  Returns the message's length, or 0 when it is anything else (or
+ * anything is wrong with it): then the general reader takes it.  *R: what
+ * nx_dec_msg() returns.
+ */
+static inline __attribute__((always_inline)) size_t
+fast_msg(struct nx_decoder *d, const uint8_t *p, size_t offset, int *r)
+{
+	uint64_t x, ends, endmsg, w, icnt, f, target;
+	unsigned int tcode, e1, e2, e3, len, width;
+	int wr;
+
+	memcpy(&x, p, 8);
+	x = __builtin_bswap64(__builtin_bswap64(x));	/* host order: LE */
+	tcode = (unsigned int)x & 0xFF;
+	/* MSEO 00 and TCODE 3, 4 or 28. */
+	if (tcode != NX_TCODE_INDIRECT_BRANCH_HIST << 2 &&
+	    tcode != NX_TCODE_INDIRECT_BRANCH << 2 &&
+	    tcode != NX_TCODE_DIRECT_BRANCH << 2)
+		return 0;
+	tcode >>= 2;
+	endmsg = x & x >> 1 & BYTE_LSBS;
+	if (!endmsg)
+		return 0;
+	len = ((unsigned int)__builtin_ctzll(endmsg) >> 3) + 1;
+	ends = (x | x >> 1) & BYTE_LSBS;
+	if (len < 8) {
+		ends &= (1ull << (8 * len)) - 1;
+		/* MSEO 10 (reserved) anywhere in it */
+		if ((x >> 1 & ~x & BYTE_LSBS) & ((1ull << (8 * len)) - 1))
+			return 0;
+	} else if (x >> 1 & ~x & BYTE_LSBS) {
+		return 0;
+	}
+	w = mdo_string(x);
+	e1 = (unsigned int)__builtin_ctzll(ends) >> 3;
+	d->msg_offset = offset;
+	d->n_msgs++;
+	if (tcode == NX_TCODE_DIRECT_BRANCH) {
+		if (ends & (ends - 1))
+			return 0;
+		icnt = w >> 6 & ((1ull << (6 * e1)) - 1);
+		wr = walk_final(d, icnt, FIN_DIRECT, 0);
+		d->last_branch.tcode = tcode;
+		d->last_branch.btype = 0;
+		d->last_branch.icnt = icnt;
+		d->last_branch.hist = 0;
+		d->have_last_branch = true;
+		*r = wr == WALK_STOPPED || d->stop ? -1 : 0;
+		return len;
+	}
+	ends &= ends - 1;
+	if (!ends)
+		return 0;
+	e2 = (unsigned int)__builtin_ctzll(ends) >> 3;
+	ends &= ends - 1;
+	if (tcode == NX_TCODE_INDIRECT_BRANCH ? ends != 0 : !ends || (ends & (ends - 1)))
+		return 0;
+	/* I-CNT after TCODE and B-TYPE; the address; HIST. */
+	icnt = w >> 8 & ((1ull << (6 * e1 - 2)) - 1);
+	f = w >> (6 * (e1 + 1)) & ((1ull << (6 * (e2 - e1))) - 1);
+	width = d->cfg.xlen - 1;
+	if (d->cfg.ext_addr_msb && (p[e2] >> 7) && 6 * (e2 - e1) < width)
+		f |= ~0ull << (6 * (e2 - e1));
+	if (width < 64)
+		f &= (1ull << width) - 1;
+	target = d->ref_addr ^ (f << 1);
+	d->ref_addr = target;
+	d->last_branch.tcode = tcode;
+	d->last_branch.btype = (unsigned int)(w >> 6) & 3;
+	d->last_branch.icnt = icnt;
+	d->last_branch.hist = 0;
+	if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST) {
+		uint64_t hist;
+
+		e3 = (unsigned int)__builtin_ctzll(ends) >> 3;
+		hist = w >> (6 * (e2 + 1)) & ((1ull << (6 * (e3 - e2))) - 1);
+		d->last_branch.hist = hist;
+		wr = hist_add(d, hist, 1);
+		if (wr)
+			goto out;
+	}
+	wr = walk_final(d, icnt, d->last_branch.btype ? FIN_TRAP : FIN_ADDR, target);
+out:
+	d->have_last_branch = true;
+	d->last_target = target;
+	*r = wr == WALK_STOPPED || d->stop ? -1 : 0;
+	return len;
+}
+
 long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
 		size_t base)
 {
 	struct nx_reader rd;
 	struct nx_msg m;
 	uint64_t before = d->n_damage;
+	/* The common messages the quick way (fast_msg()) when nothing needs
+	 * them as struct nx_msg. */
+	bool fast = !d->ops.msg && !d->cfg.src_bits && !d->cfg.tstamp &&
+		    len >= 8;
 
 	nx_reader_init(&rd, &d->cfg, data, len, base);
 	for (;;) {
-		enum nx_read_status s = nx_read(&rd, &m);
+		enum nx_read_status s;
+
+		if (fast && d->synced && len - rd.pos >= 8) {
+			int r;
+			size_t n = fast_msg(d, data + rd.pos, base + rd.pos, &r);
+
+			if (n) {
+				rd.pos += n;
+				if (r)
+					return -1;
+				continue;
+			}
+		}
+		s = nx_read(&rd, &m);
 
 		if (s == NX_READ_END)
 			break;

@@ -245,6 +245,49 @@ static void emit_pending(struct nx_encoder *e, const struct nx_insn *in)
 		after_sync(e, m.sync, in);
 }
 
+/*
+ * emit_pending() for the common message (DirectBranch, IndirectBranch,
+ * IndirectBranchHist) when nothing else is involved: no RepeatBranch, no
+ * held HIST, no sync due, no SRC/TSTAMP/MSB extension, nobody watching
+ * the messages (on_msg): the bytes written directly.  0 when it is not
+ * that case (emit_pending() then does it).
+ */
+static inline int quick_emit(struct nx_encoder *e, const struct nx_insn *in)
+{
+	unsigned int tcode = e->next_tcode;
+	uint64_t addr = in->addr, field;
+	size_t n;
+
+	if (e->sync_due || e->held_repeat || e->on_msg)
+		return 0;
+	if (tcode == PENDING_RETURN)
+		tcode = NX_TCODE_INDIRECT_BRANCH_HIST;
+	if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST &&
+	    (e->cfg.mode != NX_MODE_HTM || e->hist == 1))
+		tcode = NX_TCODE_INDIRECT_BRANCH;
+	if (tcode != NX_TCODE_DIRECT_BRANCH && tcode != NX_TCODE_INDIRECT_BRANCH &&
+	    tcode != NX_TCODE_INDIRECT_BRANCH_HIST)
+		return 0;
+	if (e->fill + 64 > sizeof(e->buf))
+		flush_bytes(e);
+	field = tcode == NX_TCODE_DIRECT_BRANCH ? 0 : e->ref_addr ^ addr;
+	n = nx_branch_bytes(&e->cfg, tcode, e->next_btype, e->icnt, field,
+			    tcode == NX_TCODE_INDIRECT_BRANCH_HIST ? e->hist : 0,
+			    e->buf + e->fill);
+	if (!n)
+		return 0;
+	e->fill += n;
+	e->n_bytes += n;
+	e->n_msgs++;
+	e->by_tcode[tcode]++;
+	e->next_tcode = 0;
+	e->icnt = 0;
+	e->hist = 1;
+	if (tcode != NX_TCODE_DIRECT_BRANCH)
+		e->ref_addr = addr;
+	return 1;
+}
+
 static void start(struct nx_encoder *e, const struct nx_insn *in)
 {
 	struct nx_msg m = { .tcode = NX_TCODE_PROG_TRACE_SYNC,
@@ -273,7 +316,24 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	/* Nothing per instruction but I-CNT and HIST (Ownership looks at
 	 * each one's mode, sync by I-CNT counts units). */
 	e->fast = cfg->sync_mode != NX_SYNC_ICNT && !cfg->ownership;
-	e->fast_htm = cfg->mode == NX_MODE_HTM;
+	e->quick = !(cfg->repeat & NX_REPEAT_BRANCH) &&
+		   cfg->sync_mode != NX_SYNC_MESSAGES && !cfg->tstamp &&
+		   !cfg->src_bits && !cfg->ext_addr_msb;
+	if (e->fast) {
+		bool htm = cfg->mode == NX_MODE_HTM;
+		uint8_t linear = 1, jump = 1;
+
+		/* What nx_enc_insn_slow() would do, when it is only that. */
+		if (cfg->all_jumps)
+			jump = htm ? 7 : 0;
+		e->fast_tab[RVP_ITYPE_NO_SPECIAL_TYPE] = linear;
+		e->fast_tab[RVP_ITYPE_NON_TAKEN_BRANCH] = htm ? 3 : linear;
+		e->fast_tab[RVP_ITYPE_TAKEN_BRANCH] = htm ? 7 : 0;
+		e->fast_tab[RVP_ITYPE_OTHER_INFERABLE_JUMP] = jump;
+		/* A call pushes when there is a stack. */
+		if (cfg->ret_mode == NX_RETURN_OFF)
+			e->fast_tab[RVP_ITYPE_INFERABLE_CALL] = jump;
+	}
 	e->next_sync = cfg->start_sync;
 	return 0;
 }
@@ -302,8 +362,22 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 		if (e->next_tcode == PENDING_RETURN &&
 		    prediction_holds(e, e->pending_ret, in->addr))
 			e->next_tcode = 0;
-		else
+		else if (!e->quick || !quick_emit(e, in))
 			emit_pending(e, in);
+		/* The instruction itself, the inline way if it can. */
+		if (e->fast_tab[itype & 15] && !e->next_tcode) {
+			unsigned int a = e->fast_tab[itype & 15];
+			uint64_t icnt = e->icnt + units;
+			uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2);
+
+			if (icnt <= e->icnt_limit && !(hist & e->hist_limit)) {
+				e->icnt = icnt;
+				e->hist = hist;
+				e->n_insns++;
+				e->fast_ok = true;
+				return;
+			}
+		}
 	}
 	if (e->cfg.ownership && (!e->owner_known || in->priv != e->priv ||
 				 in->v != e->v))
@@ -433,13 +507,13 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 		}
 		e->hist = 2 | (e->hist & 1);
 	}
+	e->fast_ok = e->fast && e->started && !e->next_tcode;
 }
 
 int nx_enc_linear(struct nx_encoder *e, uint64_t units, uint64_t n,
 		  uint64_t tstamp)
 {
-	if (!e->fast || !e->started || e->next_tcode ||
-	    e->icnt + units > e->icnt_limit)
+	if (!e->fast_ok || e->icnt + units > e->icnt_limit)
 		return -1;
 	e->icnt += units;
 	e->n_insns += n;
@@ -461,6 +535,7 @@ void nx_enc_overrun(struct nx_encoder *e)
 	e->hist = 1;
 	put_msg(e, &m, e->insn_tstamp);
 	e->started = false;
+	e->fast_ok = false;
 	e->next_sync = NX_SYNC_FIFO_OVERRUN;
 	e->owner_known = false;
 }
@@ -481,6 +556,7 @@ int nx_enc_finish(struct nx_encoder *e, unsigned int evcode)
 		}
 		put_other(e, &m, e->insn_tstamp);
 		e->started = false;
+		e->fast_ok = false;
 	}
 	flush_bytes(e);
 	return e->error;

@@ -225,7 +225,13 @@ struct nx_encoder {
 	bool owner_known;
 	uint64_t last_tstamp, insn_tstamp;
 	uint64_t pending_ret;		/* the stack's prediction */
-	bool fast, fast_htm;		/* fast_insn() may run */
+	bool fast;			/* the configuration allows nx_enc_insn()'s
+					 * inline way */
+	bool fast_ok;			/* and now: started, no message waiting */
+	bool quick;			/* common messages written directly */
+	/* The inline way per itype: 0 not there; else 1 | shift << 1 |
+	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always). */
+	uint8_t fast_tab[16];
 	/* Statistics. */
 	uint64_t n_insns, n_msgs, n_bytes;
 	uint64_t by_tcode[64];
@@ -241,25 +247,19 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 /* Retires one instruction. */
 void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in);
 
-/* The common case inline: a linear instruction or (HTM) a branch, no
- * message waiting, nothing reported per instruction; the rest, and
- * whatever overflows, goes the general way. */
+/* The common case inline: an instruction that only adds to I-CNT and
+ * HIST (linear, an HTM branch, a BTM branch not taken, a direct jump or
+ * call that needs neither the stack nor all-jumps mode), no message
+ * waiting, nothing reported per instruction; the rest, and whatever
+ * overflows, goes the general way (nx_enc_insn_slow). */
 static inline void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
 {
-	uint64_t icnt = e->icnt + in->len / 2, hist = e->hist;
+	unsigned int a = e->fast_tab[in->itype & 15];
+	uint64_t icnt = e->icnt + in->len / 2, hist;
 
-	if (!e->fast || !e->started || e->next_tcode)
+	if (!e->fast_ok || !a)
 		goto slow;
-	if (in->itype == RVP_ITYPE_NO_SPECIAL_TYPE) {
-		/* only I-CNT */
-	} else if (in->itype == RVP_ITYPE_NON_TAKEN_BRANCH) {
-		if (e->fast_htm)
-			hist <<= 1;	/* BTM: linear */
-	} else if (in->itype == RVP_ITYPE_TAKEN_BRANCH && e->fast_htm) {
-		hist = hist << 1 | 1;
-	} else {
-		goto slow;
-	}
+	hist = e->hist << (a >> 1 & 1) | (a >> 2);
 	if (icnt > e->icnt_limit || (hist & e->hist_limit))
 		goto slow;
 	e->icnt = icnt;

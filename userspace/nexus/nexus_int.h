@@ -53,6 +53,14 @@ int nx_const_load(uint32_t word, unsigned int *rd, int64_t *value,
 		  bool *pc_relative);
 int nx_jalr_operands(uint32_t word, unsigned int *rs1, int64_t *imm);
 
+/* DirectBranch, IndirectBranch or IndirectBranchHist (ADDR: the U-ADDR
+ * field's address) of at most eight bytes, for a configuration without
+ * SRC, TSTAMP or the MSB extension: its length, 0 when it is longer (then
+ * nx_msg_encode() writes it).  OUT needs room for eight bytes. */
+size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
+		       unsigned int btype, uint64_t icnt, uint64_t addr,
+		       uint64_t hist, uint8_t *out);
+
 /* The table entry at PC, or NULL outside every segment. */
 static inline const struct nx_entry *nx_image_entry(struct nx_image *img,
 						    uint64_t pc)
