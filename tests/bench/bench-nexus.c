@@ -10,6 +10,12 @@
  * Best of ROUNDS (env, default 3) for each, in CPU time of this
  * single-threaded process.  Exit status 1 when a decode
  * does not give back every instruction.
+ *
+ * bench-nexus ITRACE ELF MODE [LIMIT]: only mode MODE (an index into
+ * modes[]) and the first LIMIT instructions, for profilers: under
+ * callgrind, --toggle-collect=bench_encode or =bench_decode counts the
+ * machine instructions of encoding or decoding alone (bench-nexus.sh
+ * divides them by the traced instructions: a figure no load disturbs).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,6 +78,38 @@ static const struct {
 				       { "repeat", "2" } } },
 };
 
+/* The measured work, not inlined: callgrind's --toggle-collect names them. */
+static __attribute__((noinline)) int
+bench_encode(struct nx_encoder *enc, const struct nx_config *cfg,
+	     const struct insn *stream, size_t n, struct buf *out)
+{
+	struct nx_insn in = { 0 };
+	size_t i;
+
+	out->n = 0;
+	nx_enc_init(enc, cfg, buf_sink, out);
+	for (i = 0; i < n; i++) {
+		in.addr = stream[i].addr;
+		in.len = stream[i].len;
+		in.itype = stream[i].itype;
+		in.seq_inferable = stream[i].seq;
+		nx_enc_insn(enc, &in);
+	}
+	return nx_enc_finish(enc, NX_EVCODE_TRACE_DISABLED);
+}
+
+static __attribute__((noinline)) uint64_t
+bench_decode(struct nx_decoder *dec, const struct nx_config *cfg,
+	     struct nx_image *img, const struct buf *out)
+{
+	uint64_t decoded = 0;
+	struct nx_decoder_ops ops = { .block = count_block, .ctx = &decoded };
+
+	nx_dec_init(dec, cfg, img, &ops);
+	nx_dec_run(dec, out->p, out->n, 0);
+	return decoded;
+}
+
 int main(int argc, char **argv)
 {
 	static struct nx_encoder enc;
@@ -91,12 +129,20 @@ int main(int argc, char **argv)
 	unsigned int priv, m;
 	uint8_t *data;
 	char err[200];
-	int fd, r, status = 0;
+	int fd, r, status = 0, only = -1;
+	size_t limit = SIZE_MAX;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: bench-nexus ITRACE ELF\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: bench-nexus ITRACE ELF [MODE [LIMIT]]\n");
 		return 2;
 	}
+	if (argc > 3) {
+		only = atoi(argv[3]);
+		if (only < 0 || only >= (int)(sizeof(modes) / sizeof(modes[0])))
+			return 2;
+	}
+	if (argc > 4)
+		limit = strtoull(argv[4], NULL, 0);
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
 		return 2;
@@ -128,7 +174,7 @@ int main(int argc, char **argv)
 			stream[n].seq = in.seq_inferable;
 			n++;
 		}
-		if (!r)
+		if (!r || n == limit)
 			break;
 	}
 	nx_itrace_free(&it);
@@ -162,21 +208,14 @@ int main(int argc, char **argv)
 		uint64_t decoded = 0;
 		unsigned int k;
 
+		if (only >= 0 && m != (unsigned int)only)
+			continue;
 		nx_config_default(&cfg);
 		for (k = 0; k < 4 && modes[m].opts[k][0]; k++)
 			nx_config_set(&cfg, modes[m].opts[k][0], modes[m].opts[k][1]);
 		for (r = 0; r < rounds; r++) {
-			out.n = 0;
 			t = now();
-			nx_enc_init(&enc, &cfg, buf_sink, &out);
-			for (i = 0; i < n; i++) {
-				in.addr = stream[i].addr;
-				in.len = stream[i].len;
-				in.itype = stream[i].itype;
-				in.seq_inferable = stream[i].seq;
-				nx_enc_insn(&enc, &in);
-			}
-			if (nx_enc_finish(&enc, NX_EVCODE_TRACE_DISABLED)) {
+			if (bench_encode(&enc, &cfg, stream, n, &out)) {
 				fprintf(stderr, "bench-nexus: output buffer too small\n");
 				return 2;
 			}
@@ -190,12 +229,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		for (r = 0; r < rounds; r++) {
-			struct nx_decoder_ops ops = { .block = count_block, .ctx = &decoded };
-
-			decoded = 0;
 			t = now();
-			nx_dec_init(&dec, &cfg, &img, &ops);
-			nx_dec_run(&dec, out.p, out.n, 0);
+			decoded = bench_decode(&dec, &cfg, &img, &out);
 			t = now() - t;
 			if (t < dec_best)
 				dec_best = t;

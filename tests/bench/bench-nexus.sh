@@ -7,7 +7,9 @@
 # record (QEMU with the plugin's instruction trace, then the encoder) and
 # the plugin alone, against plain qemu-riscv64, best of ROUNDS in CPU time
 # (user + sys, the children's included), which a busy neighbour disturbs
-# less than wall-clock time.  Goals (issue 20): decode >= 200 M instr/s,
+# less than wall-clock time; and encode/decode in machine instructions per
+# traced instruction under callgrind, which load does not change at all.
+# Goals (issue 20): decode >= 200 M instr/s,
 # encode >= 100 M instr/s, recording <= 2x plain.
 set -eu
 O=${O:-build}
@@ -24,6 +26,27 @@ trap 'rm -rf "$tmp"' EXIT
 "$rvperf" nexus record -o "$tmp/t.nxt" --itrace "$tmp/t.itr" -- "$prog" $arg \
 	>/dev/null 2>"$tmp/record.log"
 ROUNDS=$rounds "$O/tests/bench/bench-nexus" "$tmp/t.itr" "$prog"
+
+# The same work counted in machine instructions (callgrind, on the first
+# CG_INSNS traced instructions): a figure no neighbour's load changes.
+cg_insns=${CG_INSNS:-1000000}
+if command -v valgrind >/dev/null; then
+	echo "machine instructions per traced instruction (callgrind, first $cg_insns)"
+	names=("BTM" "HTM" "BTM callstack 8, repeat" "HTM callstack 8, repeat")
+	for m in 0 1 2 3; do
+		line=$(printf '  %-26s' "${names[$m]}")
+		for f in encode decode; do
+			ir=$(ROUNDS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+				--collect-atstart=no "--toggle-collect=bench_$f*" \
+				"$O/tests/bench/bench-nexus" "$tmp/t.itr" "$prog" $m "$cg_insns" \
+				2>&1 >/dev/null | sed -n 's/.*Collected : //p')
+			line+=$(printf '  %s %6.1f' "$f" "$(echo "${ir:-0} / $cg_insns" | bc -l)")
+		done
+		echo "$line"
+	done
+else
+	echo "machine instructions per traced instruction: SKIP (no valgrind)"
+fi
 
 cpu() {	# cpu COMMAND...: user + sys seconds of one run, children included
 	local TIMEFORMAT='%3U %3S' t
