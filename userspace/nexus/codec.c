@@ -203,9 +203,11 @@ static void put_addr(struct bitw *w, const struct nx_config *cfg, uint64_t a)
  * in the open MDO (put_var()'s count). */
 static inline unsigned int var_chunks(uint64_t v, unsigned int room)
 {
-	unsigned int need = bit_length(v);
+	/* 1 + ceil((need - room) / 6) when need > room, else 1; the same
+	 * for V 0 and 1, so without a branch. */
+	unsigned int need = 64 - (unsigned int)__builtin_clzll(v | 1);
 
-	return need > room ? 1 + (need - room + 5) / 6 : 1;
+	return (need + 11 - room) / 6;
 }
 
 /*

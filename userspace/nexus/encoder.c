@@ -321,18 +321,31 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 		   !cfg->src_bits && !cfg->ext_addr_msb;
 	if (e->fast) {
 		bool htm = cfg->mode == NX_MODE_HTM;
-		uint8_t linear = 1, jump = 1;
+		uint16_t linear = 1, jump = 1;
+		uint16_t direct = 1 | 8 | NX_TCODE_DIRECT_BRANCH << 8;
+		uint16_t indirect = 1 | 8 | (htm ? NX_TCODE_INDIRECT_BRANCH_HIST
+					      : NX_TCODE_INDIRECT_BRANCH) << 8;
 
 		/* What nx_enc_insn_slow() would do, when it is only that. */
 		if (cfg->all_jumps)
-			jump = htm ? 7 : 0;
+			jump = htm ? 7 : direct;
 		e->fast_tab[RVP_ITYPE_NO_SPECIAL_TYPE] = linear;
 		e->fast_tab[RVP_ITYPE_NON_TAKEN_BRANCH] = htm ? 3 : linear;
-		e->fast_tab[RVP_ITYPE_TAKEN_BRANCH] = htm ? 7 : 0;
+		e->fast_tab[RVP_ITYPE_TAKEN_BRANCH] = htm ? 7 : direct;
 		e->fast_tab[RVP_ITYPE_OTHER_INFERABLE_JUMP] = jump;
-		/* A call pushes when there is a stack. */
-		if (cfg->ret_mode == NX_RETURN_OFF)
+		if (!cfg->seq_jump) {
+			e->fast_tab[RVP_ITYPE_UNINFERABLE_JUMP] = indirect;
+			e->fast_tab[RVP_ITYPE_OTHER_UNINFERABLE_JUMP] = indirect;
+		}
+		/* Calls push and returns pop when there is a stack. */
+		if (cfg->ret_mode == NX_RETURN_OFF) {
 			e->fast_tab[RVP_ITYPE_INFERABLE_CALL] = jump;
+			if (!cfg->seq_jump) {
+				e->fast_tab[RVP_ITYPE_UNINFERABLE_CALL] = indirect;
+				e->fast_tab[RVP_ITYPE_RETURN] = indirect;
+				e->fast_tab[RVP_ITYPE_COROUTINE_SWAP] = indirect;
+			}
+		}
 	}
 	e->next_sync = cfg->start_sync;
 	return 0;
@@ -356,6 +369,32 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 	uint64_t prev_icnt, ret;
 
 	e->insn_tstamp = in->tstamp;
+	/* Calls and returns with implicit return, when nothing else is
+	 * going on: the stack, and a message waiting if the return needs
+	 * one. */
+	if (e->fast_ok && e->cfg.ret_mode != NX_RETURN_OFF && !e->cfg.seq_jump &&
+	    e->icnt + units <= e->icnt_limit &&
+	    (itype == RVP_ITYPE_RETURN || itype == RVP_ITYPE_UNINFERABLE_CALL ||
+	     (itype == RVP_ITYPE_INFERABLE_CALL && !e->cfg.all_jumps))) {
+		e->n_insns++;
+		e->icnt += units;
+		if (itype == RVP_ITYPE_RETURN) {
+			if (stack_pop(e, &ret)) {
+				e->pending_ret = ret;
+				set_pending(e, PENDING_RETURN, 0, in->tstamp);
+			} else {
+				set_pending(e, indirect, 0, in->tstamp);
+			}
+			e->fast_ok = false;
+		} else {
+			stack_push(e, in->addr + in->len);
+			if (itype == RVP_ITYPE_UNINFERABLE_CALL) {
+				set_pending(e, indirect, 0, in->tstamp);
+				e->fast_ok = false;
+			}
+		}
+		return;
+	}
 	if (!e->started) {
 		start(e, in);
 	} else if (e->next_tcode) {
@@ -365,10 +404,10 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 		else if (!e->quick || !quick_emit(e, in))
 			emit_pending(e, in);
 		/* The instruction itself, the inline way if it can. */
-		if (e->fast_tab[itype & 15] && !e->next_tcode) {
+		if ((e->fast_tab[itype & 15] & 9) == 1 && !e->next_tcode) {
 			unsigned int a = e->fast_tab[itype & 15];
 			uint64_t icnt = e->icnt + units;
-			uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2);
+			uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
 
 			if (icnt <= e->icnt_limit && !(hist & e->hist_limit)) {
 				e->icnt = icnt;
@@ -645,7 +684,45 @@ int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
 	g->priv = priv;
 	g->tstamp = tstamp;
 	g->cls_known = false;
+	g->q_kind = 0;
 	return ret;
+}
+
+enum { Q_NONE, Q_COND, Q_DIRECT, Q_LINEAR, Q_OTHER };
+
+/* resolve() for a held instruction whose q_* are known (no sequential
+ * jumps configured): the same nx_insn, in a few steps. */
+static inline void quick_resolve(struct nx_ingress *g, uint64_t next,
+				 struct nx_insn *out)
+{
+	unsigned int itype = g->q_itype;
+
+	switch (g->q_kind) {
+	case Q_COND:
+		itype = next == g->q_target ? RVP_ITYPE_TAKEN_BRANCH :
+			next == g->q_fall ? RVP_ITYPE_NON_TAKEN_BRANCH :
+			RVP_ITYPE_INTERRUPT;
+		break;
+	case Q_DIRECT:
+		if (next != g->q_target)
+			itype = RVP_ITYPE_INTERRUPT;
+		break;
+	case Q_LINEAR:
+		if (next != g->q_fall)
+			itype = RVP_ITYPE_INTERRUPT;
+		break;
+	}
+	out->addr = g->addr;
+	out->len = g->q_len;
+	out->itype = itype;
+	out->priv = g->priv;
+	out->v = false;
+	out->seq_inferable = false;
+	out->context = 0;
+	out->tstamp = g->tstamp;
+	g->prev_valid = true;
+	g->prev_addr = g->addr;
+	g->prev_word = g->word;
 }
 
 static unsigned int insn_len(uint32_t word)
@@ -659,8 +736,9 @@ static unsigned int insn_len(uint32_t word)
  * class. */
 static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 {
-	uint64_t pc = b->start;
+	uint64_t pc = b->start, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	uint32_t i, units = 0;
+	struct rvp_insn_class c;
 
 	b->simple = 1;
 	for (i = 0; i + 1 < b->n; i++) {
@@ -676,8 +754,31 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 	}
 	b->mid_units = units;
 	b->last_addr = pc;
+	b->first_units = insn_len(b->words[0]) / 2;
+	if (b->n > 1) {
+		b->prev_word = b->words[b->n - 2];
+		b->prev_addr = pc - insn_len(b->prev_word);
+	}
 	rvp_classify(b->words[b->n - 1], g->cfg.xlen, g->cfg.exts, true,
 		     &b->last_cls);
+	/* What resolve() will make of the last one, wherever it goes. */
+	c = b->last_cls;
+	b->q_kind = Q_OTHER;
+	b->q_itype = (uint8_t)c.itype;
+	b->q_len = (uint8_t)c.length;
+	b->q_target = (pc + (uint64_t)c.offset) & mask;
+	b->q_fall = (pc + c.length) & mask;
+	if (g->cfg.seq_jump)
+		b->q_kind = Q_NONE;
+	else if (c.conditional)
+		b->q_kind = Q_COND;
+	else if (c.table_jump)
+		b->q_itype = c.itype == RVP_ITYPE_INFERABLE_CALL ?
+			     RVP_ITYPE_UNINFERABLE_CALL : RVP_ITYPE_OTHER_UNINFERABLE_JUMP;
+	else if (c.direct)
+		b->q_kind = Q_DIRECT;
+	else if (c.itype == RVP_ITYPE_NO_SPECIAL_TYPE)
+		b->q_kind = Q_LINEAR;
 }
 
 void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
@@ -701,40 +802,55 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	/* The previous block's last instruction goes where this one starts. */
 	if (g->have) {
-		resolve(g, b->start, true, &in);
+		if (g->q_kind)
+			quick_resolve(g, b->start, &in);
+		else
+			resolve(g, b->start, true, &in);
 		nx_enc_insn(e, &in);
 	}
 	if (n > 1) {
-		/* Linear, one after the other: the first on its own (it may
-		 * carry the message the previous transfer left), the others
-		 * in one go. */
-		memset(&in, 0, sizeof(in));
-		in.addr = b->start;
-		in.len = insn_len(b->words[0]);
-		in.itype = RVP_ITYPE_NO_SPECIAL_TYPE;
-		in.priv = priv;
-		in.tstamp = tstamp;
-		nx_enc_insn(e, &in);
-		if (n > 2 && nx_enc_linear(e, b->mid_units, n - 2, tstamp + n - 2)) {
-			in.addr += in.len;
-			for (i = 1; i + 1 < n; i++) {
-				in.len = insn_len(b->words[i]);
-				in.tstamp = tstamp + i;
-				nx_enc_insn(e, &in);
+		/* Linear, one after the other: in one go, or the first on its
+		 * own (it may carry the message the previous transfer left)
+		 * and the others in one go. */
+		if (nx_enc_linear(e, b->first_units + b->mid_units, n - 1,
+				  tstamp + n - 2)) {
+			memset(&in, 0, sizeof(in));
+			in.addr = b->start;
+			in.len = 2 * b->first_units;
+			in.itype = RVP_ITYPE_NO_SPECIAL_TYPE;
+			in.priv = priv;
+			in.tstamp = tstamp;
+			nx_enc_insn(e, &in);
+			if (n > 2 && nx_enc_linear(e, b->mid_units, n - 2, tstamp + n - 2)) {
 				in.addr += in.len;
+				for (i = 1; i + 1 < n; i++) {
+					in.len = insn_len(b->words[i]);
+					in.tstamp = tstamp + i;
+					nx_enc_insn(e, &in);
+					in.addr += in.len;
+				}
 			}
 		}
 		g->prev_valid = true;
-		g->prev_addr = b->last_addr - insn_len(b->words[n - 2]);
-		g->prev_word = b->words[n - 2];
+		g->prev_addr = b->prev_addr;
+		g->prev_word = b->prev_word;
 	}
 	g->have = true;
 	g->addr = b->last_addr;
 	g->word = b->words[n - 1];
 	g->priv = priv;
 	g->tstamp = tstamp + n - 1;
-	g->cls = b->last_cls;
-	g->cls_known = true;
+	g->q_kind = b->q_kind;
+	if (b->q_kind) {
+		g->q_itype = b->q_itype;
+		g->q_len = b->q_len;
+		g->q_target = b->q_target;
+		g->q_fall = b->q_fall;
+		g->cls_known = false;
+	} else {
+		g->cls = b->last_cls;
+		g->cls_known = true;
+	}
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)

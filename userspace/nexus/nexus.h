@@ -230,8 +230,9 @@ struct nx_encoder {
 	bool fast_ok;			/* and now: started, no message waiting */
 	bool quick;			/* common messages written directly */
 	/* The inline way per itype: 0 not there; else 1 | shift << 1 |
-	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always). */
-	uint8_t fast_tab[16];
+	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
+	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
+	uint16_t fast_tab[16];
 	/* Statistics. */
 	uint64_t n_insns, n_msgs, n_bytes;
 	uint64_t by_tcode[64];
@@ -249,9 +250,11 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in);
 
 /* The common case inline: an instruction that only adds to I-CNT and
  * HIST (linear, an HTM branch, a BTM branch not taken, a direct jump or
- * call that needs neither the stack nor all-jumps mode), no message
- * waiting, nothing reported per instruction; the rest, and whatever
- * overflows, goes the general way (nx_enc_insn_slow). */
+ * call that needs neither the stack nor all-jumps mode) or leaves a
+ * message of B-TYPE 0 for the next one (a BTM branch taken, an indirect
+ * jump that needs neither the stack nor sequential-jump inference), no
+ * message waiting, nothing reported per instruction; the rest, and
+ * whatever overflows, goes the general way (nx_enc_insn_slow). */
 static inline void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
 {
 	unsigned int a = e->fast_tab[in->itype & 15];
@@ -259,7 +262,21 @@ static inline void nx_enc_insn(struct nx_encoder *e, const struct nx_insn *in)
 
 	if (!e->fast_ok || !a)
 		goto slow;
-	hist = e->hist << (a >> 1 & 1) | (a >> 2);
+	if (a & 8) {
+		if (icnt > e->icnt_limit)
+			goto slow;
+		e->icnt = icnt;
+		e->next_tcode = a >> 8;
+		e->next_btype = 0;
+		e->next_tstamp = in->tstamp;
+		e->insn_tstamp = in->tstamp;
+		e->n_insns++;
+		e->fast_ok = false;
+		return;
+	}
+	hist = e->hist;
+	if (a & 2)
+		hist = hist << 1 | (a >> 2 & 1);
 	if (icnt > e->icnt_limit || (hist & e->hist_limit))
 		goto slow;
 	e->icnt = icnt;
@@ -294,6 +311,12 @@ struct nx_ingress {
 	/* The held instruction's class, when the caller knew it. */
 	struct rvp_insn_class cls;
 	bool cls_known;
+	/* Or, quicker (q_kind not 0, no sequential jumps): how its successor's
+	 * address decides its itype: a conditional branch (Q_COND: q_target
+	 * taken, q_fall not), a direct jump (to q_target), a linear one (to
+	 * q_fall), or anything else (q_itype whatever comes). */
+	uint8_t q_kind, q_itype, q_len;
+	uint64_t q_target, q_fall;
 	/* The previous retired instruction, for sequential jumps. */
 	bool prev_valid;
 	uint64_t prev_addr;
@@ -435,6 +458,13 @@ struct nx_itrace_block {
 	uint32_t mid_units;
 	uint64_t last_addr;
 	struct rvp_insn_class last_cls;
+	/* And for the common case: the first's units, the one before the
+	 * last, and how the last resolves (nx_ingress's q_*). */
+	uint32_t first_units;
+	uint32_t prev_word;
+	uint64_t prev_addr;
+	uint8_t q_kind, q_itype, q_len;
+	uint64_t q_target, q_fall;
 };
 struct nx_itrace {
 	const uint32_t *w;
