@@ -620,8 +620,9 @@ static void test_round_trips(void)
 		cfg.mode = round % 2 ? NX_MODE_HTM : NX_MODE_BTM;
 		cfg.ret_mode = (round / 2) % 4;
 		cfg.ret_depth = (round / 8) % 3 == 0 ? 32 : (round / 8) % 3 == 1 ? 4 : 1;
-		cfg.repeat = (round / 24) % 3 == 0 ? 0 : (round / 24) % 3 == 1 ?
-			     NX_REPEAT_BRANCH : NX_REPEAT_BRANCH | NX_REPEAT_HISTORY;
+		cfg.repeat = (round / 24) % 4 == 0 ? 0 : (round / 24) % 4 == 1 ?
+			     NX_REPEAT_BRANCH : (round / 24) % 4 == 2 ?
+			     NX_REPEAT_BRANCH | NX_REPEAT_HISTORY : NX_REPEAT_HISTORY;
 		cfg.seq_jump = (round / 72) % 2;
 		cfg.all_jumps = round % 5 == 0;
 		cfg.sync_mode = round % 3;
@@ -667,7 +668,7 @@ static void test_round_trips(void)
 	}
 	tap_ok(!failures, "encode -> decode of random code, %u option combinations "
 	       "(BTM/HTM, implicit return off/counter/partial/stack at depths 32/4/1, "
-	       "repeat 0/1/2, sequential jumps, all jumps, periodic sync, timestamps, "
+	       "repeat 0/1/2/3, sequential jumps, all jumps, periodic sync, timestamps, "
 	       "ownership, SRC, MSB extension, small I-CNT (overflow as ResourceFull "
 	       "or SYNC=4) and HIST): %" PRIu64
 	       " instructions equal one by one (%u failed)", configs, total_insns, failures);
@@ -685,6 +686,120 @@ static void test_round_trips(void)
 }
 
 /* Overrun: Error, then ProgTraceSync SYNC=7; the decoder resumes there. */
+/* ---- repeat=3: repeated history as NexRv finds it.  A loop whose one
+ * conditional branch follows a pattern of P outcomes: full HISTs (31
+ * bits) repeat, and with P 28 or 30 the held pattern is cut to P bits,
+ * sent once with its count (ResourceFull RCODE 2); a trap in the middle
+ * sends what is held and carries the bits left over.  Decoded, it gives
+ * the same PCs back. */
+
+struct hrep {
+	unsigned int rcode2, max_bits, min_bits;
+};
+
+static void note_hrepeat(void *ctx, const struct nx_msg *m)
+{
+	struct hrep *h = ctx;
+	unsigned int bits;
+
+	if (m->tcode != NX_TCODE_RESOURCE_FULL || m->rcode != NX_RCODE_HIST_REPEAT)
+		return;
+	bits = 63 - (unsigned int)__builtin_clzll(m->data | 1);
+	h->rcode2++;
+	if (bits > h->max_bits)
+		h->max_bits = bits;
+	if (!h->min_bits || bits < h->min_bits)
+		h->min_bits = bits;
+}
+
+static void test_nexrv_repeat(void)
+{
+	/* 0x10000: beq x0, x0, +8; nop; jal x0, -8 */
+	static const uint32_t loop[] = { 0x00000463, 0x00000013, 0xFF9FF06F };
+	static const unsigned int periods[] = { 28, 30, 31, 1 };
+	const uint64_t base = 0x10000;
+	unsigned int k;
+
+	for (k = 0; k < 4; k++) {
+		unsigned int p = periods[k], i;
+		uint32_t pattern = (uint32_t)rnd() | 1u << (p - 1);
+		struct synth s = { .base = base };
+		struct nx_config cfg;
+		struct nx_image img;
+		struct bytes b = { 0 };
+		struct pcs got = { 0 };
+		struct hrep h = { 0 };
+		uint8_t code[12];
+		size_t cap = 200000;
+		long diff;
+		int r;
+
+		memcpy(code, loop, sizeof(code));	/* little-endian host */
+		s.pc = malloc(cap * sizeof(*s.pc));
+		s.word = malloc(cap * sizeof(*s.word));
+		for (i = 0; i < 1860 && s.n + 3 < cap; i++) {
+			bool taken = pattern >> (i % p) & 1;
+
+			s.pc[s.n] = base;
+			s.word[s.n++] = loop[0];
+			if (!taken) {
+				s.pc[s.n] = base + 4;
+				s.word[s.n++] = loop[1];
+			}
+			/* A trap after the jump once, halfway: it goes to
+			 * the nop instead of the beq. */
+			if (i == 935) {
+				s.pc[s.n] = base + 8;
+				s.word[s.n++] = loop[2];
+			}
+			s.pc[s.n] = base + 8;
+			s.word[s.n++] = loop[2];
+		}
+		nx_config_default(&cfg);
+		cfg.hist_bits = 32;
+		cfg.icnt_bits = 22;
+		nx_config_set(&cfg, "repeat", "3");
+		r = encode_synth(&cfg, &s, &b, &enc);
+		/* again with the messages watched (not the quick way) */
+		if (!r) {
+			struct bytes b2 = { 0 };
+			struct nx_ingress g;
+			struct nx_insn in;
+			size_t j;
+
+			nx_enc_init(&enc, &cfg, bytes_sink, &b2);
+			enc.on_msg = note_hrepeat;
+			enc.on_msg_ctx = &h;
+			nx_ingress_init(&g, &cfg);
+			for (j = 0; j < s.n; j++)
+				if (nx_ingress_step(&g, s.pc[j], s.word[j], 0, j, &in))
+					nx_enc_insn(&enc, &in);
+			if (nx_ingress_flush(&g, &in))
+				nx_enc_insn(&enc, &in);
+			r = nx_enc_finish(&enc, NX_EVCODE_TRACE_DISABLED) ||
+			    b2.n != b.n || memcmp(b2.p, b.p, b.n);
+			free(b2.p);
+		}
+		nx_image_init(&img, &cfg);
+		nx_image_add_code(&img, base, code, sizeof(code));
+		diff = r ? 0 : decode_bytes(&cfg, &img, b.p, b.n, &got) ? 0 :
+		       first_difference(&s, &got);
+		if (r || diff >= 0)
+			tap_diag("period %u: encode %d, first difference %ld (of %zu, got %zu, %u damage)",
+				 p, r, diff, s.n, got.n, got.damage);
+		tap_ok(!r && diff < 0 && h.rcode2 >= 2 &&
+		       h.max_bits == (p >= 28 ? p : 31) && h.min_bits <= h.max_bits,
+		       "repeat=3, a branch with a period of %u: %zu instructions in %zu "
+		       "bytes decode equal (%u repeated HISTs of %u bits)", p, s.n, b.n,
+		       h.rcode2, h.max_bits);
+		nx_image_free(&img);
+		free(s.pc);
+		free(s.word);
+		free(b.p);
+		free(got.pc);
+	}
+}
+
 static void test_overrun(void)
 {
 	struct synth_opts o = { .base = 0x10000, .n_slots = 1500, .seed = 99,
@@ -1021,6 +1136,7 @@ int main(void)
 	test_icnt_examples();
 	test_header();
 	test_round_trips();
+	test_nexrv_repeat();
 	test_overrun();
 	test_timestamps();
 	test_ownership();

@@ -60,6 +60,8 @@ combos=(
 	"--mode htm --icnt-bits 5 --icnt-sync --hist-bits 5 --callstack 4"
 	"--mode btm --icnt-bits 5 --repeat 1"
 	"--mode htm --xlen 64 --hist-bits 32 --icnt-bits 22 --repeat 2 --callstack 32 --seq-jump"
+	"--mode htm --hist-bits 32 --icnt-bits 22 --repeat 3 --callstack 8"
+	"--mode htm --hist-bits 9 --repeat 3 --timestamps"
 )
 for p in branchy prog; do
 	fails=0

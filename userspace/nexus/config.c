@@ -120,11 +120,14 @@ int nx_config_set(struct nx_config *cfg, const char *key, const char *value)
 		if (v)
 			cfg->ret_depth = v;
 	} else if (!strcmp(key, "repeat")) {
-		/* 0: none, 1: RepeatBranch, 2: and repeated history. */
-		if (v > 2)
+		/* 0: none, 1: RepeatBranch, 2: and repeated history, 3:
+		 * repeated history alone, found as NexRv finds it (also
+		 * patterns of 30 and 28 bits). */
+		if (v > 3)
 			return -1;
 		cfg->repeat = v == 0 ? 0 : v == 1 ? NX_REPEAT_BRANCH :
-			      NX_REPEAT_BRANCH | NX_REPEAT_HISTORY;
+			      v == 2 ? NX_REPEAT_BRANCH | NX_REPEAT_HISTORY :
+			      NX_REPEAT_HISTORY;
 	} else if (!strcmp(key, "seq-jump"))
 		cfg->seq_jump = v != 0;
 	else if (!strcmp(key, "all-jumps"))
@@ -168,6 +171,7 @@ size_t nx_header_format(const struct nx_config *cfg, char *buf, size_t len)
 		     cfg->mode == NX_MODE_BTM ? "btm" : "htm", cfg->xlen,
 		     cfg->src_bits, cfg->src_id, cfg->tstamp, cfg->ext_addr_msb,
 		     ret_key[cfg->ret_mode], cfg->ret_mode ? cfg->ret_depth : 0,
+		     cfg->repeat == NX_REPEAT_HISTORY ? 3 :
 		     cfg->repeat & NX_REPEAT_HISTORY ? 2 : cfg->repeat ? 1 : 0,
 		     cfg->seq_jump, cfg->all_jumps, sync_name[cfg->sync_mode],
 		     cfg->sync_period, cfg->ownership, cfg->icnt_bits,

@@ -95,6 +95,7 @@ static void flush_held_now(struct nx_encoder *e)
 	}
 	put_msg(e, &m, e->held_tstamp);
 	e->held_repeat = 0;
+	e->held_shift = 0;
 }
 
 static inline void flush_held(struct nx_encoder *e)
@@ -313,6 +314,9 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	e->hist = 1;
 	e->icnt_limit = 1ull << cfg->icnt_bits;
 	e->hist_limit = 1ull << cfg->hist_bits;
+	e->nexrv_hist = cfg->repeat == NX_REPEAT_HISTORY;
+	if (e->nexrv_hist)
+		e->hist_limit >>= 1;	/* full at hist_bits - 1 bits */
 	/* Nothing per instruction but I-CNT and HIST (Ownership looks at
 	 * each one's mode, sync by I-CNT counts units). */
 	e->fast = cfg->sync_mode != NX_SYNC_ICNT && !cfg->ownership;
@@ -359,6 +363,60 @@ static void set_pending(struct nx_encoder *e, unsigned int tcode,
 	e->next_tstamp = tstamp;
 }
 
+/* Whether the 32-bit HIST words PREV and HIST (stop bits at 31) hold a
+ * pattern of 28 or 30 bits repeated across them (NexRv's
+ * IsHistMatch_30_28): 28, 30 or 0. */
+static unsigned int hist_match_30_28(uint64_t prev, uint64_t hist)
+{
+	if ((prev & 7) == ((prev >> 28) & 7) &&
+	    (prev & 0x0FFFFFF8) == ((hist >> 3) & 0x0FFFFFF8))
+		return 28;
+	if ((prev & 1) == ((prev >> 30) & 1) &&
+	    (prev & 0x3FFFFFFE) == ((hist >> 1) & 0x3FFFFFFE))
+		return 30;
+	return 0;
+}
+
+/*
+ * A full HIST with repeat=3, at the instruction after the branch that
+ * filled it, as NexRv's encoder does it: the first is held; one equal to
+ * the held pattern (after the bits a shorter pattern leaves over) counts
+ * a repeat; the second of a run may still match as a 30- or 28-bit
+ * pattern (the held one is cut, the bits past it stay in HIST); anything
+ * else sends the held one (ResourceFull RCODE 1, or 2 with its count)
+ * and is held itself.
+ */
+static void nexrv_full(struct nx_encoder *e, uint64_t tstamp)
+{
+	uint64_t full = e->hist, left = 1;
+	unsigned int s = e->held_shift, match;
+
+	e->rf_due = false;
+	if (!e->held_repeat) {
+		e->held_hist = full;
+		e->held_shift = 0;
+		e->held_repeat = 1;
+		e->held_tstamp = tstamp;
+	} else if ((full >> s) == e->held_hist) {
+		left = 1ull << s | (full & ((1ull << s) - 1));
+		e->held_repeat++;
+	} else if (e->held_repeat == 1 && e->cfg.hist_bits == 32 &&
+		   (match = hist_match_30_28(e->held_hist, full))) {
+		s = 31 - match;
+		e->held_shift = s;
+		e->held_hist >>= s;
+		left = 1ull << (2 * s) | (full & ((1ull << (2 * s)) - 1));
+		e->held_repeat++;
+	} else {
+		flush_held_now(e);
+		e->held_hist = full;
+		e->held_shift = 0;
+		e->held_repeat = 1;
+		e->held_tstamp = tstamp;
+	}
+	e->hist = left;
+}
+
 void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 {
 	unsigned int itype = in->itype, units = in->len / 2;
@@ -369,6 +427,8 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 	uint64_t prev_icnt, ret;
 
 	e->insn_tstamp = in->tstamp;
+	if (e->rf_due)
+		nexrv_full(e, in->tstamp);
 	/* Calls and returns with implicit return, when nothing else is
 	 * going on: the stack, and a message waiting if the return needs
 	 * one. */
@@ -524,7 +584,9 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 			e->icnt = units;
 		}
 	}
-	if (e->hist & e->hist_limit) {
+	if ((e->hist & e->hist_limit) && e->nexrv_hist) {
+		e->rf_due = true;
+	} else if (e->hist & e->hist_limit) {
 		uint64_t full = e->hist >> 1;
 
 		if ((e->cfg.repeat & NX_REPEAT_HISTORY) && e->held_repeat &&
@@ -546,7 +608,7 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 		}
 		e->hist = 2 | (e->hist & 1);
 	}
-	e->fast_ok = e->fast && e->started && !e->next_tcode;
+	e->fast_ok = e->fast && e->started && !e->next_tcode && !e->rf_due;
 }
 
 int nx_enc_linear(struct nx_encoder *e, uint64_t units, uint64_t n,
@@ -568,6 +630,8 @@ void nx_enc_overrun(struct nx_encoder *e)
 	/* What was waiting is what got lost. */
 	e->next_tcode = 0;
 	e->held_repeat = 0;
+	e->held_shift = 0;
+	e->rf_due = false;
 	e->bcnt = 0;
 	e->have_last_branch = false;
 	e->icnt = 0;
@@ -584,6 +648,8 @@ int nx_enc_finish(struct nx_encoder *e, unsigned int evcode)
 	struct nx_msg m = { .tcode = NX_TCODE_PROG_TRACE_CORRELATION,
 			    .evcode = evcode };
 
+	if (e->rf_due)
+		nexrv_full(e, e->insn_tstamp);
 	if (e->started) {
 		/* A message still waiting for its target: the decoder only
 		 * needs the count, which the correlation carries. */

@@ -212,6 +212,11 @@ struct nx_encoder {
 	/* A full HIST held back for repeated history, and its repeats. */
 	uint64_t held_hist, held_repeat;
 	uint64_t held_tstamp;
+	/* Repeated history found as NexRv finds it (repeat=3): a full HIST
+	 * is dealt with at the next instruction (rf_due), the held pattern
+	 * may be cut to 30 or 28 bits (held_shift 1 or 3). */
+	bool nexrv_hist, rf_due;
+	unsigned int held_shift;
 	/* Implicit return: the stack (ring) and its use. */
 	uint64_t stack[32];
 	unsigned int sp, depth;
