@@ -124,7 +124,26 @@ int nx_itrace_next(struct nx_itrace *it, uint64_t *pc, uint32_t *word,
 struct nx_itrace_block *nx_itrace_next_block(struct nx_itrace *it,
 					     unsigned int *priv, bool *bad)
 {
-	int r = next_exec(it);
+	int r;
+
+	/* The common record: an execution of a known block, on the vCPU
+	 * followed. */
+	if (it->pos < it->nw && it->vcpu == it->want_vcpu) {
+		uint32_t v = it->w[it->pos];
+
+		if (v < it->n_blocks && it->blocks[v].words) {
+			struct nx_itrace_block *b = &it->blocks[v];
+
+			it->pos++;
+			it->cur = b;
+			it->cur_i = b->n;
+			it->cur_pc = b->start;
+			*bad = false;
+			*priv = it->priv;
+			return b;
+		}
+	}
+	r = next_exec(it);
 
 	*bad = r < 0;
 	if (r <= 0)
