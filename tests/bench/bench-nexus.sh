@@ -4,8 +4,9 @@
 # sample workload, 30000 rounds): encode and decode speed and bits per
 # instruction for each mode against a memory-bandwidth baseline measured in
 # the same run (bench-nexus.c), then what recording costs: rvperf nexus
-# record (QEMU with the plugin's instruction trace, then the encoder) and
-# the plugin alone, against plain qemu-riscv64, best of ROUNDS in CPU time
+# record (QEMU with the plugin's instruction trace, then the encoder), the
+# plugin alone and the encoding of its trace alone (rvperf nexus encode
+# --itrace), against plain qemu-riscv64, best of ROUNDS in CPU time
 # (user + sys, the children's included), which a busy neighbour disturbs
 # less than wall-clock time; and encode/decode in machine instructions per
 # traced instruction under callgrind, which load does not change at all.
@@ -55,17 +56,20 @@ cpu() {	# cpu COMMAND...: user + sys seconds of one run, children included
 	echo "$1 + $2" | bc -l
 }
 best() { sort -n | head -1; }
-plain=() itr=() rec=()
+plain=() itr=() enc=() rec=()
 for _ in $(seq "$rounds"); do
 	plain+=("$(cpu "$qemu" "$prog" $arg)")
 	itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
+	enc+=("$(cpu "$rvperf" nexus encode --itrace "$tmp/x.itr" -o "$tmp/e.nxt")")
 	rec+=("$(cpu "$rvperf" nexus record -o "$tmp/r.nxt" -- "$prog" $arg)")
 done
 p=$(printf '%s\n' "${plain[@]}" | best)
 i=$(printf '%s\n' "${itr[@]}" | best)
+e=$(printf '%s\n' "${enc[@]}" | best)
 r=$(printf '%s\n' "${rec[@]}" | best)
 echo "recording (CPU time, best of $rounds)"
 printf '  plain qemu-riscv64               %6.3f s\n' "$p"
 printf '  with the instruction trace       %6.3f s  ratio %.2f\n' "$i" "$(echo "$i / $p" | bc -l)"
+printf '  encoding that trace alone        %6.3f s  ratio %.2f\n' "$e" "$(echo "$e / $p" | bc -l)"
 printf '  rvperf nexus record (+ encoding) %6.3f s  ratio %.2f  (goal <= 2)\n' \
 	"$r" "$(echo "$r / $p" | bc -l)"
