@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # userspace/: the rvperf command, the perf.data library, the sample workload.
-PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c
+PERFDATA_SRCS := userspace/perfdata/reader.c userspace/perfdata/writer.c \
+	userspace/perfdata/order.c
 ELF_SRCS := userspace/elf/elf_syms.c
 DWARF_SRCS := userspace/dwarf/dw_chain.c
 AFDO_SRCS := userspace/autofdo/afdo.c $(DWARF_SRCS)

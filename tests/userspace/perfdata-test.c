@@ -32,6 +32,9 @@ struct expected {
 };
 
 static struct expected want[NR_SAMPLES];
+/* Times out of the file's order, as perf record leaves them when a task
+ * moves between CPUs (a permutation: 7 and NR_SAMPLES are coprime). */
+static int shuffle_times;
 
 static int write_file(const char *file)
 {
@@ -65,7 +68,8 @@ static int write_file(const char *file)
 		e->s.ip = 0x10000 + (rng() & 0xffff);
 		e->s.pid = 100;
 		e->s.tid = 100 + (uint32_t)(i & 1);
-		e->s.time = 1000 + (uint64_t)i * 10;
+		e->s.time = 1000 + (uint64_t)(shuffle_times ?
+					      (i * 7) % NR_SAMPLES : i) * 10;
 		e->s.period = 10007;
 		e->s.nr_branches = (uint64_t)(i % (MAX_BRANCHES + 1));
 		e->s.hw_idx = (uint64_t)i;
@@ -158,6 +162,71 @@ static unsigned char *slurp(const char *file, size_t *n)
 	*n = fread(buf, 1, (size_t)size, f);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * pd_order_next: every sample once, by time; a cut file's error comes
+ * last, after every complete record.
+ */
+static void check_order(const char *cut)
+{
+	struct pd_reader r;
+	struct pd_record rec;
+	struct pd_order o;
+	uint64_t last = 0;
+	int samples = 0, backwards = 0, status, i;
+	size_t size, n;
+	unsigned char *data;
+
+	shuffle_times = 1;
+	if (!tap_ok(write_file(path) == 0, "write a perf.data with its samples out of time order"))
+		return;
+	tap_ok(pd_open(&r, path) == PD_OK && pd_order_open(&r, &o) == PD_OK,
+	       "pd_order_open reads it");
+	tap_ok(!o.sorted, "pd_order_open sees that it is out of order");
+	while ((status = pd_order_next(&r, &o, &rec)) == PD_OK) {
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		for (i = 0; i < NR_SAMPLES; i++)
+			if (want[i].s.time == rec.sample.time &&
+			    same_sample(&rec.sample, &want[i]))
+				break;
+		samples += i < NR_SAMPLES;
+		backwards += rec.sample.time < last;
+		last = rec.sample.time;
+	}
+	tap_ok(status == PD_END && samples == NR_SAMPLES && backwards == 0,
+	       "pd_order_next gives every sample, field by field, by time (%d of %d, %d going back)",
+	       samples, NR_SAMPLES, backwards);
+	size = r.data_offset + r.data_size;
+	pd_order_close(&o);
+	pd_close(&r);
+
+	/* Cut inside the last sample: the others in time order, then the
+	 * error, as pd_next gives it. */
+	data = slurp(path, &n);
+	copy_prefix(data, size - 5, cut);
+	free(data);
+	samples = backwards = 0;
+	last = 0;
+	pd_open(&r, cut);
+	pd_order_open(&r, &o);
+	while ((status = pd_order_next(&r, &o, &rec)) == PD_OK) {
+		samples += rec.header.type == PERF_RECORD_SAMPLE;
+		if (rec.header.type == PERF_RECORD_SAMPLE) {
+			backwards += rec.sample.time < last;
+			last = rec.sample.time;
+		}
+	}
+	tap_ok(samples == NR_SAMPLES - 1 && backwards == 0 &&
+	       status == PD_TRUNCATED && strstr(r.error, "offset ") != NULL,
+	       "cut: %d complete samples by time, then the error with its offset (%s)",
+	       samples, r.error);
+	tap_ok(pd_order_next(&r, &o, &rec) == PD_END, "cut: then the end");
+	pd_order_close(&o);
+	pd_close(&r);
+	unlink(cut);
+	unlink(path);
 }
 
 int main(void)
@@ -329,5 +398,6 @@ int main(void)
 	free(data);
 	unlink(cut);
 	unlink(path);
+	check_order(cut);
 	return tap_done();
 }

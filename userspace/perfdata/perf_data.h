@@ -137,6 +137,26 @@ struct pd_reader {
 int pd_open(struct pd_reader *r, const char *path);
 int pd_next(struct pd_reader *r, struct pd_record *rec);
 void pd_close(struct pd_reader *r);
+
+/*
+ * The records in time order, as perf script and perf report show them
+ * (order.c): pd_order_open() reads the data section once, noting each
+ * record's offset and time; pd_order_next() then gives them as pd_next()
+ * does (same statuses, a malformed record at its place in time, a cut
+ * file's error last), in a stable order by time.
+ */
+struct pd_order_entry;
+struct pd_order {
+	struct pd_order_entry *entries;
+	size_t n, next;
+	int sorted;		/* the file was in time order already */
+	uint64_t end_pos;	/* where the first pass stopped on an error */
+};
+
+int pd_order_open(struct pd_reader *r, struct pd_order *o);
+int pd_order_next(struct pd_reader *r, struct pd_order *o,
+		  struct pd_record *rec);
+void pd_order_close(struct pd_order *o);
 int pd_has_feature(const struct pd_reader *r, enum pd_feature feat);
 /* The build id the recording gives for a mapping: its MMAP2's own, else the
  * build-id table's entry for its file name (what perf record writes); NULL

@@ -397,6 +397,7 @@ int rvperf_script(int argc, char **argv)
 	const char *input = "perf.data";
 	struct pd_reader r;
 	struct pd_record rec;
+	struct pd_order order;
 	int i, err, status = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -428,7 +429,13 @@ int rvperf_script(int argc, char **argv)
 	if (r.warning[0])
 		fprintf(stderr, "rvperf script: %s: warning: %s\n", input,
 			r.warning);
-	while ((err = pd_next(&r, &rec)) != PD_END) {
+	/* In time order, as perf script prints them (see order.c). */
+	if (pd_order_open(&r, &order)) {
+		fprintf(stderr, "rvperf script: out of memory\n");
+		pd_close(&r);
+		return EXIT_BAD_DATA;
+	}
+	while ((err = pd_order_next(&r, &order, &rec)) != PD_END) {
 		if (err == PD_TRUNCATED || err == PD_ERR_IO) {
 			fprintf(stderr, "rvperf script: %s: %s\n", input, r.error);
 			status = EXIT_BAD_DATA;
@@ -452,6 +459,7 @@ int rvperf_script(int argc, char **argv)
 			print_sample(&sc, &rec.sample);
 	}
 	free_script(&sc);
+	pd_order_close(&order);
 	pd_close(&r);
 	return status;
 }
