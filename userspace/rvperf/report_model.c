@@ -54,32 +54,106 @@ struct mapping {
 	int dw_failed;
 };
 
+/*
+ * Distinct keys of kw 64-bit words, each with a count: an open-addressed
+ * hash table (linear probing, at most half full).  What the samples say is
+ * tallied as they come, so memory follows what is distinct (edges, pairs
+ * of consecutive records, IPs), not how many samples and records a
+ * recording holds, nor how many recordings are read.
+ */
+struct tally {
+	uint64_t *slot;		/* cap entries of kw + 1 words; count 0: free */
+	size_t kw, cap, n;
+};
+
+/* The tallies' keys. */
+enum { EDGE_KW = 3, PAIR_KW = 4, IP_KW = 1 };
+
 struct report_model_input {
 	struct mapping *maps;
 	size_t nr_maps;
-	struct pd_branch *branches;	/* every stack, concatenated */
-	size_t nr_branches, cap_branches;
-	size_t *stack_start;		/* index of each stack's first record */
-	size_t nr_stacks, cap_stacks;
-	uint64_t *ips;			/* each sample's IP */
-	size_t cap_ips;
-	uint64_t samples;
+	/* (from, to, type | new_type << 32) of every record */
+	struct tally edges;
+	/* every two consecutive records of a stack: (the older record's
+	 * target, the newer's source, its target, its PERF_BR_* type), the
+	 * straight run between them and where it went (measure_loop()) */
+	struct tally pairs;
+	struct tally ips;		/* each sample's IP */
+	uint64_t samples, records;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+static uint64_t tally_hash(const uint64_t *key, size_t kw)
 {
-	size_t n = *cap ? *cap : 64;
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	size_t i;
 
-	/* A NULL result always means failure: allocate even for need 0. */
-	if (p && need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	p = realloc(p, n * elem);
-	if (p)
-		*cap = n;
-	return p;
+	for (i = 0; i < kw; i++) {
+		h ^= key[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return h;
 }
+
+static uint64_t *tally_find(uint64_t *slot, size_t kw, size_t cap,
+			    const uint64_t *key)
+{
+	size_t i = tally_hash(key, kw) & (cap - 1);
+
+	for (;; i = (i + 1) & (cap - 1)) {
+		uint64_t *e = slot + i * (kw + 1);
+
+		if (!e[kw] || !memcmp(e, key, kw * sizeof(*key)))
+			return e;
+	}
+}
+
+/* Adds count to key's.  0, or -1 when out of memory. */
+static int tally_add(struct tally *t, const uint64_t *key, uint64_t count)
+{
+	uint64_t *e;
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		uint64_t *slot = calloc(cap, (t->kw + 1) * sizeof(*slot));
+
+		if (!slot)
+			return -1;
+		for (i = 0; i < t->cap; i++) {
+			const uint64_t *old = t->slot + i * (t->kw + 1);
+
+			if (old[t->kw])
+				memcpy(tally_find(slot, t->kw, cap, old), old,
+				       (t->kw + 1) * sizeof(*old));
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	e = tally_find(t->slot, t->kw, t->cap, key);
+	if (!e[t->kw]) {
+		memcpy(e, key, t->kw * sizeof(*key));
+		t->n++;
+	}
+	e[t->kw] += count;
+	return 0;
+}
+
+/* The i-th slot's key, or NULL when it is free. */
+static const uint64_t *tally_at(const struct tally *t, size_t i,
+				uint64_t *count)
+{
+	const uint64_t *e = t->slot + i * (t->kw + 1);
+
+	*count = e[t->kw];
+	return *count ? e : NULL;
+}
+
+/* A sample's IP and how many samples have it. */
+struct ip_count {
+	uint64_t ip, count;
+};
 
 /* ---- addresses to names */
 
@@ -270,23 +344,32 @@ int report_model_add_sample(struct report_model *model, uint64_t ip,
 			    const struct pd_branch *branches, size_t nr)
 {
 	struct report_model_input *rp = model->in;
+	size_t i;
 
-	rp->ips = grow(rp->ips, &rp->cap_ips, rp->samples + 1,
-		       sizeof(*rp->ips));
-	if (!rp->ips)
+	if (tally_add(&rp->ips, &ip, 1))
 		return -1;
-	rp->ips[rp->samples++] = ip;
-	rp->branches = grow(rp->branches, &rp->cap_branches,
-			    rp->nr_branches + nr, sizeof(*rp->branches));
-	rp->stack_start = grow(rp->stack_start, &rp->cap_stacks,
-			       rp->nr_stacks + 2, sizeof(*rp->stack_start));
-	if (!rp->branches || !rp->stack_start)
-		return -1;
-	memcpy(rp->branches + rp->nr_branches, branches,
-	       nr * sizeof(*branches));
-	rp->stack_start[rp->nr_stacks++] = rp->nr_branches;
-	rp->nr_branches += nr;
-	rp->stack_start[rp->nr_stacks] = rp->nr_branches;
+	rp->samples++;
+	for (i = 0; i < nr; i++) {
+		const struct pd_branch *b = &branches[i];
+		uint64_t key[PAIR_KW] = {
+			b->from, b->to, PD_BR_TYPE(b->flags) |
+			(uint64_t)PD_BR_NEW_TYPE(b->flags) << 32,
+		};
+
+		if (tally_add(&rp->edges, key, 1))
+			return -1;
+		if (i + 1 < nr) {
+			/* newest first: the straight run from the older
+			 * record's target to this one's source */
+			key[0] = branches[i + 1].to;
+			key[1] = b->from;
+			key[2] = b->to;
+			key[3] = PD_BR_TYPE(b->flags);
+			if (tally_add(&rp->pairs, key, 1))
+				return -1;
+		}
+	}
+	rp->records += nr;
 	return 0;
 }
 
@@ -340,24 +423,22 @@ static int cmp_edge_count(const void *a, const void *b)
 /* Distinct (from, to, type) with counts, most frequent first. */
 static struct edge *count_edges(struct report_model_input *rp, size_t *nr)
 {
-	struct edge *e = calloc(rp->nr_branches + 1, sizeof(*e));
+	struct edge *e = calloc(rp->edges.n + 1, sizeof(*e));
 	size_t i, n = 0;
+	uint64_t count;
 
 	if (!e)
 		return NULL;
-	for (i = 0; i < rp->nr_branches; i++) {
-		e[i].from = rp->branches[i].from;
-		e[i].to = rp->branches[i].to;
-		e[i].type = PD_BR_TYPE(rp->branches[i].flags);
-		e[i].new_type = PD_BR_NEW_TYPE(rp->branches[i].flags);
-		e[i].count = 1;
-	}
-	qsort(e, rp->nr_branches, sizeof(*e), cmp_edge_addr);
-	for (i = 0; i < rp->nr_branches; i++) {
-		if (n && cmp_edge_addr(&e[n - 1], &e[i]) == 0)
-			e[n - 1].count++;
-		else
-			e[n++] = e[i];
+	for (i = 0; i < rp->edges.cap; i++) {
+		const uint64_t *k = tally_at(&rp->edges, i, &count);
+
+		if (!k)
+			continue;
+		e[n].from = k[0];
+		e[n].to = k[1];
+		e[n].type = (unsigned int)k[2];
+		e[n].new_type = (unsigned int)(k[2] >> 32);
+		e[n++].count = count;
 	}
 	qsort(e, n, sizeof(*e), cmp_edge_count);
 	*nr = n;
@@ -777,15 +858,15 @@ static int leads_to_return(const struct cfg *g, int t)
 	return 0;
 }
 
-/* One exit from a block of the loop to block t of the function (-1: out
+/* n exits from a block of the loop to block t of the function (-1: out
  * of it), by way of a return or else as given. */
 static void count_exit(struct loop *l, const struct cfg *g, int t,
-		       uint64_t *way)
+		       uint64_t *way, uint64_t n)
 {
 	if (t >= 0 && leads_to_return(g, t))
-		l->exits_ret++;
+		l->exits_ret += n;
 	else
-		(*way)++;
+		*way += n;
 }
 
 static void measure_loop(struct report_model_input *rp, struct found_loop *fl)
@@ -796,7 +877,8 @@ static void measure_loop(struct report_model_input *rp, struct found_loop *fl)
 	 * the body whose next block is outside (an exit), or is the header
 	 * (a back-edge not taken: an iteration). */
 	struct pass { uint64_t at; int to; int iteration; } *pass;
-	size_t np = 0, s, k, i;
+	size_t np = 0, s, i;
+	uint64_t n;
 	int head = block_at(g, l->head);
 
 	pass = malloc((g->n + 1) * sizeof(*pass));
@@ -809,40 +891,41 @@ static void measure_loop(struct report_model_input *rp, struct found_loop *fl)
 			pass[np].to = g->b[i].fall;
 			pass[np++].iteration = g->b[i].fall == head;
 		}
-	for (s = 0; s < rp->nr_stacks; s++) {
-		size_t last = rp->stack_start[s + 1];
+	for (s = 0; s < rp->pairs.cap; s++) {
+		const uint64_t *k = tally_at(&rp->pairs, s, &n);
+		uint64_t start, from, to;
+		unsigned int type;
 
-		for (k = rp->stack_start[s]; k + 1 < last; k++) {
-			const struct pd_branch *newer = &rp->branches[k];
-			uint64_t start = rp->branches[k + 1].to;
-			unsigned int type = PD_BR_TYPE(newer->flags);
-
-			for (i = 0; i < np; i++) {
-				if (start > pass[i].at || pass[i].at >= newer->from)
-					continue;
-				if (pass[i].iteration)
-					l->taken++;
-				else
-					count_exit(l, g, pass[i].to, &l->exits_fall);
-			}
-			if (!in_body(fl, newer->from) || type == PERF_BR_CALL ||
-			    type == PERF_BR_IND_CALL)
-				continue;	/* calls come back */
-			if (newer->to == l->head) {
-				for (i = 0; i < fl->nr_latches; i++)
-					if (newer->from == fl->latches[i])
-						break;
-				if (i < fl->nr_latches) {
-					l->taken++;
-					continue;
-				}
-			}
-			if (type == PERF_BR_RET)
-				l->exits_ret++;
-			else if (!in_body(fl, newer->to))
-				count_exit(l, g, block_at(g, newer->to),
-					   &l->exits_jump);
+		if (!k)
+			continue;
+		start = k[0];
+		from = k[1];
+		to = k[2];
+		type = (unsigned int)k[3];
+		for (i = 0; i < np; i++) {
+			if (start > pass[i].at || pass[i].at >= from)
+				continue;
+			if (pass[i].iteration)
+				l->taken += n;
+			else
+				count_exit(l, g, pass[i].to, &l->exits_fall, n);
 		}
+		if (!in_body(fl, from) || type == PERF_BR_CALL ||
+		    type == PERF_BR_IND_CALL)
+			continue;	/* calls come back */
+		if (to == l->head) {
+			for (i = 0; i < fl->nr_latches; i++)
+				if (from == fl->latches[i])
+					break;
+			if (i < fl->nr_latches) {
+				l->taken += n;
+				continue;
+			}
+		}
+		if (type == PERF_BR_RET)
+			l->exits_ret += n;
+		else if (!in_body(fl, to))
+			count_exit(l, g, block_at(g, to), &l->exits_jump, n);
 	}
 	l->exits = l->exits_ret + l->exits_jump + l->exits_fall;
 	free(pass);
@@ -992,21 +1075,20 @@ static int cmp_line_samples(const void *a, const void *b)
 }
 
 /* Samples per source line: each distinct IP looked up once. */
-static int lines(struct report_model *an, const uint64_t *sorted_ips)
+static int lines(struct report_model *an, const struct ip_count *ips,
+		 size_t nr_ips)
 {
 	struct report_model_input *rp = an->in;
-	struct line_samples *t = calloc(rp->samples + 1, sizeof(*t));
+	struct line_samples *t = calloc(nr_ips + 1, sizeof(*t));
 	size_t n = 0, i, j;
 
 	if (!t)
 		return -1;
-	for (i = 0; i < rp->samples; i = j) {
-		for (j = i; j < rp->samples && sorted_ips[j] == sorted_ips[i]; j++)
-			;
-		if (!line_of(rp, sorted_ips[i], &t[n].file, &t[n].line))
+	for (i = 0; i < nr_ips; i++) {
+		if (!line_of(rp, ips[i].ip, &t[n].file, &t[n].line))
 			t[n].file = NULL;
-		t[n].func = function_of(rp, sorted_ips[i]);
-		t[n].samples = j - i;
+		t[n].func = function_of(rp, ips[i].ip);
+		t[n].samples = ips[i].count;
 		n++;
 	}
 	qsort(t, n, sizeof(*t), cmp_line);
@@ -1032,7 +1114,8 @@ static int cmp_edge_from(const void *a, const void *b)
 }
 
 /* The hottest named function, instruction by instruction. */
-static int annotate(struct report_model *an, const uint64_t *sorted_ips)
+static int annotate(struct report_model *an, const struct ip_count *ips,
+		    size_t nr_ips)
 {
 	struct report_model_input *rp = an->in;
 	struct annotation *a = &an->annotation;
@@ -1059,7 +1142,7 @@ static int annotate(struct report_model *an, const uint64_t *sorted_ips)
 		struct annotated_insn *in;
 		uint32_t w;
 		unsigned int len = insn_at(rp, pc, &w);
-		size_t lo = 0, hi = rp->samples;
+		size_t lo = 0, hi = nr_ips;
 
 		if (!len)
 			break;
@@ -1075,15 +1158,13 @@ static int annotate(struct report_model *an, const uint64_t *sorted_ips)
 		while (lo < hi) {	/* the first sample at pc or after */
 			size_t mid = (lo + hi) / 2;
 
-			if (sorted_ips[mid] < pc)
+			if (ips[mid].ip < pc)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		while (lo < rp->samples && sorted_ips[lo] == pc) {
-			in->samples++;
-			lo++;
-		}
+		if (lo < nr_ips && ips[lo].ip == pc)
+			in->samples = ips[lo].count;
 		while (k < a->nr_exits && a->exits[k].from < pc)
 			k++;
 		in->first_exit = k;
@@ -1153,16 +1234,17 @@ static int add_call(struct report_model *an, const char *caller,
 int report_model_analyse(struct report_model *an, size_t max_loops)
 {
 	struct report_model_input *rp = an->in;
-	uint64_t *sorted;
-	size_t i, j;
+	struct ip_count *sorted;
+	size_t i, j, n = 0;
+	uint64_t count;
 	int rc;
 
 	an->samples = rp->samples;
-	an->records = rp->nr_branches;
+	an->records = rp->records;
 	an->edges = count_edges(rp, &an->nr_edges);
 	an->loops = calloc(max_loops + 1, sizeof(*an->loops));
 	an->calls = calloc(an->nr_edges + 1, sizeof(*an->calls));
-	an->funcs = calloc(rp->samples + 1, sizeof(*an->funcs));
+	an->funcs = calloc(rp->ips.n + 1, sizeof(*an->funcs));
 	if (!an->edges || !an->loops || !an->calls || !an->funcs)
 		return -1;
 	if (natural_loops(an, max_loops) || indirects(an))
@@ -1179,14 +1261,21 @@ int report_model_analyse(struct report_model *an, size_t max_loops)
 			 e->count);
 	}
 	qsort(an->calls, an->nr_calls, sizeof(*an->calls), cmp_call);
-	sorted = malloc((rp->samples + 1) * sizeof(*sorted));
+	sorted = malloc((rp->ips.n + 1) * sizeof(*sorted));
 	if (!sorted)
 		return -1;
-	memcpy(sorted, rp->ips, rp->samples * sizeof(*sorted));
-	qsort(sorted, rp->samples, sizeof(*sorted), cmp_u64);
-	for (i = 0; i < rp->samples; i++) {
+	for (i = 0; i < rp->ips.cap; i++) {
+		const uint64_t *k = tally_at(&rp->ips, i, &count);
+
+		if (k) {
+			sorted[n].ip = k[0];
+			sorted[n++].count = count;
+		}
+	}
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);	/* by ip */
+	for (i = 0; i < n; i++) {
 		uint64_t start = 0, size = 0;
-		const char *f = function_span(rp, sorted[i], &start, &size);
+		const char *f = function_span(rp, sorted[i].ip, &start, &size);
 
 		f = f ? f : "?";
 		for (j = 0; j < an->nr_funcs; j++)
@@ -1197,10 +1286,10 @@ int report_model_analyse(struct report_model *an, size_t max_loops)
 			an->funcs[an->nr_funcs].start = start;
 			an->funcs[an->nr_funcs++].size = size;
 		}
-		an->funcs[j].samples++;
+		an->funcs[j].samples += sorted[i].count;
 	}
 	qsort(an->funcs, an->nr_funcs, sizeof(*an->funcs), cmp_func);
-	rc = lines(an, sorted) || annotate(an, sorted) ? -1 : 0;
+	rc = lines(an, sorted, n) || annotate(an, sorted, n) ? -1 : 0;
 	free(sorted);
 	return rc;
 }
@@ -1210,7 +1299,12 @@ int report_model_init(struct report_model *m, const char *input)
 	memset(m, 0, sizeof(*m));
 	m->input = input;
 	m->in = calloc(1, sizeof(*m->in));
-	return m->in ? 0 : -1;
+	if (!m->in)
+		return -1;
+	m->in->edges.kw = EDGE_KW;
+	m->in->pairs.kw = PAIR_KW;
+	m->in->ips.kw = IP_KW;
+	return 0;
 }
 
 void report_model_free(struct report_model *m)
@@ -1238,9 +1332,9 @@ void report_model_free(struct report_model *m)
 			free(rp->maps[i].file);
 		}
 		free(rp->maps);
-		free(rp->branches);
-		free(rp->stack_start);
-		free(rp->ips);
+		free(rp->edges.slot);
+		free(rp->pairs.slot);
+		free(rp->ips.slot);
 		free(rp);
 	}
 	memset(m, 0, sizeof(*m));
