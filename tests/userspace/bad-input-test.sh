@@ -4,7 +4,7 @@
 # and a non-zero status before any work is done, and what is right is
 # accepted.  report: an --elf of another build (build id), of another
 # machine, missing; --symfs missing, with and without a trailing slash;
-# --top -3.  autofdo: recordings filtered otherwise than any, an --elf of
+# --top -3; several -i, one missing.  autofdo: recordings filtered otherwise than any, an --elf of
 # another build, --force, the usage.  record: relative program paths made
 # absolute, -j without u on user-mode QEMU, --qemu and -o that cannot work.
 set -u
@@ -44,6 +44,9 @@ fails_in_one_line "report --elf of an x86 binary: refused" \
 fails_in_one_line "report --elf of a missing file: refused" \
 	"report: $tmp/nonexistent: No such file or directory" \
 	"$rvperf" report -i "$tmp/t.data" --elf "$tmp/nonexistent"
+fails_in_one_line "report of several recordings, one missing: refused before any report" \
+	"^rvperf report: $tmp/nonexistent: No such file or directory\$" \
+	"$rvperf" report -i "$tmp/nonexistent" -i "$tmp/t.data"
 fails_in_one_line "report --symfs of a missing directory: refused" \
 	"report: --symfs $tmp/nonexistent: No such file or directory" \
 	"$rvperf" report -i "$tmp/t.data" --symfs "$tmp/nonexistent"

@@ -97,6 +97,42 @@ for p in lua-pie lua-static bzip2-pie bzip2-static; do
 	grep -q "^$first:[1-9]" $p.dump
 	ok $? "$p: rvperf autofdo profiles $first"
 done
+# Several recordings, one report: Lua's and bzip2's, both programs at the
+# PIE's usual base (one is moved above the other: neither takes the
+# other's names) and libc at different addresses (one is moved onto the
+# other: its code is counted once).
+"$rvperf" report -i lua-pie.data -i bzip2-pie.data --top 1000 >merged.rep 2>&1
+ok $? "rvperf report -i lua-pie.data -i bzip2-pie.data"
+"$rvperf" report -i lua-pie.data --top 1000 >lua.rep1000 2>&1
+"$rvperf" report -i bzip2-pie.data --top 1000 >bz.rep1000 2>&1
+total() { sed -n 's/^# rvperf report: .*: \([0-9]*\) samples.*/\1/p' "$1"; }
+[ "$(total merged.rep)" = $(( $(total lua.rep1000) + $(total bz.rep1000) )) ]
+ok $? "merged: the samples of both ($(total merged.rep))"
+# counts: "name samples" of the self-overhead table
+counts_of() { awk '/^## Self overhead by function/ {on=1; next} /^## / {on=0}
+	on && /%/ {print $3, $1}' "$1" | sort; }
+counts_of merged.rep >merged.self
+counts_of lua.rep1000 >lua.self
+counts_of bz.rep1000 >bz.self
+# each program's own functions (those the other does not have) keep
+# their counts
+bad=$(join -v1 lua.self bz.self | grep -v '^?' | grep -vxFf merged.self | head -3;
+      join -v1 bz.self lua.self | grep -v '^?' | grep -vxFf merged.self | head -3)
+n=$(join -v1 lua.self bz.self | grep -vc '^?')
+[ "$n" -ge 10 ] && [ -z "$bad" ]
+ok $? "merged: each program's own functions keep their samples ($n of Lua's checked)${bad:+; differ: $(echo $bad)}"
+# libc's edges once each, summed
+awk '/^## Hottest branch edges/ {on=1; next} /^## / {on=0}
+	on && / -> / && /%/ {print $3, $4, $5, $6}' merged.rep | sort | uniq -d >merged.dup
+shared=$(awk '/^## Hottest branch edges/ {on=1; next} /^## / {on=0}
+	on && / -> / && /%/ {print $3, $4, $5, $6}' lua.rep1000 bz.rep1000 | sort | uniq -d | wc -l)
+[ "$shared" -gt 0 ] && [ ! -s merged.dup ]
+ok $? "merged: the $shared edges both have (libc's) are one row each$( [ -s merged.dup ] && echo ", not: $(head -2 merged.dup | tr '\n' ';')")"
+"$rvperf" report -i lua-pie.data -i lua-pie.data --top 3 >twice.rep 2>&1
+top_count() { awk '/^## Hottest branch edges/ {on=1; next} on && /%/ {print $1; exit}' "$1"; }
+[ "$(top_count twice.rep)" = $(( 2 * $(top_count lua.rep1000) )) ]
+ok $? "the same recording twice: the hottest edge's count doubles ($(top_count lua.rep1000) -> $(top_count twice.rep))"
+
 # AutoFDO's effect, on the training input: each program built plain -O2
 # and with the profile of its recording (gcc -fauto-profile, clang
 # -fprofile-sample-use), the instructions and transfers the plugin counts.

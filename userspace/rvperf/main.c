@@ -66,13 +66,22 @@ static int cmd_config(int argc, char **argv)
 
 static int cmd_report(int argc, char **argv)
 {
-	struct report_options opt = { .input = "perf.data", .top = 10 };
+	static const char *const default_input[] = { "perf.data" };
+	struct report_options opt = { .top = 10 };
+	const char **inputs;
 	char *end;
-	int i;
+	int i, rc;
 
+	/* -i FILE, as often as given: at most one per two arguments. */
+	inputs = calloc((size_t)argc / 2 + 1, sizeof(*inputs));
+	if (!inputs) {
+		fprintf(stderr, "rvperf report: out of memory\n");
+		return 1;
+	}
+	opt.inputs = inputs;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc) {
-			opt.input = argv[++i];
+			inputs[opt.nr_inputs++] = argv[++i];
 		} else if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc) {
 			opt.elf = argv[++i];
 		} else if (strcmp(argv[i], "--symfs") == 0 && i + 1 < argc) {
@@ -85,15 +94,24 @@ static int cmd_report(int argc, char **argv)
 			/* strtoul takes "-3" as a huge number */
 			opt.top = strtoul(argv[++i], &end, 10);
 			if (*end || !opt.top || argv[i][0] == '-' ||
-			    opt.top > 1000000)
+			    opt.top > 1000000) {
+				free(inputs);
 				return usage_error("report", "--top wants a positive number (at most 1000000), not '%s'",
 						   argv[i]);
+			}
 		} else {
+			free(inputs);
 			return usage_error("report", "unexpected argument '%s'",
 					   argv[i]);
 		}
 	}
-	return report_run(&opt);
+	if (!opt.nr_inputs) {
+		opt.inputs = default_input;
+		opt.nr_inputs = 1;
+	}
+	rc = report_run(&opt);
+	free(inputs);
+	return rc;
 }
 
 /* ---- rvperf autofdo */
@@ -181,12 +199,14 @@ static const struct command commands[] = {
 	  "  (default comm,tid,ip,brstack).  A truncated file prints every\n"
 	  "  complete sample, then fails.", rvperf_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
-	  "rvperf report [-i FILE] [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
+	  "rvperf report [-i FILE]... [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
 	  "              [--html OUT]\n"
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
 	  "  given), or from ELF for the mappings whose build id is ELF's\n"
 	  "  (--force: for every mapping).  --html writes one self-contained\n"
-	  "  page with the hot paths as a graph.", cmd_report },
+	  "  page with the hot paths as a graph.  Several -i: one report of all\n"
+	  "  the recordings (a file mapped elsewhere in another is moved onto\n"
+	  "  its first place).", cmd_report },
 	{ "autofdo", "an AutoFDO profile for gcc or clang from branch stacks",
 	  "rvperf autofdo [-i FILE]... --elf ELF [--force] [--format gcc|llvm] -o OUT.afdo [--dump]\n"
 	  "       rvperf autofdo [-i FILE] --elf ELF [--force] [--format gcc|llvm] --dump\n"

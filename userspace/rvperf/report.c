@@ -101,40 +101,152 @@ static const char *symbol_file(struct symbol_source *src,
 	return buf;
 }
 
-/* Feeds the recording's mappings and samples to the model.  0;
- * REPORT_BAD_DATA after saying why when the file is cut or damaged (the
- * model holds what came before); -1 after saying why when nothing should
- * be reported (no perf.data, an --elf of another machine).  *nomem is set
- * when the model ran out of memory. */
-static int read_perf_data(struct report_model *m, struct symbol_source *src,
-			  int *nomem)
+/*
+ * Several recordings make one report.  The first place a file (its symbol
+ * file, offset and length) is mapped at is where the report shows it; a
+ * recording that mapped it elsewhere (another run's layout) has the
+ * addresses in it moved there, so the same code is counted as one.  A file
+ * mapped where another file already is (two programs, both at a PIE's
+ * usual base) is moved above everything placed so far, so neither takes
+ * the other's names; its unnamed addresses show where it was moved.
+ */
+struct placement {
+	struct placed {
+		char *file;
+		uint64_t start, len, pgoff;
+	} *v;
+	size_t n;
+	struct move {			/* this recording's */
+		uint64_t start, len, to;
+	} *moves;
+	size_t nr_moves;
+	struct pd_branch *br;		/* a sample's records, moved */
+	size_t cap_br;
+};
+
+static int add_move(struct placement *pl, uint64_t start, uint64_t len,
+		    uint64_t to)
+{
+	void *p = realloc(pl->moves, (pl->nr_moves + 1) * sizeof(*pl->moves));
+
+	if (!p)
+		return -1;
+	pl->moves = p;
+	pl->moves[pl->nr_moves].start = start;
+	pl->moves[pl->nr_moves].len = len;
+	pl->moves[pl->nr_moves++].to = to;
+	return 0;
+}
+
+/* Whether the model should take the mapping, at *at (-1: out of
+ * memory). */
+static int place(struct placement *pl, uint64_t start, uint64_t len,
+		 uint64_t pgoff, const char *file, uint64_t *at)
+{
+	uint64_t top = 0;
+	size_t i;
+	void *p;
+
+	*at = start;
+	for (i = 0; i < pl->n; i++) {
+		const struct placed *d = &pl->v[i];
+
+		if (d->pgoff != pgoff || d->len != len || strcmp(d->file, file))
+			continue;
+		if (d->start == start)
+			return 1;
+		return add_move(pl, start, len, d->start) ? -1 : 0;
+	}
+	for (i = 0; i < pl->n; i++) {
+		const struct placed *d = &pl->v[i];
+
+		if (d->start + d->len > top)
+			top = d->start + d->len;
+		if (start < d->start + d->len && d->start < start + len)
+			*at = 1;	/* taken */
+	}
+	if (*at != start) {
+		*at = (top + 0xffffff) & ~(uint64_t)0xffffff;
+		if (add_move(pl, start, len, *at))
+			return -1;
+	}
+	p = realloc(pl->v, (pl->n + 1) * sizeof(*pl->v));
+	if (!p)
+		return -1;
+	pl->v = p;
+	pl->v[pl->n].file = strdup(file);
+	if (!pl->v[pl->n].file)
+		return -1;
+	pl->v[pl->n].start = *at;
+	pl->v[pl->n].len = len;
+	pl->v[pl->n++].pgoff = pgoff;
+	return 1;
+}
+
+static uint64_t moved(const struct placement *pl, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nr_moves; i++)
+		if (addr - pl->moves[i].start < pl->moves[i].len)
+			return addr - pl->moves[i].start + pl->moves[i].to;
+	return addr;
+}
+
+static void placement_free(struct placement *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++)
+		free(pl->v[i].file);
+	free(pl->v);
+	free(pl->moves);
+	free(pl->br);
+}
+
+/* Opens INPUT: 0, or -1 after one line when it cannot be reported on
+ * (no perf.data, an --elf of another machine). */
+static int open_input(struct pd_reader *r, const struct symbol_source *src,
+		      const char *input)
 {
 	const struct report_options *opt = src->opt;
-	const char *input = opt->input;
+
+	if (pd_open(r, input)) {
+		fprintf(stderr, "rvperf report: %s: %s\n", input, r->error);
+		pd_close(r);
+		return -1;
+	}
+	if (opt->elf) {
+		/* A recording without HEADER_ARCH is taken as RISC-V's. */
+		unsigned int want = r->arch[0] ? arch_machine(r->arch) : 243;
+
+		if (want && src->elf.machine != want) {
+			fprintf(stderr, "rvperf report: %s: not a program for "
+				"%s, where %s was recorded (ELF machine %u)\n",
+				opt->elf, r->arch[0] ? r->arch : "riscv", input,
+				src->elf.machine);
+			pd_close(r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Feeds one recording's mappings and samples to the model.  0;
+ * REPORT_BAD_DATA after saying why when the file is cut or damaged (the
+ * model holds what came before); -1 after saying why when nothing should
+ * be reported.  *nomem is set when the model ran out of memory. */
+static int read_perf_data(struct report_model *m, struct symbol_source *src,
+			  struct placement *pl, const char *input, int *nomem)
+{
 	char path[4096];
 	struct pd_reader r;
 	struct pd_record rec;
 	int err, status = 0;
 
-	err = pd_open(&r, input);
-	if (err) {
-		fprintf(stderr, "rvperf report: %s: %s\n", input, r.error);
-		pd_close(&r);
+	if (open_input(&r, src, input))
 		return -1;
-	}
-	if (opt->elf) {
-		/* A recording without HEADER_ARCH is taken as RISC-V's. */
-		unsigned int want = r.arch[0] ? arch_machine(r.arch) : 243;
-
-		if (want && src->elf.machine != want) {
-			fprintf(stderr, "rvperf report: %s: not a program for "
-				"%s, where %s was recorded (ELF machine %u)\n",
-				opt->elf, r.arch[0] ? r.arch : "riscv", input,
-				src->elf.machine);
-			pd_close(&r);
-			return -1;
-		}
-	}
+	pl->nr_moves = 0;
 	if (r.warning[0])
 		fprintf(stderr, "rvperf report: %s: warning: %s\n", input,
 			r.warning);
@@ -148,38 +260,63 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 				break;
 			continue;
 		}
-		if ((rec.header.type == PERF_RECORD_MMAP ||
-		     rec.header.type == PERF_RECORD_MMAP2) &&
-		    report_model_add_mapping(m, rec.map_start, rec.map_len,
-					     rec.map_pgoff,
-					     symbol_file(src, &r, &rec, path,
-							 sizeof(path))))
-			*nomem = 1;
-		if (rec.header.type == PERF_RECORD_SAMPLE &&
-		    report_model_add_sample(m, rec.sample.ip,
-					    rec.sample.branches,
-					    rec.sample.nr_branches))
-			*nomem = 1;
+		if (rec.header.type == PERF_RECORD_MMAP ||
+		    rec.header.type == PERF_RECORD_MMAP2) {
+			const char *file = symbol_file(src, &r, &rec, path,
+						       sizeof(path));
+			uint64_t at;
+			int take = place(pl, rec.map_start, rec.map_len,
+					 rec.map_pgoff, file, &at);
+
+			if (take < 0 ||
+			    (take && report_model_add_mapping(m, at,
+							      rec.map_len,
+							      rec.map_pgoff,
+							      file)))
+				*nomem = 1;
+		}
+		if (rec.header.type == PERF_RECORD_SAMPLE) {
+			const struct pd_branch *br = rec.sample.branches;
+			size_t i, nr = rec.sample.nr_branches;
+
+			if (pl->nr_moves) {
+				if (nr > pl->cap_br) {
+					free(pl->br);
+					pl->br = malloc(nr * sizeof(*pl->br));
+					pl->cap_br = pl->br ? nr : 0;
+				}
+				if (nr && !pl->br) {
+					*nomem = 1;
+					break;
+				}
+				for (i = 0; i < nr; i++) {
+					pl->br[i] = br[i];
+					pl->br[i].from = moved(pl, br[i].from);
+					pl->br[i].to = moved(pl, br[i].to);
+				}
+				br = pl->br;
+			}
+			if (report_model_add_sample(m, moved(pl, rec.sample.ip),
+						    br, nr))
+				*nomem = 1;
+		}
 		if (*nomem)
 			break;
 	}
 	pd_close(&r);
-	/* An --elf that is none of the recorded binaries would name every
-	 * address wrongly and with confidence. */
-	if (!*nomem && src->mismatch[0] && !src->matched) {
-		fprintf(stderr, "rvperf report: %s: %s (--force uses it "
-			"anyway)\n", opt->elf, src->mismatch);
-		return -1;
-	}
 	return status;
 }
 
 int report_run(const struct report_options *opt)
 {
 	struct symbol_source src = { .opt = opt };
+	struct placement pl = { 0 };
 	struct report_model m;
+	struct pd_reader r;
 	struct stat st;
-	int nomem = 0, status;
+	char *name;
+	size_t i, len = 1;
+	int nomem = 0, status = 0, s;
 
 	if (opt->symfs && stat(opt->symfs, &st)) {
 		fprintf(stderr, "rvperf report: --symfs %s: %s\n", opt->symfs,
@@ -196,15 +333,45 @@ int report_run(const struct report_options *opt)
 			src.elf.error);
 		return REPORT_BAD_DATA;
 	}
-	if (report_model_init(&m, opt->input)) {
+	/* Every recording is looked at before any is read. */
+	for (i = 0; i < opt->nr_inputs; i++) {
+		if (open_input(&r, &src, opt->inputs[i])) {
+			elf_syms_free(&src.elf);
+			return REPORT_BAD_DATA;
+		}
+		pd_close(&r);
+		len += strlen(opt->inputs[i]) + 2;
+	}
+	/* The report's heading names them all. */
+	name = malloc(len);
+	if (!name || report_model_init(&m, name)) {
 		fprintf(stderr, "rvperf report: out of memory\n");
+		free(name);
 		elf_syms_free(&src.elf);
 		return REPORT_BAD_DATA;
 	}
-	status = read_perf_data(&m, &src, &nomem);
+	name[0] = '\0';
+	for (i = 0; i < opt->nr_inputs; i++) {
+		if (i)
+			strcat(name, ", ");
+		strcat(name, opt->inputs[i]);
+	}
+	for (i = 0; i < opt->nr_inputs && !nomem && status >= 0; i++) {
+		s = read_perf_data(&m, &src, &pl, opt->inputs[i], &nomem);
+		status = s ? s : status;
+	}
+	placement_free(&pl);
+	/* An --elf that is none of the recorded binaries would name every
+	 * address wrongly and with confidence. */
+	if (status >= 0 && !nomem && src.mismatch[0] && !src.matched) {
+		fprintf(stderr, "rvperf report: %s: %s (--force uses it "
+			"anyway)\n", opt->elf, src.mismatch);
+		status = -1;
+	}
 	elf_syms_free(&src.elf);
 	if (status < 0) {
 		report_model_free(&m);
+		free(name);
 		return REPORT_BAD_DATA;
 	}
 	if (nomem || report_model_analyse(&m, opt->top)) {
@@ -222,5 +389,6 @@ int report_run(const struct report_options *opt)
 		report_render_text(&m, stdout, opt->top);
 	}
 	report_model_free(&m);
+	free(name);
 	return status;
 }

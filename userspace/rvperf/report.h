@@ -8,7 +8,8 @@
 #define REPORT_BAD_DATA 1
 
 struct report_options {
-	const char *input;	/* perf.data path */
+	const char *const *inputs;	/* perf.data paths, one report of all */
+	size_t nr_inputs;
 	const char *elf;	/* use this ELF for symbols ... */
 	const char *elf_match;	/* ... for mappings of this basename (NULL: all) */
 	const char *symfs;	/* directory the mapped paths are under */
