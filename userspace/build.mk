@@ -57,6 +57,11 @@ HOST_TESTS += tests/userspace/realprogs-test.sh
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\
 	tests/bench/bench-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
 BENCHES += $(O)/tests/bench/bench-perfdata
+# rvperf report on a recording of more than 1 GB against perf 6.12's
+# report -b (time, memory), and rvperf record's cost on the real programs
+# against plain qemu-riscv64 (issue 19's goals).
+BENCHES += tests/bench/bench-report.sh
+BENCHES += tests/bench/bench-record.sh
 
 # The DWARF reader and AutoFDO (sources of the tests in tests/userspace/).
 $(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\

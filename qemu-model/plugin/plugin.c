@@ -7,7 +7,7 @@
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
  *       [,event=instructions][,period=N][,misp=on][,batch=off]
- *       [,itrace=FILE] PROG ARGS
+ *       [,itrace=FILE][,noop=on] PROG ARGS
  *
  * itrace=FILE also writes every executed instruction (itrace.c), the
  * input of rvperf nexus record; with event=none only that runs.
@@ -166,6 +166,7 @@ static struct {
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
+	bool noop;		/* noop=on: a callback per block, doing nothing */
 	uint32_t ev_types;	/* transfer types the sampled event counts */
 	FILE *out;
 	struct rvp_trace_header header;
@@ -295,6 +296,14 @@ static void itrace_tb(struct qemu_plugin_tb *tb, size_t n)
 	free(words);
 }
 
+/* noop=on: what QEMU's call of a per-block callback costs by itself, the
+ * least any recording that sees every block pays (make bench). */
+static void tb_exec_noop(unsigned int vcpu_index, void *udata)
+{
+	(void)vcpu_index;
+	(void)udata;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -306,6 +315,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	if (plugin.itrace)
 		itrace_tb(tb, n);
+	if (plugin.noop) {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_noop,
+						     QEMU_PLUGIN_CB_NO_REGS, NULL);
+		return;
+	}
 	if (!plugin.active)
 		return;
 	d = calloc(1, sizeof(*d));
@@ -1219,6 +1233,13 @@ static int parse_args(int argc, char **argv, const char **out_path)
 				plugin.batch = false;
 			} else if (strcmp(val, "on")) {
 				fail("batch '%s' is not on or off", val);
+				return -1;
+			}
+		} else if (!strcmp(a, "noop")) {
+			if (!strcmp(val, "on")) {
+				plugin.noop = true;
+			} else if (strcmp(val, "off")) {
+				fail("noop '%s' is not on or off", val);
 				return -1;
 			}
 		} else if (!strcmp(a, "period")) {

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# bench-record - what `rvperf record` costs on real programs (issue 19):
+# Lua 5.4 running a script and bzip2 compressing 400 kB of text, the
+# dynamically linked PIE builds of tests/userspace/realprogs (Debian's
+# sources, built into the cache by realprogs/build.sh), each run
+#   plain      under qemu-riscv64 alone (with -L, as record runs it),
+#   callback   under qemu-riscv64 with the plugin's noop=on: a callback
+#              per block that does nothing, the least that any recording
+#              which sees every block costs on QEMU 7.2's plugin API (no
+#              conditional callbacks, inline operations only add to one
+#              fixed address),
+#   plugin     under qemu-riscv64 with the CTR plugin as record loads it
+#              (-j any, a sample every 10007 instructions, depth 16),
+#   record     as `rvperf record -o FILE -- PROG ARGS` (the plugin run,
+#              then the conversion to perf.data),
+# all in this run, interleaved so a neighbour hits each alike, best of
+# ROUNDS, as the CPU time (user + system) of the process and its children:
+# on a machine shared with other work, wall time measures the others.
+# Goal (issue 19): record <= 1.5x plain on each program; exits 1 after
+# printing everything if a goal is not met.
+set -u
+O=${O:-build}
+qemu=${QEMU_USER:-qemu-riscv64}
+rounds=${ROUNDS:-5}
+rvperf=$O/userspace/rvperf
+plugin=$O/qemu-model/librvperf-ctr.so
+goal=1.5
+[ -x "$rvperf" ] || make -s O="$O" "$rvperf" >/dev/null
+[ -f "$plugin" ] || make -s O="$O" "$plugin" >/dev/null
+rvperf=$(realpath "$rvperf")
+plugin=$(realpath "$plugin")
+if ! command -v riscv64-linux-gnu-gcc >/dev/null || ! command -v "$qemu" >/dev/null; then
+	echo "bench-record: SKIP riscv64 cross gcc or $qemu missing (make deps)"
+	exit 0
+fi
+if ! dir=$(tests/userspace/realprogs/build.sh 2>/dev/null); then
+	echo "bench-record: SKIP the real programs are not built (no network on a cold cache?)"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/bench.lua" <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local t = {}
+for i = 1, 20000 do t[i] = string.format("%d:%s", i, string.rep("x", i % 7)) end
+table.sort(t)
+local s = 0
+for i = 1, #t do s = s + #t[i] end
+print(fib(22), s)
+LUA
+cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 400000 >"$tmp/input.txt"
+cp "$dir/lua-pie" "$dir/bzip2-pie" "$tmp/"
+cd "$tmp" || exit 1
+
+calc() { awk "BEGIN { print $* }"; }
+secs() {	# secs CMD...: CPU seconds of CMD and the children it waited for
+	local TIMEFORMAT='%3U %3S' t
+	t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | tail -n 1)
+	calc "${t% *} + ${t#* }"
+}
+min() { calc "($1 < $2) ? $1 : $2"; }
+
+failed=0
+echo "rvperf record on real programs (dynamically linked PIE, -O2 -g), $qemu, CPU seconds, best of $rounds"
+for prog in "lua-pie bench.lua" "bzip2-pie -9 -c input.txt"; do
+	p=999 n=999 g=999 r=999
+	for _ in $(seq "$rounds"); do
+		# shellcheck disable=SC2086
+		p=$(min "$p" "$(secs "$qemu" -L /usr/riscv64-linux-gnu ./$prog)")
+		# shellcheck disable=SC2086
+		n=$(min "$n" "$(secs "$qemu" -L /usr/riscv64-linux-gnu -plugin \
+			"$plugin,out=$tmp/n.rvt,noop=on" ./$prog)")
+		# shellcheck disable=SC2086
+		g=$(min "$g" "$(secs "$qemu" -L /usr/riscv64-linux-gnu -plugin \
+			"$plugin,out=$tmp/t.rvt,ctl=0x1,event=instructions,period=10007,depth=16" ./$prog)")
+		# shellcheck disable=SC2086
+		r=$(min "$r" "$(secs "$rvperf" record -o "$tmp/r.data" -- ./$prog)")
+	done
+	ratio=$(calc "$r / $p")
+	met=$(calc "($ratio <= $goal) ? \"met\" : \"NOT met\"")
+	[ "$met" = met ] || failed=1
+	echo "  ${prog%% *}:"
+	printf '    plain    qemu-riscv64:        %6.3f s\n' "$p"
+	printf '    callback a no-op per block:   %6.3f s   ratio %.2f\n' "$n" "$(calc "$n / $p")"
+	printf '    plugin   qemu + CTR plugin:   %6.3f s   ratio %.2f\n' "$g" "$(calc "$g / $p")"
+	printf '    record   rvperf record:       %6.3f s   ratio %.2f   (goal <= %s: %s)\n' \
+		"$r" "$ratio" "$goal" "$met"
+done
+[ "$failed" = 0 ] || echo "bench-record: recording costs more than ${goal}x plain qemu-riscv64 on a real program"
+exit "$failed"
