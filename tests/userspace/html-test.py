@@ -3,7 +3,14 @@
 """`rvperf report --html`: one self-contained page that parses, fetches
 nothing, shows branchy's hot paths, and renders in headless Chromium: the
 screenshot must contain the graph's boxes and edges.  Twice: on branch
-stacks that follow branchy's control flow, and on a real recording."""
+stacks that follow branchy's control flow, and on a real recording.  And
+the layout, as Chromium lays the page out at 1280 px (a copy of the page
+with a script that measures it): no two labels of the graph overlap, each
+box's text stays inside it, nothing is wider than the window, no box reads
+0.0 % -- on both and on a real program, Lua 5.4 running a script
+(tests/userspace/realprogs, when built)."""
+
+import json
 
 import html.parser
 import os
@@ -93,6 +100,72 @@ def near(px, rgb, tol=40):
     return all(abs(p - q) <= tol for p, q in zip(px, rgb))
 
 
+MEASURE = """<script>
+window.addEventListener('load', function () {
+  function box(e) { var r = e.getBoundingClientRect();
+                    return {l: r.left, t: r.top, r: r.right, b: r.bottom}; }
+  function over(a, b) { return a.l < b.r - 0.5 && b.l < a.r - 0.5 &&
+                               a.t < b.b - 0.5 && b.t < a.b - 0.5; }
+  var texts = Array.prototype.slice.call(document.querySelectorAll('svg.graph text'));
+  var res = {overlaps: [], outside: [], width: document.documentElement.scrollWidth,
+             window: window.innerWidth, texts: texts.length};
+  for (var i = 0; i < texts.length; i++)
+    for (var j = i + 1; j < texts.length; j++)
+      if (over(box(texts[i]), box(texts[j])))
+        res.overlaps.push(texts[i].textContent + ' / ' + texts[j].textContent);
+  document.querySelectorAll('svg.graph g.fn').forEach(function (g) {
+    var r = box(g.querySelector('rect'));
+    g.querySelectorAll('text').forEach(function (t) {
+      var b = box(t);
+      if (b.l < r.l || b.r > r.r || b.t < r.t || b.b > r.b)
+        res.outside.push(t.textContent);
+    });
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify(res);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def check_layout(tmp, page, label):
+    """The graph as Chromium lays it out at 1280 px: labels apart, text
+    inside its box, nothing wider than the window, no 0.0 % box."""
+    text = open(page, encoding='utf-8').read()
+    titles = [t.split('</title>')[0] for t in text.split('<title>')[1:]]
+    zero = [t for t in titles if '(0.0%)' in t]
+    ok(not zero, '%s: no box of the graph reads 0.0 %%' % label, zero[:3])
+    # a box under 0.1 % is there only as a caller on the hot paths
+    callers = {html.unescape(t).split(': ', 1)[1].split(' -> ')[0]
+               for t in titles if ' calls: ' in t}
+    cold = [html.unescape(t).split(': ')[0] for t in titles if '(&lt; 0.1%)' in t]
+    ok(all(c in callers for c in cold), '%s: a box under 0.1 %% only as a caller (%d)' % (label, len(cold)),
+       [c for c in cold if c not in callers])
+    chromium = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not chromium:
+        ok(True, '%s: the layout in headless Chromium # SKIP chromium not installed' % label)
+        return
+    probe = os.path.join(tmp, label + '-layout.html')
+    with open(probe, 'w', encoding='utf-8') as f:
+        f.write(text.replace('</body>', MEASURE + '</body>'))
+    r = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+                        '--no-first-run', '--disable-background-networking', '--disable-component-update',
+                        '--disable-sync', '--user-data-dir=' + os.path.join(tmp, 'profile'),
+                        '--window-size=1280,900', '--dump-dom', 'file://' + probe],
+                       capture_output=True, text=True, timeout=120)
+    m = r.stdout.split('<pre id="layout">', 1)
+    res = json.loads(html.unescape(m[1].split('</pre>', 1)[0])) if len(m) == 2 else None
+    ok(res is not None and res['texts'] > 0, '%s: Chromium lays the page out (%s labels)' %
+       (label, res and res['texts']), r.stderr[-2000:])
+    if res is None:
+        return
+    ok(not res['overlaps'], '%s: no two labels of the graph overlap' % label, res['overlaps'][:10])
+    ok(not res['outside'], "%s: each box's text stays inside it" % label, res['outside'][:10])
+    ok(res['width'] <= res['window'], '%s: nothing is wider than the window (%d <= %d px)' %
+       (label, res['width'], res['window']))
+
+
 def check_page(tmp, data, label, min_calls):
     """Every check of one recording's page; LABEL names the recording."""
     page = os.path.join(tmp, label + '.html')
@@ -117,6 +190,7 @@ def check_page(tmp, data, label, min_calls):
         ok('leaf' in body, '%s: and leaf, which recurse and hot_loop call' % label)
     ok(text.count('class="call"') >= min_calls,
        '%s: the graph has an edge per call path (%d)' % (label, text.count('class="call"')))
+    check_layout(tmp, page, label)
 
     chromium = shutil.which('chromium') or shutil.which('chromium-browser')
     if not chromium:
@@ -162,5 +236,30 @@ with tempfile.TemporaryDirectory() as tmp:
         check_page(tmp, data, 'recorded', 5)
     else:
         ok(True, 'a real recording # SKIP qemu-riscv64 not installed')
+    # A real program: Lua running a script (realprogs/build.sh builds it
+    # from Debian's sources into the cache; without it, SKIP).
+    r = subprocess.run(['tests/userspace/realprogs/build.sh'], capture_output=True, text=True)
+    if r.returncode == 0 and shutil.which('qemu-riscv64'):
+        lua = os.path.join(r.stdout.strip(), 'lua-pie')
+        script = os.path.join(tmp, 'bench.lua')
+        with open(script, 'w') as f:
+            f.write('local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end\n'
+                    'local t = {}\n'
+                    'for i = 1, 20000 do t[i] = string.format("%d:%s", i, string.rep("x", i % 7)) end\n'
+                    'table.sort(t)\n'
+                    'print(fib(22), #t)\n')
+        data = os.path.join(tmp, 'lua.data')
+        r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'record', '-o', data, '--', lua, script],
+                           capture_output=True, text=True)
+        ok(r.returncode == 0, 'rvperf record lua-pie (a real program)', r.stderr)
+        page = os.path.join(tmp, 'lua.html')
+        r = subprocess.run([os.path.join(O, 'userspace/rvperf'), 'report', '-i', data, '--html', page],
+                           capture_output=True, text=True)
+        ok(r.returncode == 0 and 'luaV_execute' in open(page, encoding='utf-8').read(),
+           'lua: rvperf report --html names luaV_execute', r.stderr)
+        check_layout(tmp, page, 'lua')
+    else:
+        ok(True, 'a real program # SKIP the real programs are not built or no qemu-riscv64: %s' %
+           (r.stderr.strip().splitlines() or [''])[-1])
 print('1..%d' % n)
 sys.exit(1 if failed else 0)

@@ -68,22 +68,153 @@ static void function_name(const struct report_model *an, uint64_t addr, char *bu
 		*plus = '\0';
 }
 
+/* Boxes in the graph that a call's count label must not cover: the
+ * functions' boxes and the labels placed before it. */
+struct spot {
+	int x0, y0, x1, y1;
+};
+
+#define MAX_SPOTS	(MAX_NODES + 64)
+#define COUNT_CHAR_W	7	/* a digit of .count, 11px, at most */
+
+static int spot_free(const struct spot *s, size_t n, const struct spot *b)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b->x0 < s[i].x1 && s[i].x0 < b->x1 &&
+		    b->y0 < s[i].y1 && s[i].y0 < b->y1)
+			return 0;
+	return 1;
+}
+
+/* The box of a count label of LEN digits anchored at its end (x, y). */
+static struct spot label_box(int x, int y, size_t len)
+{
+	struct spot b = { x - COUNT_CHAR_W * (int)len - 2, y - 11, x + 2, y + 3 };
+
+	return b;
+}
+
+/*
+ * Where a call's count goes: by the callee where the curve arrives (where
+ * fanned-out edges part), else further back along its own curve, else
+ * moved up or down in the gap between the columns, so that no label covers
+ * another or a function's box (several calls into one function would
+ * otherwise write their counts on the same spot).  Taken spots are added
+ * to S.
+ */
+static void place_label(struct spot *s, size_t *n, const int *curve,
+			int self, int x, int y, uint64_t count, int *ox, int *oy)
+{
+	static const double ts[] = { 0.75, 0.62, 0.5, 0.38, 0.25 };
+	char digits[24];
+	size_t len = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, count);
+	struct spot b;
+	size_t i;
+	int k;
+
+	*ox = x;
+	*oy = y;
+	b = label_box(x, y, len);
+	if (spot_free(s, *n, &b))
+		goto take;
+	for (i = 0; !self && i < sizeof(ts) / sizeof(ts[0]); i++) {
+		double t = ts[i], u = 1 - t;
+		/* the cubic Bezier of the call at t */
+		double bx = u * u * u * curve[0] + 3 * u * u * t * curve[2] +
+			    3 * u * t * t * curve[4] + t * t * t * curve[6];
+		double by = u * u * u * curve[1] + 3 * u * u * t * curve[3] +
+			    3 * u * t * t * curve[5] + t * t * t * curve[7];
+
+		*ox = (int)bx + 4 + COUNT_CHAR_W * (int)len / 2;
+		*oy = (int)by - 5;
+		b = label_box(*ox, *oy, len);
+		if (spot_free(s, *n, &b))
+			goto take;
+	}
+	for (k = 1; k <= 12; k++) {
+		*ox = x;
+		*oy = y + (k & 1 ? -1 : 1) * 14 * ((k + 1) / 2);
+		b = label_box(*ox, *oy, len);
+		if (spot_free(s, *n, &b))
+			goto take;
+	}
+	*ox = x;	/* nowhere free: where it was */
+	*oy = y;
+	b = label_box(x, y, len);
+take:
+	if (*n < MAX_SPOTS)
+		s[(*n)++] = b;
+}
+
+/* Whether a function's share reads above 0.0 %. */
+static int warm(const struct report_model *an, uint64_t samples)
+{
+	return samples * 2000 > an->samples;
+}
+
+/*
+ * No 0 % boxes: a function with no share of the samples to speak of
+ * (0.05 % or less: it would read 0.0 %) is drawn only when a drawn call
+ * leads from it to one that has (main, and callers of that kind, keep the
+ * hot functions connected; such a box says "< 0.1 %"); cold callees,
+ * stdio under a hot caller, and cold functions with a loop are left out
+ * (the tables still list them).  The nodes and edges left, in order;
+ * returns how many nodes.
+ */
+static size_t prune_cold(const struct report_model *an, struct node *nodes,
+			 size_t nr, int *from_of, int *to_of, size_t *call_of,
+			 size_t *nr_edges)
+{
+	int keep[MAX_NODES], map[MAX_NODES], changed = 1;
+	size_t i, k = 0, e = 0;
+
+	for (i = 0; i < nr; i++)
+		keep[i] = warm(an, nodes[i].samples);
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < *nr_edges; i++)
+			if (keep[to_of[i]] && !keep[from_of[i]])
+				keep[from_of[i]] = changed = 1;
+	}
+	for (i = 0; i < nr; i++) {
+		map[i] = keep[i] ? (int)k : -1;
+		if (keep[i])
+			nodes[k++] = nodes[i];
+	}
+	for (i = 0; i < *nr_edges; i++) {
+		if (map[from_of[i]] < 0 || map[to_of[i]] < 0)
+			continue;
+		from_of[e] = map[from_of[i]];
+		to_of[e] = map[to_of[i]];
+		call_of[e++] = call_of[i];
+	}
+	*nr_edges = e;
+	return k;
+}
+
 static void write_graph(const struct report_model *an, FILE *f, size_t top)
 {
+	struct spot spots[MAX_SPOTS];
+	size_t nr_spots = 0;
 	struct node nodes[MAX_NODES];
 	int from_of[64], to_of[64];
+	size_t call_of[64];
 	size_t nr = 0, nr_edges = 0, i, pass;
-	int rows[MAX_NODES] = { 0 }, max_depth = 0, max_rows = 0;
+	int rows[MAX_NODES] = { 0 }, max_depth = 0, max_rows = 0, width, height;
 	uint64_t max_count = 1;
 	char name[160];
 	char loop_names[16][160];
 
 	for (i = 0; i < an->nr_calls && nr_edges < 64 && i < 2 * top; i++) {
-		int a = node_index(nodes, &nr, an->calls[i].caller);
-		int b = node_index(nodes, &nr, an->calls[i].callee);
+		int a, b;
 
+		a = node_index(nodes, &nr, an->calls[i].caller);
+		b = node_index(nodes, &nr, an->calls[i].callee);
 		if (a < 0 || b < 0)
 			break;
+		call_of[nr_edges] = i;
 		from_of[nr_edges] = a;
 		to_of[nr_edges] = b;
 		nodes[b].in_calls += an->calls[i].count;
@@ -107,6 +238,7 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 			if (!strcmp(nodes[k].name, an->funcs[i].name))
 				nodes[k].samples = an->funcs[i].samples;
 	}
+	nr = prune_cold(an, nodes, nr, from_of, to_of, call_of, &nr_edges);
 	/* Longest-path depth; nr passes at most, so cycles stop. */
 	for (pass = 0; pass < nr; pass++) {
 		int changed = 0;
@@ -131,28 +263,39 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 			max_rows = rows[nodes[i].depth];
 	}
 
+	/* As wide as the page at most: a deep graph is drawn smaller
+	 * rather than overflowing sideways. */
+	width = 2 * MARGIN + (max_depth + 1) * (NODE_W + COL_GAP) - COL_GAP;
+	height = 2 * MARGIN + max_rows * (NODE_H + ROW_GAP);
 	fprintf(f, "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" role=\"img\" "
-		"aria-label=\"call graph of the hot paths\">\n",
-		2 * MARGIN + (max_depth + 1) * (NODE_W + COL_GAP) - COL_GAP,
-		2 * MARGIN + max_rows * (NODE_H + ROW_GAP));
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"role=\"img\" aria-label=\"call graph of the hot paths\">\n",
+		width, height, width, height);
 	/* userSpaceOnUse: arrowheads keep their size on thick edges. */
 	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" "
 	      "refY=\"5\" markerWidth=\"10\" markerHeight=\"10\" "
 	      "markerUnits=\"userSpaceOnUse\" "
 	      "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
 	      "fill=\"#7a4\"/></marker></defs>\n", f);
+	for (i = 0; i < nr; i++) {
+		spots[nr_spots].x0 = MARGIN + nodes[i].depth * (NODE_W + COL_GAP);
+		spots[nr_spots].y0 = MARGIN + nodes[i].row * (NODE_H + ROW_GAP);
+		spots[nr_spots].x1 = spots[nr_spots].x0 + NODE_W;
+		spots[nr_spots].y1 = spots[nr_spots].y0 + NODE_H;
+		nr_spots++;
+	}
 	for (i = 0; i < nr_edges; i++) {
 		const struct node *a = &nodes[from_of[i]], *b = &nodes[to_of[i]];
-		double w = 1.5 + 8.0 * (double)an->calls[i].count /
-			   (double)max_count;
+		int curve[8], lx, ly;
+		const struct call_edge *c = &an->calls[call_of[i]];
+		double w = 1.5 + 8.0 * (double)c->count / (double)max_count;
 		int x1 = MARGIN + a->depth * (NODE_W + COL_GAP) + NODE_W;
 		int y1 = MARGIN + a->row * (NODE_H + ROW_GAP) + NODE_H / 2;
 		int x2 = MARGIN + b->depth * (NODE_W + COL_GAP);
 		int y2 = MARGIN + b->row * (NODE_H + ROW_GAP) + NODE_H / 2;
 
 		fprintf(f, "<g class=\"call\"><title>%" PRIu64 " calls: ",
-			an->calls[i].count);
+			c->count);
 		put_escaped(f, a->name);
 		fputs(" -&gt; ", f);
 		put_escaped(f, b->name);
@@ -168,12 +311,21 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 				"stroke-width=\"%.1f\" marker-end=\"url(#arrow)\"/>",
 				x1, y1, x1 + COL_GAP / 2, y1, x2 - COL_GAP / 2, y2,
 				x2 - 2, y2, w);
-		/* Labels sit by the callee, where fanned-out edges part. */
+		curve[0] = x1;
+		curve[1] = y1;
+		curve[2] = x1 + COL_GAP / 2;
+		curve[3] = y1;
+		curve[4] = x2 - COL_GAP / 2;
+		curve[5] = y2;
+		curve[6] = x2 - 2;
+		curve[7] = y2;
+		place_label(spots, &nr_spots, curve, a == b,
+			    a == b ? x1 - 94 : x2 - 14,
+			    a == b ? y1 + NODE_H / 2 + 18 : y2 - 7,
+			    c->count, &lx, &ly);
 		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"count\" "
 			"text-anchor=\"end\">%" PRIu64 "</text></g>\n",
-			a == b ? x1 - 94 : x2 - 14,
-			a == b ? y1 + NODE_H / 2 + 18 : y2 - 7,
-			an->calls[i].count);
+			lx, ly, c->count);
 	}
 	for (i = 0; i < nr; i++) {
 		const struct node *n = &nodes[i];
@@ -181,6 +333,7 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 		int y = MARGIN + n->row * (NODE_H + ROW_GAP);
 		double share = an->samples ? 100.0 * (double)n->samples /
 					     (double)an->samples : 0.0;
+		char pct[32];
 
 		/* The annotated function's box leads to its annotation. */
 		int link = an->annotation.func &&
@@ -190,14 +343,23 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 			fputs("<a href=\"#annotated\">", f);
 		fprintf(f, "<g class=\"fn%s\"><title>", n->loop ? " hot" : "");
 		put_escaped(f, n->name);
-		fprintf(f, ": %" PRIu64 " samples (%.1f%%)</title>"
+		if (warm(an, n->samples))
+			snprintf(pct, sizeof(pct), "%.1f%%", share);
+		else
+			snprintf(pct, sizeof(pct), "&lt; 0.1%%");
+		fprintf(f, ": %" PRIu64 " samples (%s)</title>"
 			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"name\">", n->samples, share,
+			"<text x=\"%d\" y=\"%d\" class=\"name\">", n->samples, pct,
 			x, y, NODE_W, NODE_H, x + 10, y + 19);
-		snprintf(name, sizeof(name), "%.26s", n->name);
+		/* What fits the box in the 13px monospace (the title has it
+		 * whole). */
+		if (strlen(n->name) > 21)
+			snprintf(name, sizeof(name), "%.20s\xe2\x80\xa6", n->name);
+		else
+			snprintf(name, sizeof(name), "%s", n->name);
 		put_escaped(f, name);
 		fprintf(f, "</text><text x=\"%d\" y=\"%d\" class=\"meta\">"
-			"%.1f%% of samples", x + 10, y + 36, share);
+			"%s of samples", x + 10, y + 36, pct);
 		if (n->loop) {
 			double trips = loop_trips(n->loop);
 
@@ -246,7 +408,8 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 	      "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fbfbf8}\n"
 	      "h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}\n"
 	      ".sub{color:#666;margin-bottom:16px}\n"
-	      ".graph{background:#fff;border:1px solid #ddd;border-radius:8px}\n"
+	      ".graph{background:#fff;border:1px solid #ddd;border-radius:8px;"
+	      "max-width:100%;height:auto}\n"
 	      ".graph rect{fill:#eef4ff;stroke:#5b7bd5;stroke-width:1.5}\n"
 	      ".graph .hot rect{fill:#fff1e6;stroke:#d9731a;stroke-width:2}\n"
 	      ".graph .call path{fill:none;stroke:#7a4;stroke-opacity:.75}\n"
