@@ -142,6 +142,13 @@ def check_layout(tmp, page, label):
     cold = [html.unescape(t).split(': ')[0] for t in titles if '(&lt; 0.1%)' in t]
     ok(all(c in callers for c in cold), '%s: a box under 0.1 %% only as a caller (%d)' % (label, len(cold)),
        [c for c in cold if c not in callers])
+    # drill-down: the boxes of the annotated functions (the hottest dozen
+    # with a symbol) link to their annotations, and each link lands
+    links = [l.split('"')[0] for l in text.split('<a href="#')[1:]]
+    ids = {i.split('"')[0] for i in text.split(' id="')[1:]}
+    ok(len(links) >= 3 and all(l in ids for l in links),
+       '%s: %d boxes of the graph link to their functions\' annotations' % (label, len(links)),
+       [l for l in links if l not in ids])
     chromium = shutil.which('chromium') or shutil.which('chromium-browser')
     if not chromium:
         ok(True, '%s: the layout in headless Chromium # SKIP chromium not installed' % label)

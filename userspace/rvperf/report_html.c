@@ -148,6 +148,22 @@ take:
 		s[(*n)++] = b;
 }
 
+/* The id of the annotation of the function NAME, or NULL. */
+static const char *annotation_id(const struct report_model *an,
+				 const char *name, char *buf, size_t size)
+{
+	size_t i;
+
+	if (an->annotation.func && !strcmp(an->annotation.func, name))
+		return "annotated";
+	for (i = 0; i < an->nr_more; i++)
+		if (!strcmp(an->more[i].func, name)) {
+			snprintf(buf, size, "annotated-%zu", i + 1);
+			return buf;
+		}
+	return NULL;
+}
+
 /* Whether a function's share reads above 0.0 %. */
 static int warm(const struct report_model *an, uint64_t samples)
 {
@@ -335,12 +351,13 @@ static void write_graph(const struct report_model *an, FILE *f, size_t top)
 					     (double)an->samples : 0.0;
 		char pct[32];
 
-		/* The annotated function's box leads to its annotation. */
-		int link = an->annotation.func &&
-			   !strcmp(an->annotation.func, n->name);
+		/* An annotated function's box leads to its annotation. */
+		char idbuf[32];
+		const char *link = annotation_id(an, n->name, idbuf,
+						 sizeof(idbuf));
 
 		if (link)
-			fputs("<a href=\"#annotated\">", f);
+			fprintf(f, "<a href=\"#%s\">", link);
 		fprintf(f, "<g class=\"fn%s\"><title>", n->loop ? " hot" : "");
 		put_escaped(f, n->name);
 		if (warm(an, n->samples))
@@ -394,6 +411,73 @@ static void put_line(FILE *f, const char *file, unsigned int line)
 		fputs("?", f);
 	}
 	fputs("</td>", f);
+}
+
+/* A function instruction by instruction, its heading's id ID (the graph's
+ * box of the function links there). */
+static void write_annotation(const struct report_model *an, FILE *f,
+			     const struct annotation *ann, const char *id)
+{
+	if (ann->nr_insns) {
+		const char *file = NULL;
+		unsigned int line = 0;
+		char buf[160];
+		size_t i;
+
+		fprintf(f, "<h2 id=\"%s\">Annotated: <code>", id);
+		put_escaped(f, ann->func);
+		fprintf(f, "</code> (%" PRIu64 " samples)</h2>\n<table class=\"ann\">"
+			"<tr><th>samples</th><th class=\"sym\">address</th>"
+			"<th class=\"sym\">instruction</th>"
+			"<th class=\"sym\">records leaving it</th></tr>\n",
+			ann->samples);
+		for (i = 0; i < ann->nr_insns; i++) {
+			const struct annotated_insn *in = &ann->insns[i];
+			size_t k;
+
+			if (!in->shown) {
+				for (k = i; k < ann->nr_insns &&
+				     !ann->insns[k].shown; k++)
+					;
+				fprintf(f, "<tr class=\"src\"><td></td><td class=\"sym\" "
+					"colspan=\"3\">&hellip; %zu instructions without "
+					"samples or records</td></tr>\n", k - i);
+				i = k - 1;
+				file = NULL;
+				continue;
+			}
+
+			if (in->file && (in->file != file || in->line != line)) {
+				fputs("<tr class=\"src\"><td></td><td class=\"sym\" "
+				      "colspan=\"3\">", f);
+				put_escaped(f, in->file);
+				fprintf(f, ":%u</td></tr>\n", in->line);
+				file = in->file;
+				line = in->line;
+			}
+			if (in->samples)
+				fprintf(f, "<tr><td>%" PRIu64 "</td>", in->samples);
+			else
+				fputs("<tr><td></td>", f);
+			table_row_addr(an, f, in->addr);
+			fputs("<td class=\"sym\">", f);
+			put_escaped(f, in->text);
+			fputs("</td><td class=\"sym\">", f);
+			for (k = 0; k < in->nr_exits && k < 4; k++) {
+				const struct edge *e = &ann->exits[in->first_exit + k];
+
+				report_model_name_addr(an, e->to, buf, sizeof(buf));
+				fputs("&rarr; ", f);
+				put_escaped(f, buf);
+				fprintf(f, " %" PRIu64 " %s%s", e->count,
+					edge_type_name(e), k + 1 < in->nr_exits ? "<br>" : "");
+			}
+			if (in->nr_exits > 4)
+				fprintf(f, "&hellip; %zu more", in->nr_exits - 4);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
 }
 
 int report_render_html(const struct report_model *an, FILE *f, size_t top)
@@ -536,65 +620,12 @@ int report_render_html(const struct report_model *an, FILE *f, size_t top)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	if (an->annotation.nr_insns) {
-		const struct annotation *ann = &an->annotation;
-		const char *file = NULL;
-		unsigned int line = 0;
-		char buf[160];
+	write_annotation(an, f, &an->annotation, "annotated");
+	for (i = 0; i < an->nr_more; i++) {
+		char id[32];
 
-		fputs("<h2 id=\"annotated\">Annotated: <code>", f);
-		put_escaped(f, ann->func);
-		fprintf(f, "</code> (%" PRIu64 " samples)</h2>\n<table class=\"ann\">"
-			"<tr><th>samples</th><th class=\"sym\">address</th>"
-			"<th class=\"sym\">instruction</th>"
-			"<th class=\"sym\">records leaving it</th></tr>\n",
-			ann->samples);
-		for (i = 0; i < ann->nr_insns; i++) {
-			const struct annotated_insn *in = &ann->insns[i];
-			size_t k;
-
-			if (!in->shown) {
-				for (k = i; k < ann->nr_insns &&
-				     !ann->insns[k].shown; k++)
-					;
-				fprintf(f, "<tr class=\"src\"><td></td><td class=\"sym\" "
-					"colspan=\"3\">&hellip; %zu instructions without "
-					"samples or records</td></tr>\n", k - i);
-				i = k - 1;
-				file = NULL;
-				continue;
-			}
-
-			if (in->file && (in->file != file || in->line != line)) {
-				fputs("<tr class=\"src\"><td></td><td class=\"sym\" "
-				      "colspan=\"3\">", f);
-				put_escaped(f, in->file);
-				fprintf(f, ":%u</td></tr>\n", in->line);
-				file = in->file;
-				line = in->line;
-			}
-			if (in->samples)
-				fprintf(f, "<tr><td>%" PRIu64 "</td>", in->samples);
-			else
-				fputs("<tr><td></td>", f);
-			table_row_addr(an, f, in->addr);
-			fputs("<td class=\"sym\">", f);
-			put_escaped(f, in->text);
-			fputs("</td><td class=\"sym\">", f);
-			for (k = 0; k < in->nr_exits && k < 4; k++) {
-				const struct edge *e = &ann->exits[in->first_exit + k];
-
-				report_model_name_addr(an, e->to, buf, sizeof(buf));
-				fputs("&rarr; ", f);
-				put_escaped(f, buf);
-				fprintf(f, " %" PRIu64 " %s%s", e->count,
-					edge_type_name(e), k + 1 < in->nr_exits ? "<br>" : "");
-			}
-			if (in->nr_exits > 4)
-				fprintf(f, "&hellip; %zu more", in->nr_exits - 4);
-			fputs("</td></tr>\n", f);
-		}
-		fputs("</table>\n", f);
+		snprintf(id, sizeof(id), "annotated-%zu", i + 1);
+		write_annotation(an, f, &an->more[i], id);
 	}
 	fputs("</body></html>\n", f);
 	return ferror(f) ? -1 : 0;

@@ -9,7 +9,7 @@
  *                          with iterations per entry and exits by way
  *   indirect transfers     each indirect jump or call and its targets
  *   self overhead          samples per function and per source line
- *   annotation             the hottest function, instruction by instruction
+ *   annotation             the hottest functions, instruction by instruction
  *   call edges             caller -> callee for call records
  *   samples per function   from each sample's IP
  *
@@ -1113,21 +1113,38 @@ static int cmp_edge_from(const void *a, const void *b)
 	return x->count > y->count ? -1 : x->count < y->count;
 }
 
-/* The hottest named function, instruction by instruction. */
+/* The hottest named function, instruction by instruction, into
+ * an->annotation, and the next hottest into an->more. */
+static int annotate_one(struct report_model *an, const struct ip_count *ips,
+			size_t nr_ips, const struct func_samples *f,
+			struct annotation *a);
+
 static int annotate(struct report_model *an, const struct ip_count *ips,
 		    size_t nr_ips)
 {
+	size_t i, n = 0;
+
+	for (i = 0; i < an->nr_funcs && n <= REPORT_MORE_ANNOTATIONS; i++) {
+		const struct func_samples *f = &an->funcs[i];
+
+		if (!f->size || !strcmp(f->name, "?"))
+			continue;
+		if (annotate_one(an, ips, nr_ips, f,
+				 n ? &an->more[an->nr_more++] : &an->annotation))
+			return -1;
+		n++;
+	}
+	return 0;
+}
+
+static int annotate_one(struct report_model *an, const struct ip_count *ips,
+			size_t nr_ips, const struct func_samples *f,
+			struct annotation *a)
+{
 	struct report_model_input *rp = an->in;
-	struct annotation *a = &an->annotation;
-	const struct func_samples *f = NULL;
 	uint64_t pc;
 	size_t i, k = 0, n = 0;
 
-	for (i = 0; i < an->nr_funcs && !f; i++)
-		if (an->funcs[i].size && strcmp(an->funcs[i].name, "?"))
-			f = &an->funcs[i];
-	if (!f)
-		return 0;
 	a->func = f->name;
 	a->samples = f->samples;
 	a->exits = calloc(an->nr_edges + 1, sizeof(*a->exits));
@@ -1320,6 +1337,10 @@ void report_model_free(struct report_model *m)
 	free(m->indirects);
 	free(m->annotation.insns);
 	free(m->annotation.exits);
+	for (i = 0; i < m->nr_more; i++) {
+		free(m->more[i].insns);
+		free(m->more[i].exits);
+	}
 	if (rp) {
 		for (i = 0; i < rp->nr_maps; i++) {
 			if (rp->maps[i].elf)

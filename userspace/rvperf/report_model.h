@@ -106,6 +106,8 @@ struct func_samples {
 
 struct report_model_input;	/* stacks and mappings; report_model.c's */
 
+#define REPORT_MORE_ANNOTATIONS	11
+
 struct report_model {
 	const char *input;		/* names the recording in headings */
 	uint64_t samples, records;
@@ -123,6 +125,9 @@ struct report_model {
 	struct indirect *indirects;	/* most records first */
 	size_t nr_indirects;
 	struct annotation annotation;	/* the hottest function's */
+	/* the next hottest named functions' (the HTML page's drill-down) */
+	struct annotation more[REPORT_MORE_ANNOTATIONS];
+	size_t nr_more;
 	struct report_model_input *in;
 };
 
