@@ -18,12 +18,13 @@ set -u
 O=${O:-build}
 rvperf=$O/userspace/rvperf
 elf=$O/guest/bin/branchy
-# The last commit that changed the report's output on purpose: 3994d31,
-# the HTML graph's labels apart, no 0 % boxes, the graph within the page
-# (before it 313038c: the annotation's folded lines; 16bf644: the hot
+# The last commit that changed the report's output on purpose: bf3089b,
+# the HTML page's drill-down into a dozen annotations (before it 3994d31:
+# the HTML graph's labels apart, no 0 % boxes, the graph within the page;
+# 313038c: the annotation's folded lines; 16bf644: the hot
 # edges' source lines; d27c934: natural loops, indirect transfers, self
 # overhead, the annotation; 9237eac: report.c and html.c unsplit).
-REPORT_REF=${REPORT_REF:-3994d31}
+REPORT_REF=${REPORT_REF:-bf3089b}
 
 if [ ! -f "$elf" ]; then
 	echo "1..0 # SKIP $elf not built (make guest-image)"
