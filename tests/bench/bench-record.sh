@@ -40,15 +40,7 @@ if ! dir=$(tests/userspace/realprogs/build.sh 2>/dev/null); then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat >"$tmp/bench.lua" <<'LUA'
-local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-local t = {}
-for i = 1, 20000 do t[i] = string.format("%d:%s", i, string.rep("x", i % 7)) end
-table.sort(t)
-local s = 0
-for i = 1, #t do s = s + #t[i] end
-print(fib(22), s)
-LUA
+cp tests/userspace/realprogs/bench.lua "$tmp/"
 cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 400000 >"$tmp/input.txt"
 cp "$dir/lua-pie" "$dir/bzip2-pie" "$tmp/"
 cd "$tmp" || exit 1

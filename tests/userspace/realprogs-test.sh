@@ -28,15 +28,7 @@ for p in lua-pie lua-static bzip2-pie bzip2-static; do
 	riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' \
 		"$dir/$p" "$tmp/$p"
 done
-cat >"$tmp/bench.lua" <<'LUA'
-local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-local t = {}
-for i = 1, 20000 do t[i] = string.format("%d:%s", i, string.rep("x", i % 7)) end
-table.sort(t)
-local s = 0
-for i = 1, #t do s = s + #t[i] end
-print(fib(22), s)
-LUA
+cp tests/userspace/realprogs/bench.lua "$tmp/"
 # Another input for each, for AutoFDO's effect beyond its training run.
 cat >"$tmp/other.lua" <<'LUA'
 local words, n = {}, 0
