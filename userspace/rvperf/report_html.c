@@ -433,16 +433,13 @@ static void write_annotation(const struct report_model *an, FILE *f,
 			ann->samples);
 		for (i = 0; i < ann->nr_insns; i++) {
 			const struct annotated_insn *in = &ann->insns[i];
-			size_t k;
+			size_t hidden = annotation_hidden_run(ann, i), k;
 
-			if (!in->shown) {
-				for (k = i; k < ann->nr_insns &&
-				     !ann->insns[k].shown; k++)
-					;
+			if (hidden) {
 				fprintf(f, "<tr class=\"src\"><td></td><td class=\"sym\" "
 					"colspan=\"3\">&hellip; %zu instructions without "
-					"samples or records</td></tr>\n", k - i);
-				i = k - 1;
+					"samples or records</td></tr>\n", hidden);
+				i += hidden - 1;
 				file = NULL;
 				continue;
 			}

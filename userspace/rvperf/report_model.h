@@ -164,4 +164,18 @@ static inline double loop_trips(const struct loop *l)
 			: -1.0;
 }
 
+/*
+ * How many instructions from @i on are not shown (0 when insns[i] is):
+ * renderers summarise such a run in one line.
+ */
+static inline size_t annotation_hidden_run(const struct annotation *ann,
+					   size_t i)
+{
+	size_t k = i;
+
+	while (k < ann->nr_insns && !ann->insns[k].shown)
+		k++;
+	return k - i;
+}
+
 #endif /* RVPERF_REPORT_MODEL_H */

@@ -129,15 +129,12 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 			"samples", "address", "instruction", "records leaving it");
 		for (i = 0; i < ann->nr_insns; i++) {
 			const struct annotated_insn *in = &ann->insns[i];
-			size_t k;
+			size_t hidden = annotation_hidden_run(ann, i), k;
 
-			if (!in->shown) {
-				for (k = i; k < ann->nr_insns &&
-				     !ann->insns[k].shown; k++)
-					;
+			if (hidden) {
 				fprintf(f, "%8s  ... %zu instructions without samples "
-					"or records\n", "", k - i);
-				i = k - 1;
+					"or records\n", "", hidden);
+				i += hidden - 1;
 				file = NULL;
 				continue;
 			}
