@@ -41,7 +41,7 @@ kconfig = KCONFIG_CONFIG=$(KCONFIG_CONFIG) $(KCONFIG_PYTHON) -m $(1)
 
 HOST_CC ?= gcc
 HOST_CFLAGS ?= -O2 -g
-HOST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests \
+HOST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I. -Iinclude -Itests \
 	-I$(O)/include/generated
 HOST_LDFLAGS ?=
 
@@ -63,7 +63,7 @@ endef
 # executable for the guest initramfs.
 GUEST_CC ?= $(CROSS_COMPILE)gcc
 GUEST_CFLAGS ?= -O2 -g
-GUEST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -static -Iinclude -Itests \
+GUEST_CFLAGS += -std=gnu11 -Wall -Wextra -Werror -static -I. -Iinclude -Itests \
 	-I$(O)/include/generated
 define guest-program
 $(1): $(2) $(CONFIG_HEADER)

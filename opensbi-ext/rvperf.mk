@@ -11,14 +11,15 @@
 # Flags go through variables OpenSBI's generic platform does not reset
 # (its objects.mk empties platform-cflags-y and platform-ldflags-y).
 
-# <rvperf/*.h> from the repository's include/, the cores' headers.
-platform-genflags-y += -I$(rvperf_dir)/../include -I$(rvperf_dir)/core \
+# <rvperf/*.h> from the repository's include/; the cores' headers by their
+# path from the repository's top ("opensbi-ext/core/...", docs/naming.md).
+platform-genflags-y += -I$(rvperf_dir)/../include -I$(rvperf_dir)/.. \
 	-I$(rvperf_dir)
 
 platform-objs-y += $(rvperf_objdir)/rvperf_sbi.o
-platform-objs-y += $(rvperf_objdir)/core/rvp_pmu.o
-platform-objs-y += $(rvperf_objdir)/core/rvp_pmu_dt.o
-platform-objs-y += $(rvperf_objdir)/core/rvp_ctr.o
+platform-objs-y += $(rvperf_objdir)/core/rvp_sbi_pmu.o
+platform-objs-y += $(rvperf_objdir)/core/rvp_sbi_pmu_dt.o
+platform-objs-y += $(rvperf_objdir)/core/rvp_sbi_ctr.o
 
 # OpenSBI's calls into its own PMU library go to rvperf_sbi.c instead
 # (see the list there); lib/sbi is not modified.

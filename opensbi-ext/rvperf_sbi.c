@@ -62,9 +62,9 @@
 #include <sbi/sbi_trap.h>
 #include <sbi_utils/fdt/fdt_helper.h>
 
-#include "core/rvp_pmu.h"
-#include "core/rvp_pmu_dt.h"
-#include "core/rvp_ctr.h"
+#include "opensbi-ext/core/rvp_sbi_pmu.h"
+#include "opensbi-ext/core/rvp_sbi_pmu_dt.h"
+#include "opensbi-ext/core/rvp_sbi_ctr.h"
 #include "rvperf_compat.h"
 #include "rvperf_sbi.h"
 #include <rvperf/csr.h>
@@ -120,11 +120,11 @@
 #endif
 
 struct rvperf_hart {
-	struct rvp_pmu_hart pmu;
-	struct rvp_ctr_hart ctr;
+	struct rvp_sbi_pmu_hart pmu;
+	struct rvp_sbi_ctr_hart ctr;
 	bool pmu_ready;
 	bool ctr_ready;
-	/* Inside rvp_pmu_hart_init(): counter CSRs may be missing. */
+	/* Inside rvp_sbi_pmu_hart_init(): counter CSRs may be missing. */
 	bool probing;
 	/* S-mode registered SSE LOCAL_PMU_OVERFLOW: LCOFI comes to M-mode. */
 	bool sse_registered;
@@ -132,11 +132,11 @@ struct rvperf_hart {
 	bool fw_counting;
 };
 
-static struct rvp_pmu_platform rvperf_pmu_plat;
-static struct rvp_pmu_maps rvperf_pmu_maps;
+static struct rvp_sbi_pmu_platform rvperf_pmu_plat;
+static struct rvp_sbi_pmu_maps rvperf_pmu_maps;
 static struct rvperf_hart *rvperf_harts;
 
-static const struct rvp_ctr_policy rvperf_ctr_policy = {
+static const struct rvp_sbi_ctr_policy rvperf_ctr_policy = {
 	.record_m = RVPERF_CTR_RECORD_M_ON,
 	.mte = RVPERF_CTR_MTE_ON,
 	.lcofifrz = RVPERF_CTR_LCOFIFRZ_ON,
@@ -290,7 +290,7 @@ static int rvperf_csr_probe(void *ctx, unsigned int csr, uint64_t *val)
 	RVPERF_PROBE(RVP_CSR_MCYCLECFG);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_MCTRCTL);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_SCTRCTL);
-	/* The v0.1.4 draft's control registers (rvp_ctr_probe() tries them
+	/* The v0.1.4 draft's control registers (rvp_sbi_ctr_probe() tries them
 	 * when the ratified ones do not answer). */
 	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_MCTRCONTROL);
 	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_SCTRCONTROL);
@@ -399,7 +399,7 @@ static void rvperf_ctr_clear(void *ctx)
 			     : "memory");
 }
 
-static const struct rvp_pmu_ops rvperf_ops = {
+static const struct rvp_sbi_pmu_ops rvperf_ops = {
 	.csr_read		= rvperf_csr_read,
 	.csr_write		= rvperf_csr_write,
 	.csr_probe		= rvperf_csr_probe,
@@ -443,7 +443,7 @@ void rvperf_fw_event(u32 code, u64 event_data, u64 count)
 	struct rvperf_hart *hs = rvperf_this_hart();
 
 	if (hs && rvperf_fw_counting(hs))
-		rvp_pmu_fw_event(&hs->pmu, code, event_data, count);
+		rvp_sbi_pmu_fw_event(&hs->pmu, code, event_data, count);
 }
 
 /* Every standard firmware event lib/sbi counts arrives here. */
@@ -461,9 +461,9 @@ rvperf_ecall_events(const struct sbi_trap_context *tcntx)
 	struct rvperf_hart *hs = rvperf_this_hart();
 
 	if (hs && rvperf_fw_counting(hs)) {
-		rvp_pmu_fw_event(&hs->pmu, RVPERF_FW_EVENT_ECALLS, 0, 1);
-		rvp_pmu_fw_event(&hs->pmu, RVP_SBI_PMU_FW_PLATFORM,
-				 tcntx->regs.a7, 1);
+		rvp_sbi_pmu_fw_event(&hs->pmu, RVPERF_FW_EVENT_ECALLS, 0, 1);
+		rvp_sbi_pmu_fw_event(&hs->pmu, RVP_SBI_PMU_FW_PLATFORM,
+				     tcntx->regs.a7, 1);
 	}
 }
 
@@ -519,7 +519,7 @@ static int rvperf_pmu_handle(unsigned long extid, unsigned long funcid,
 
 	if (unlikely(!hs || !hs->pmu_ready))
 		return SBI_ENOTSUPP;
-	ret = rvp_pmu_ecall(&hs->pmu, funcid, args);
+	ret = rvp_sbi_pmu_ecall(&hs->pmu, funcid, args);
 	if (unlikely(rvperf_fw_counting(hs) != hs->fw_counting))
 		rvperf_fw_counting_update(hs, !hs->fw_counting);
 	/* A stop may leave LCOFI pending for the overflow S-mode handles in
@@ -605,7 +605,7 @@ void __wrap_sbi_pmu_ovf_irq(void)
 	/* Masked until S-mode completes the event; with no overflown
 	 * counter in the core's state it was spurious: drop it. */
 	csr_clear(CSR_MIE, irq);
-	if (hs && hs->pmu_ready && rvp_pmu_overflowed(&hs->pmu)) {
+	if (hs && hs->pmu_ready && rvp_sbi_pmu_overflowed(&hs->pmu)) {
 		sbi_sse_inject_event(SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW);
 		return;
 	}
@@ -658,7 +658,7 @@ static void rvperf_pmu_dt_parse(const void *fdt)
 		len = rvperf_dt_trim(val, len, tuple[i]);
 		if (!len)
 			continue;
-		rc = rvp_pmu_dt_prop(&rvperf_pmu_maps, props[i], val, len);
+		rc = rvp_sbi_pmu_dt_prop(&rvperf_pmu_maps, props[i], val, len);
 		if (rc)
 			sbi_printf("rvperf: %s ignored (error %d)\n",
 				   props[i], rc);
@@ -723,7 +723,7 @@ void __noreturn __wrap_sbi_hsm_hart_resume_finish(struct sbi_scratch *scratch,
 	struct rvperf_hart *hs = rvperf_this_hart();
 
 	if (hs && hs->ctr_ready)
-		rvp_ctr_hart_resume(&rvperf_ops, hs, &hs->ctr);
+		rvp_sbi_ctr_hart_resume(&rvperf_ops, hs, &hs->ctr);
 	__real_sbi_hsm_hart_resume_finish(scratch, hartid);
 }
 
@@ -756,8 +756,8 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 	if (RVPERF_CTR_ON) {
 		/* Probes, programs and clears: a (re)started hart never
 		 * sees records from before. */
-		rc = rvp_ctr_hart_init(&rvperf_ops, hs, &hs->ctr,
-				       &rvperf_ctr_policy);
+		rc = rvp_sbi_ctr_hart_init(&rvperf_ops, hs, &hs->ctr,
+					   &rvperf_ctr_policy);
 		hs->ctr_ready = !rc;
 		if (cold_boot && hs->ctr_ready)
 			sbi_printf("rvperf: CTR: depth %u of %u, mctrctl 0x%lx\n",
@@ -772,8 +772,8 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 		hs->pmu_ready = false;
 		hs->sse_registered = false;
 		hs->probing = true;
-		rc = rvp_pmu_hart_init(&hs->pmu, &rvperf_pmu_plat,
-				       &rvperf_ops, hs);
+		rc = rvp_sbi_pmu_hart_init(&hs->pmu, &rvperf_pmu_plat,
+					   &rvperf_ops, hs);
 		hs->probing = false;
 		if (rc) {
 			sbi_printf("rvperf: PMU init failed on hart %u (%d)\n",

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # qemu-model/: the freestanding CTR and counter core, ctr-sim, their tests.
-QM_CORE_SRCS := qemu-model/core/ctr.c qemu-model/core/pmu.c \
-	qemu-model/core/pred.c qemu-model/core/hart.c \
-	qemu-model/core/classify.c
+QM_CORE_SRCS := qemu-model/core/ctrhw.c qemu-model/core/hpmhw.c \
+	qemu-model/core/predhw.c qemu-model/core/harthw.c \
+	qemu-model/core/insnhw.c
 QM_SIM_SRCS := qemu-model/sim/scenario.c
-QM_CFLAGS := -Iqemu-model/core -Iqemu-model/sim
+QM_CFLAGS := -Iqemu-model/sim
 
 CTR_SIM := $(O)/qemu-model/ctr-sim
 $(eval $(call host-program,$(CTR_SIM),qemu-model/sim/ctr-sim.c \
@@ -19,7 +19,7 @@ $(O)/qemu-model/freestanding.stamp: $(QM_CORE_SRCS) \
 	$(Q)for f in $(QM_CORE_SRCS); do \
 		$(HOST_CC) -std=gnu11 -Wall -Wextra -Werror -ffreestanding \
 			-nostdinc -isystem $$($(HOST_CC) -print-file-name=include) \
-			-Iinclude $(QM_CFLAGS) -c $$f -o /dev/null || exit 1; \
+			-I. -Iinclude $(QM_CFLAGS) -c $$f -o /dev/null || exit 1; \
 	done
 	$(Q)touch $@
 HOST_PROGS += $(O)/qemu-model/freestanding.stamp

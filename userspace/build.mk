@@ -11,7 +11,7 @@ RVPERF := $(O)/userspace/rvperf
 # rvperf tv (userspace/tv/build.mk, read after this file, adds -lelf).
 RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
-	userspace/tv/tv_gdb.c qemu-model/core/classify.c
+	userspace/tv/tv_gdb.c qemu-model/core/insnhw.c
 # rvperf nexus and the N-Trace library (userspace/nexus/build.mk: -lelf).
 RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \
 	userspace/nexus/config.c userspace/nexus/encoder.c \
@@ -23,7 +23,7 @@ $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
 	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS) $(RVPERF_NEXUS_SRCS),\
 	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \
-	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin -Iqemu-model/core \
+	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin \
 	-Iuserspace/nexus))
 HOST_PROGS += $(RVPERF)
 $(RVPERF) $(O)/tests/userspace/gen-trace $(O)/tests/userspace/dwarf-lookup: \

@@ -17,9 +17,9 @@
  */
 #include <rvperf/csr.h>
 #include <rvperf/sbi_pmu.h>
-#include "rvp_pmu.h"
-#include "rvp_pmu_dt.h"
-#include "rvp_ctr.h"
+#include "opensbi-ext/core/rvp_sbi_pmu.h"
+#include "opensbi-ext/core/rvp_sbi_pmu_dt.h"
+#include "opensbi-ext/core/rvp_sbi_ctr.h"
 
 typedef unsigned long ulong;
 
@@ -59,10 +59,10 @@ extern char fw_start[], fw_end[];
 extern void fw_probe_trap(void);
 ulong fw_fdt;
 
-static struct rvp_pmu_platform plat;
-static struct rvp_pmu_maps maps;
-static struct rvp_pmu_hart hart;
-static struct rvp_ctr_hart ctr;
+static struct rvp_sbi_pmu_platform plat;
+static struct rvp_sbi_pmu_maps maps;
+static struct rvp_sbi_pmu_hart hart;
+static struct rvp_sbi_ctr_hart ctr;
 static ulong ram_end = RAM_BASE + (128UL << 20);
 static int probing;		/* mtvec is fw_probe_trap: CSRs may trap */
 
@@ -221,7 +221,7 @@ static int op_plat_ok(void *ctx, uint64_t event_data)
 	}
 }
 
-static const struct rvp_pmu_ops ops = {
+static const struct rvp_sbi_pmu_ops ops = {
 	.csr_read = op_csr_read,
 	.csr_write = op_csr_write,
 	.csr_probe = op_csr_probe,
@@ -296,7 +296,7 @@ static int parse_fdt(const unsigned char *fdt)
 				/* QEMU pads with zero cells: trim them */
 				while (l >= 4 && !be32(p + l - 4))
 					l -= 4;
-				if (!rvp_pmu_dt_prop(&maps, name, p, l))
+				if (!rvp_sbi_pmu_dt_prop(&maps, name, p, l))
 					nprops++;
 			}
 			p += (len + 3) & ~3U;
@@ -323,7 +323,7 @@ static ulong payload_entry(ulong info)
 ulong fw_main(ulong hartid, ulong fdt, ulong info);
 ulong fw_main(ulong hartid, ulong fdt, ulong info)
 {
-	static const struct rvp_ctr_policy policy;
+	static const struct rvp_sbi_ctr_policy policy;
 	ulong entry;
 	int n;
 
@@ -337,12 +337,12 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 	probing = 1;
 	csr_write(mtvec, (ulong)fw_probe_trap);
 	plat.xlen = 64;
-	rvp_ctr_hart_init(&ops, 0, &ctr, &policy);	/* LCOFI delegation */
+	rvp_sbi_ctr_hart_init(&ops, 0, &ctr, &policy);	/* LCOFI delegation */
 	plat.maps = n > 0 ? &maps : 0;
 	plat.num_fw_ctrs = FW_NUM_FW_CTRS;
 	plat.fw_impl_first = FW_EVENT_ECALLS;
 	plat.fw_impl_last = FW_EVENT_ECALLS;
-	if (rvp_pmu_hart_init(&hart, &plat, &ops, 0))
+	if (rvp_sbi_pmu_hart_init(&hart, &plat, &ops, 0))
 		puts_("rvperf-fw: PMU init failed\n");
 	probing = 0;
 	asm volatile("la t0, fw_trap_entry; csrw mtvec, t0" ::: "t0");
@@ -369,7 +369,7 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 /* ---- traps from S-mode */
 static void fw_event(uint32_t code, uint64_t data)
 {
-	rvp_pmu_fw_event(&hart, code, data, 1);
+	rvp_sbi_pmu_fw_event(&hart, code, data, 1);
 }
 
 static void redirect_to_s(ulong cause)
@@ -397,7 +397,7 @@ static long ecall(ulong *r, ulong *val)
 	switch (eid) {
 	case RVP_SBI_EXT_PMU: {
 		uint64_t a[6] = { r[10], r[11], r[12], r[13], r[14], r[15] };
-		struct rvp_sbiret ret = rvp_pmu_ecall(&hart, fid, a);
+		struct rvp_sbiret ret = rvp_sbi_pmu_ecall(&hart, fid, a);
 
 		*val = ret.value;
 		return ret.error;

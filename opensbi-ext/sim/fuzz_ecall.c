@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "sim_hw.h"
-#include "rvp_pmu_dt.h"
+#include "opensbi-ext/core/rvp_sbi_pmu_dt.h"
 
 #define FW_BASE		0x8003F000ULL
 #define FW_SIZE		0x1000ULL
@@ -138,13 +138,13 @@ static void setup_maps(struct input *in)
 	S.have_maps = c & 1;
 	if (!S.have_maps)
 		return;
-	if (rvp_pmu_dt_prop(&S.maps, "riscv,event-to-mhpmevent", sel,
-			    sizeof(sel)) ||
-	    rvp_pmu_dt_prop(&S.maps, "riscv,event-to-mhpmcounters", ctrs,
-			    sizeof(ctrs)) ||
-	    ((c & 2) && rvp_pmu_dt_prop(&S.maps,
-					"riscv,raw-event-to-mhpmcounters",
-					raw, sizeof(raw))))
+	if (rvp_sbi_pmu_dt_prop(&S.maps, "riscv,event-to-mhpmevent", sel,
+				sizeof(sel)) ||
+	    rvp_sbi_pmu_dt_prop(&S.maps, "riscv,event-to-mhpmcounters", ctrs,
+				sizeof(ctrs)) ||
+	    ((c & 2) && rvp_sbi_pmu_dt_prop(&S.maps,
+					    "riscv,raw-event-to-mhpmcounters",
+					    raw, sizeof(raw))))
 		fail("maps");
 }
 
@@ -207,7 +207,7 @@ static int may_write(const struct sim_hart *h, uint64_t fid,
 
 static void check_state(const struct sim_hart *h)
 {
-	const struct rvp_pmu_hart *p = &h->pmu;
+	const struct rvp_sbi_pmu_hart *p = &h->pmu;
 	uint64_t all = p->num_ctrs >= 64 ? ~0ULL : (1ULL << p->num_ctrs) - 1;
 	unsigned int l;
 
@@ -235,7 +235,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input in = { data, size };
 	struct sim_hart *h = &S.hart[0];
 	struct sim_csrs csr_before;
-	struct rvp_pmu_hart pmu_before;
+	struct rvp_sbi_pmu_hart pmu_before;
 	unsigned int steps = 0;
 	uint8_t *fw, *ram, *mmio;
 	uint64_t i;
@@ -281,7 +281,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fail("firmware or MMIO memory changed");
 			if (!allowed(fid, r.error))
 				fail("error code not in the function's table");
-			/* The one error that acts (rvp_pmu.c, counter_stop):
+			/* The one error that acts (rvp_sbi_pmu.c, counter_stop):
 			 * RESET on a set with a stopped counter still stops
 			 * and releases the set; no memory is written. */
 			if (fid == RVP_SBI_PMU_FID_COUNTER_STOP &&
@@ -321,8 +321,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (op < 0xd0) {
 			sim_tick_hpm(h, arg(&in), u64(&in) & 0xffff);
 		} else if (op < 0xe0) {
-			rvp_pmu_fw_event(&h->pmu, (uint32_t)arg(&in), arg(&in),
-					 u8(&in));
+			rvp_sbi_pmu_fw_event(&h->pmu, (uint32_t)arg(&in), arg(&in),
+					     u8(&in));
 		} else {
 			/* S-mode stores a word somewhere in its RAM. */
 			uint64_t off = (u8(&in) | (uint64_t)u8(&in) << 8) %

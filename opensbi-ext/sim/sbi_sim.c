@@ -29,7 +29,7 @@
  *   expect unchanged           the machine is as at the last 'snap'
  *   expect ctr_entries N
  *   expect maps N              the last ecall mapped S-mode memory N times
- *   expect overflowed MASK     rvp_pmu_overflowed(): started counters with
+ *   expect overflowed MASK     rvp_sbi_pmu_overflowed(): started counters with
  *                              OF set (what an M-mode LCOFI is about)
  * Any expect line may end with "-- description"; with --tap each one is a
  * TAP result, and so is a per-script check that the core never touched a
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "sim_hw.h"
-#include "rvp_pmu_dt.h"
+#include "opensbi-ext/core/rvp_sbi_pmu_dt.h"
 
 static int tap;
 static unsigned int tap_n, tap_fail;
@@ -268,7 +268,7 @@ static void cmd_dt(char **tok, int n)
 		buf[4 * (i - 2) + 2] = (uint8_t)(c >> 8);
 		buf[4 * (i - 2) + 3] = (uint8_t)c;
 	}
-	err = rvp_pmu_dt_prop(&S.maps, tok[1], buf, 4U * (unsigned int)(n - 2));
+	err = rvp_sbi_pmu_dt_prop(&S.maps, tok[1], buf, 4U * (unsigned int)(n - 2));
 	if (!err)
 		S.have_maps = 1;
 	last.error = err;
@@ -344,8 +344,8 @@ static void cmd_tick(char **tok, int n)
 	else if (n >= 4 && !strcmp(tok[1], "hpm"))
 		sim_tick_hpm(h, num(tok[2]), num(tok[3]));
 	else if (n >= 4 && !strcmp(tok[1], "fw"))
-		rvp_pmu_fw_event(&h->pmu, (uint32_t)num(tok[2]),
-				 n > 4 ? num(tok[4]) : 0, num(tok[3]));
+		rvp_sbi_pmu_fw_event(&h->pmu, (uint32_t)num(tok[2]),
+				     n > 4 ? num(tok[4]) : 0, num(tok[3]));
 	else if (n >= 3 && !strcmp(tok[1], "branch"))
 		sim_tick_branch(h, num(tok[2]));
 	else
@@ -360,9 +360,9 @@ static void cmd_ctr(char **tok, int n)
 	if (n < 2)
 		die("ctr start|resume|entries");
 	if (!strcmp(tok[1], "start"))
-		rvp_ctr_hart_start(&sim_pmu_ops, h, &h->ctr);
+		rvp_sbi_ctr_hart_start(&sim_pmu_ops, h, &h->ctr);
 	else if (!strcmp(tok[1], "resume"))
-		rvp_ctr_hart_resume(&sim_pmu_ops, h, &h->ctr);
+		rvp_sbi_ctr_hart_resume(&sim_pmu_ops, h, &h->ctr);
 	else if (!strcmp(tok[1], "entries"))
 		printf("%llu\n", (unsigned long long)h->csr.ctr_entries);
 	else
@@ -409,7 +409,7 @@ static void cmd_expect(char **tok, int n, const char *desc)
 	} else if (!strcmp(tok[1], "overflowed")) {
 		if (n < 3)
 			die("expect overflowed MASK");
-		v = rvp_pmu_overflowed(&hart()->pmu);
+		v = rvp_sbi_pmu_overflowed(&hart()->pmu);
 		pass = v == num(tok[2]);
 		snprintf(diag, sizeof(diag), "got 0x%llx",
 			 (unsigned long long)v);

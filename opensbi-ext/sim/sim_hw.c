@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include <rvperf/ctr.h>
-#include "../core/rvp_pmu_csr.h"
+#include "opensbi-ext/core/rvp_sbi_pmu_csr.h"
 #include "sim_hw.h"
 
 #define XMASK(h)	((h)->xlen == 32 ? 0xFFFFFFFFULL : ~0ULL)
@@ -72,7 +72,7 @@ static uint64_t ctl_writable(const struct sim_hart *h)
  * thermometer code) and CLR, FROZEN at bit 15, state-enable bit 55. */
 static int draft(const struct sim_hart *h)
 {
-	return h->ctr_layout == RVP_CTR_LAYOUT_DRAFT;
+	return h->ctr_layout == RVP_SBI_CTR_LAYOUT_DRAFT;
 }
 
 static uint64_t draft_writable(void)
@@ -140,30 +140,30 @@ uint64_t sim_csr_read(struct sim_hart *h, unsigned int csr, int *exists)
 	uint64_t v = 0;
 
 	*exists = 1;
-	if (csr >= RVP_PMU_CSR_MCOUNTER(0) && csr <= RVP_PMU_CSR_MCOUNTER(31)) {
-		n = csr - RVP_PMU_CSR_MCOUNTER(0);
+	if (csr >= RVP_SBI_PMU_CSR_MCOUNTER(0) && csr <= RVP_SBI_PMU_CSR_MCOUNTER(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MCOUNTER(0);
 		if (n == 1)
 			goto missing;
 		return h->csr.ctr[n] & XMASK(h);
 	}
-	if (csr >= RVP_PMU_CSR_MCOUNTERH(0) &&
-	    csr <= RVP_PMU_CSR_MCOUNTERH(31)) {
-		n = csr - RVP_PMU_CSR_MCOUNTERH(0);
+	if (csr >= RVP_SBI_PMU_CSR_MCOUNTERH(0) &&
+	    csr <= RVP_SBI_PMU_CSR_MCOUNTERH(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MCOUNTERH(0);
 		if (h->xlen != 32 || n == 1)
 			goto missing;
 		return h->csr.ctr[n] >> 32;
 	}
-	if (csr >= RVP_PMU_CSR_UCOUNTER(0) && csr <= RVP_PMU_CSR_UCOUNTER(31)) {
-		n = csr - RVP_PMU_CSR_UCOUNTER(0);
+	if (csr >= RVP_SBI_PMU_CSR_UCOUNTER(0) && csr <= RVP_SBI_PMU_CSR_UCOUNTER(31)) {
+		n = csr - RVP_SBI_PMU_CSR_UCOUNTER(0);
 		return n == 1 ? 0 : h->csr.ctr[n] & XMASK(h);
 	}
-	if (csr >= RVP_PMU_CSR_MHPMEVENT(3) && csr <= RVP_PMU_CSR_MHPMEVENT(31))
-		return h->csr.evt[csr - RVP_PMU_CSR_MHPMEVENT(0)] & XMASK(h);
-	if (csr >= RVP_PMU_CSR_MHPMEVENTH(3) &&
-	    csr <= RVP_PMU_CSR_MHPMEVENTH(31)) {
+	if (csr >= RVP_SBI_PMU_CSR_MHPMEVENT(3) && csr <= RVP_SBI_PMU_CSR_MHPMEVENT(31))
+		return h->csr.evt[csr - RVP_SBI_PMU_CSR_MHPMEVENT(0)] & XMASK(h);
+	if (csr >= RVP_SBI_PMU_CSR_MHPMEVENTH(3) &&
+	    csr <= RVP_SBI_PMU_CSR_MHPMEVENTH(31)) {
 		if (h->xlen != 32 || !h->sscofpmf)
 			goto missing;
-		return h->csr.evt[csr - RVP_PMU_CSR_MHPMEVENTH(0)] >> 32;
+		return h->csr.evt[csr - RVP_SBI_PMU_CSR_MHPMEVENTH(0)] >> 32;
 	}
 	switch (csr) {
 	case RVP_CSR_MCOUNTINHIBIT:
@@ -242,8 +242,8 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 
 	*exists = 1;
 	v &= XMASK(h);
-	if (csr >= RVP_PMU_CSR_MCOUNTER(0) && csr <= RVP_PMU_CSR_MCOUNTER(31)) {
-		n = csr - RVP_PMU_CSR_MCOUNTER(0);
+	if (csr >= RVP_SBI_PMU_CSR_MCOUNTER(0) && csr <= RVP_SBI_PMU_CSR_MCOUNTER(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MCOUNTER(0);
 		if (n == 1)
 			goto missing;
 		if (!implemented(h, n))
@@ -253,9 +253,9 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 				width_mask(ctr_width(h, n));
 		return;
 	}
-	if (csr >= RVP_PMU_CSR_MCOUNTERH(0) &&
-	    csr <= RVP_PMU_CSR_MCOUNTERH(31)) {
-		n = csr - RVP_PMU_CSR_MCOUNTERH(0);
+	if (csr >= RVP_SBI_PMU_CSR_MCOUNTERH(0) &&
+	    csr <= RVP_SBI_PMU_CSR_MCOUNTERH(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MCOUNTERH(0);
 		if (h->xlen != 32 || n == 1)
 			goto missing;
 		if (!implemented(h, n))
@@ -264,18 +264,18 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 				width_mask(ctr_width(h, n));
 		return;
 	}
-	if (csr >= RVP_PMU_CSR_MHPMEVENT(3) &&
-	    csr <= RVP_PMU_CSR_MHPMEVENT(31)) {
-		n = csr - RVP_PMU_CSR_MHPMEVENT(0);
+	if (csr >= RVP_SBI_PMU_CSR_MHPMEVENT(3) &&
+	    csr <= RVP_SBI_PMU_CSR_MHPMEVENT(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MHPMEVENT(0);
 		if (!implemented(h, n))
 			return;
 		m = h->xlen == 32 ? 0xFFFFFFFFULL : ~0ULL;
 		h->csr.evt[n] = ((h->csr.evt[n] & ~m) | v) & evt_mask(h);
 		return;
 	}
-	if (csr >= RVP_PMU_CSR_MHPMEVENTH(3) &&
-	    csr <= RVP_PMU_CSR_MHPMEVENTH(31)) {
-		n = csr - RVP_PMU_CSR_MHPMEVENTH(0);
+	if (csr >= RVP_SBI_PMU_CSR_MHPMEVENTH(3) &&
+	    csr <= RVP_SBI_PMU_CSR_MHPMEVENTH(31)) {
+		n = csr - RVP_SBI_PMU_CSR_MHPMEVENTH(0);
 		if (h->xlen != 32 || !h->sscofpmf)
 			goto missing;
 		if (!implemented(h, n))
@@ -546,7 +546,7 @@ static void op_ctr_clear(void *ctx)
 	h->csr.ctr_entries = 0;
 }
 
-const struct rvp_pmu_ops sim_pmu_ops = {
+const struct rvp_sbi_pmu_ops sim_pmu_ops = {
 	.csr_read = op_csr_read,
 	.csr_write = op_csr_write,
 	.csr_probe = op_csr_probe,
@@ -655,9 +655,9 @@ int sim_hart_set(struct sim_hart *h, const char *key, const char *val)
 	}
 	if (!strcmp(key, "layout")) {
 		if (!strcmp(val, "v1"))
-			h->ctr_layout = RVP_CTR_LAYOUT_V1;
+			h->ctr_layout = RVP_SBI_CTR_LAYOUT_V1;
 		else if (!strcmp(val, "draft"))
-			h->ctr_layout = RVP_CTR_LAYOUT_DRAFT;
+			h->ctr_layout = RVP_SBI_CTR_LAYOUT_DRAFT;
 		else
 			goto bad;
 		return 0;
@@ -682,7 +682,7 @@ int sim_hart_set(struct sim_hart *h, const char *key, const char *val)
 		h->smstateen = (int)v;
 	else if (!strcmp(key, "depths") && v && v <= 0x1F)
 		h->ctr_depths = (uint32_t)v;
-	else if (!strcmp(key, "fw_ctrs") && v <= RVP_PMU_MAX_FW_CTRS)
+	else if (!strcmp(key, "fw_ctrs") && v <= RVP_SBI_PMU_MAX_FW_CTRS)
 		h->plat.num_fw_ctrs = (unsigned int)v;
 	else if (!strcmp(key, "fw_platform") && v <= 0xFFFFFFFFULL)
 		h->fw_platform_max = (unsigned int)v;
@@ -724,16 +724,16 @@ int sim_hart_boot(struct sim_hart *h)
 		h->csr.cfg[0] = h->csr.cfg[2] = INH_BITS;
 	/* As a firmware boot: one platform description for every hart (the
 	 * options of the hart booted last), each hart probing its own
-	 * counters in rvp_pmu_hart_init(). */
+	 * counters in rvp_sbi_pmu_hart_init(). */
 	s->plat = h->plat;
 	s->plat.xlen = h->xlen;
 	s->plat.maps = s->have_maps ? &s->maps : NULL;
-	if (rvp_pmu_hart_init(&h->pmu, &s->plat, &sim_pmu_ops, h)) {
+	if (rvp_sbi_pmu_hart_init(&h->pmu, &s->plat, &sim_pmu_ops, h)) {
 		snprintf(s->err, sizeof(s->err), "PMU init refused the hart");
 		return -1;
 	}
 	h->csr.ctrdepth = 0;
-	rvp_ctr_hart_init(&sim_pmu_ops, h, &h->ctr, &h->ctr_policy);
+	rvp_sbi_ctr_hart_init(&sim_pmu_ops, h, &h->ctr, &h->ctr_policy);
 	h->present = 1;
 	return 0;
 }
@@ -825,5 +825,5 @@ struct rvp_sbiret sim_ecall(struct sim_hart *h, uint64_t eid, uint64_t fid,
 	h->nr_acc = 0;
 	if ((eid & XMASK(h)) != RVP_SBI_EXT_PMU)
 		return r;
-	return rvp_pmu_ecall(&h->pmu, (unsigned long)(fid & XMASK(h)), a);
+	return rvp_sbi_pmu_ecall(&h->pmu, (unsigned long)(fid & XMASK(h)), a);
 }

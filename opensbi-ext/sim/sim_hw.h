@@ -3,7 +3,7 @@
  * sim_hw.h - the simulated machine behind sbi-sim and the fuzzer: harts
  * with counter, Sscofpmf, Smcntrpmf, Smstateen and CTR CSRs, and physical
  * memory in regions S-mode may (RAM) or may not (firmware, MMIO) access.
- * It hosts the freestanding core through struct rvp_pmu_ops exactly as
+ * It hosts the freestanding core through struct rvp_sbi_pmu_ops exactly as
  * OpenSBI or a bare-metal firmware would.
  */
 #ifndef RVPERF_SIM_HW_H
@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "../core/rvp_pmu.h"
-#include "../core/rvp_ctr.h"
+#include "opensbi-ext/core/rvp_sbi_pmu.h"
+#include "opensbi-ext/core/rvp_sbi_ctr.h"
 
 #define SIM_MAX_HARTS	4
 #define SIM_MAX_REGIONS	8
@@ -49,16 +49,16 @@ struct sim_hart {
 	unsigned int hpm_width, fixed_width;
 	int sscofpmf, smcntrpmf, smstateen;
 	int ctr_ext;			/* 0 none, 1 Ssctr only, 2 Smctr */
-	int ctr_layout;			/* RVP_CTR_LAYOUT_* */
+	int ctr_layout;			/* RVP_SBI_CTR_LAYOUT_* */
 	uint32_t ctr_depths;		/* bit e: depth encoding e exists */
 	char mode;			/* 'M', 'S', 'U', 'V' (VS), 'W' (VU) */
 	unsigned int fw_platform_max;	/* platform event_data < this */
-	struct rvp_ctr_policy ctr_policy;
+	struct rvp_sbi_ctr_policy ctr_policy;
 	/* state */
 	struct sim_csrs csr;
-	struct rvp_pmu_platform plat;	/* options of this hart's 'hart' line */
-	struct rvp_pmu_hart pmu;
-	struct rvp_ctr_hart ctr;
+	struct rvp_sbi_pmu_platform plat;	/* options of this hart's 'hart' line */
+	struct rvp_sbi_pmu_hart pmu;
+	struct rvp_sbi_ctr_hart ctr;
 	/* faults the core must never cause */
 	unsigned int illegal_csr;	/* access to a CSR that is not there */
 	unsigned int bad_access;	/* S-mode memory outside S-mode RAM */
@@ -71,16 +71,16 @@ struct sim_hart {
 struct sim {
 	struct sim_region reg[SIM_MAX_REGIONS];
 	unsigned int nr_reg;
-	struct rvp_pmu_maps maps;
+	struct rvp_sbi_pmu_maps maps;
 	int have_maps;
 	/* The platform description all harts share (OpenSBI has one). */
-	struct rvp_pmu_platform plat;
+	struct rvp_sbi_pmu_platform plat;
 	struct sim_hart hart[SIM_MAX_HARTS];
 	unsigned int cur;
 	char err[160];			/* last configuration error */
 };
 
-extern const struct rvp_pmu_ops sim_pmu_ops;
+extern const struct rvp_sbi_pmu_ops sim_pmu_ops;
 
 void sim_init(struct sim *s);
 void sim_free(struct sim *s);

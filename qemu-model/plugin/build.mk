@@ -3,7 +3,7 @@
 # QEMU dlopen()s it and resolves the plugin API against its own exports.
 PLUGIN_SO := $(O)/qemu-model/librvperf-ctr.so
 PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
-	qemu-model/plugin/itrace.c
+	qemu-model/plugin/itrace_write.c
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
 	$(QM_CFLAGS) -Iqemu-model/plugin -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))

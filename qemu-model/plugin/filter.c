@@ -50,9 +50,9 @@ static const char *const refused_words[] = {
 	"no_cycles", "type_save",
 };
 
-uint64_t rvp_branch_filter_mode_bit(enum rvp_ctr_layout layout, char mode)
+uint64_t rvp_branch_filter_mode_bit(enum ctrhw_layout layout, char mode)
 {
-	int draft = layout == RVP_CTR_LAYOUT_DRAFT;
+	int draft = layout == CTRHW_LAYOUT_DRAFT;
 
 	switch (mode) {
 	case 'u':
@@ -74,7 +74,7 @@ static int in_list(const char *w, size_t len, const char *const *list,
 	return 0;
 }
 
-int rvp_branch_filter_parse(const char *spec, enum rvp_ctr_layout layout,
+int rvp_branch_filter_parse(const char *spec, enum ctrhw_layout layout,
 			    unsigned int default_modes, uint64_t *ctl,
 			    char *err, size_t errlen)
 {
@@ -137,7 +137,7 @@ int rvp_branch_filter_parse(const char *spec, enum rvp_ctr_layout layout,
 		modes = default_modes;
 	*ctl = modes | inhibit;
 	if (rasemu)
-		*ctl |= layout == RVP_CTR_LAYOUT_DRAFT ?
+		*ctl |= layout == CTRHW_LAYOUT_DRAFT ?
 			RVP_CTR_DRAFT_MCTRCONTROL_RASEMU : RVP_CTR_V1_MCTRCTL_RASEMU;
 	return 0;
 }

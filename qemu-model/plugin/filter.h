@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rvp_ctr.h"
+#include "qemu-model/core/ctrhw.h"
 
 /*
  * Parses a comma-separated list of perf branch filter words into the
@@ -30,11 +30,11 @@
  * priv are accepted: the records always carry them.  Transactional-memory
  * words, stack and counters are refused.
  */
-int rvp_branch_filter_parse(const char *spec, enum rvp_ctr_layout layout,
+int rvp_branch_filter_parse(const char *spec, enum ctrhw_layout layout,
 			    unsigned int default_modes, uint64_t *ctl,
 			    char *err, size_t errlen);
 
 /* The layout's mode-enable bits for U, S and M. */
-uint64_t rvp_branch_filter_mode_bit(enum rvp_ctr_layout layout, char mode);
+uint64_t rvp_branch_filter_mode_bit(enum ctrhw_layout layout, char mode);
 
 #endif /* RVPERF_PLUGIN_FILTER_H */

@@ -9,7 +9,7 @@
  *       [,event=instructions][,period=N][,misp=on][,batch=off]
  *       [,itrace=FILE][,noop=on] PROG ARGS
  *
- * itrace=FILE also writes every executed instruction (itrace.c), the
+ * itrace=FILE also writes every executed instruction (itrace_write.c), the
  * input of rvperf nexus record; with event=none only that runs.
  *
  * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
@@ -67,9 +67,9 @@
 
 #include "qemu_plugin_api.h"
 #include "filter.h"
-#include "itrace.h"
-#include "rvp_classify.h"
-#include "rvp_hart.h"
+#include "itrace_write.h"
+#include "qemu-model/core/insnhw.h"
+#include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
@@ -138,9 +138,9 @@ struct vcpu {
 	struct pending {
 		uint64_t source, target, stamp;	/* stamp: retired(v) then */
 		uint64_t type;
-	} pend[2 * RVP_CTR_MAX_DEPTH];
-	struct rvp_hart hart;
-	struct rvp_trace_entry entries[RVP_CTR_MAX_DEPTH];
+	} pend[2 * CTRHW_MAX_DEPTH];
+	struct harthw hart;
+	struct rvp_trace_entry entries[CTRHW_MAX_DEPTH];
 } __attribute__((aligned(64)));
 
 /* What precedes a vCPU's first block: no instructions, no transfer. */
@@ -157,10 +157,10 @@ static struct {
 	int api_level;
 	bool system;
 	bool active;		/* anything to do at execution time */
-	enum rvp_ctr_layout layout;
+	enum ctrhw_layout layout;
 	uint64_t ctl;
 	unsigned int depth;
-	enum rvp_pmu_event event;
+	enum hpmhw_event event;
 	uint64_t period;
 	bool misp;		/* run the predictor model: ctrtarget.MISP */
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
@@ -226,9 +226,9 @@ static uint32_t insn_word(const struct qemu_plugin_insn *insn)
 
 static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 
-	rvp_classify(word, 64, RVP_CLASSIFY_ZCMP | RVP_CLASSIFY_ZCMT, true, &c);
+	insnhw_classify(word, 64, INSNHW_ZCMP | INSNHW_ZCMT, true, &c);
 	d->last_pc = pc;
 	d->fallthrough = pc + c.length;
 	d->type = c.type;
@@ -262,7 +262,7 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
-static enum rvp_mode mode_at(uint64_t pc);
+static enum hw_mode mode_at(uint64_t pc);
 
 /* itrace=FILE: each block described once, each execution noted. */
 struct itrace_tb {
@@ -274,7 +274,7 @@ static void itrace_exec(unsigned int vcpu_index, void *udata)
 {
 	const struct itrace_tb *t = udata;
 
-	rvp_itrace_exec(vcpu_index, t->id, rvp_mode_priv(mode_at(t->start)));
+	rvp_itrace_exec(vcpu_index, t->id, hw_mode_priv(mode_at(t->start)));
 }
 
 static void itrace_tb(struct qemu_plugin_tb *tb, size_t n)
@@ -339,10 +339,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 /* ---- execution */
 
-static enum rvp_mode mode_at(uint64_t pc)
+static enum hw_mode mode_at(uint64_t pc)
 {
 	if (!plugin.system)
-		return RVP_MODE_U;
+		return HW_MODE_U;
 	if (plugin.priv_reg && qemu_plugin_read_register) {
 		static __thread struct rvp_gbytearray *buf;
 
@@ -351,11 +351,11 @@ static enum rvp_mode mode_at(uint64_t pc)
 		if (buf) {
 			g_byte_array_set_size(buf, 0);
 			if (qemu_plugin_read_register(plugin.priv_reg, buf) > 0)
-				return buf->data[0] == 3 ? RVP_MODE_M :
-				       buf->data[0] == 1 ? RVP_MODE_S : RVP_MODE_U;
+				return buf->data[0] == 3 ? HW_MODE_M :
+				       buf->data[0] == 1 ? HW_MODE_S : HW_MODE_U;
 		}
 	}
-	return (int64_t)pc < 0 ? RVP_MODE_S : RVP_MODE_U;
+	return (int64_t)pc < 0 ? HW_MODE_S : HW_MODE_U;
 }
 
 static void write_sample(struct vcpu *v, uint64_t ip)
@@ -363,14 +363,14 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 	struct rvp_trace_record r = {
 		.kind = RVP_TRACE_SAMPLE, .tid = v->tid, .ip = ip,
 		.period = plugin.period, .time = retired(v),
-		.mode = rvp_hart_mode(&v->hart),
+		.mode = harthw_mode(&v->hart),
 	};
-	unsigned int i, depth = rvp_ctr_depth(&v->hart.ctr);
+	unsigned int i, depth = ctrhw_depth(&v->hart.ctr);
 
 	for (i = 0; i < depth; i++) {
-		struct rvp_ctr_entry e;
+		struct ctrhw_entry e;
 
-		rvp_ctr_entry_get(&v->hart.ctr, i, &e);
+		ctrhw_entry_get(&v->hart.ctr, i, &e);
 		if (!(e.source & RVP_CTRSOURCE_V))
 			break;	/* the first invalid entry ends the stack */
 		v->entries[i].source = e.source;
@@ -388,8 +388,8 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 /* Instructions until mhpmcounter3 overflows, when it counts them. */
 static uint64_t next_budget(const struct vcpu *v)
 {
-	if (plugin.event != RVP_PMU_EVENT_INSTRUCTIONS &&
-	    plugin.event != RVP_PMU_EVENT_CYCLES)
+	if (plugin.event != HPMHW_EVENT_INSTRUCTIONS &&
+	    plugin.event != HPMHW_EVENT_CYCLES)
 		return UINT64_MAX;
 	return -v->hart.pmu.counter[3];
 }
@@ -408,17 +408,17 @@ static uint64_t next_budget(const struct vcpu *v)
  */
 static void give_pending(struct vcpu *v)
 {
-	uint64_t n = v->pend_n, k = rvp_ctr_depth(&v->hart.ctr) + 1, j;
+	uint64_t n = v->pend_n, k = ctrhw_depth(&v->hart.ctr) + 1, j;
 
 	if (!n)
 		return;
 	for (j = n > k ? n - k : 0; j < n; j++) {
 		const struct pending *e = &v->pend[j & v->pend_mask];
 
-		rvp_ctr_cycles(&v->hart.ctr, e->stamp - v->ctr_mark);
+		ctrhw_cycles(&v->hart.ctr, e->stamp - v->ctr_mark);
 		v->ctr_mark = e->stamp;
-		rvp_ctr_transfer_slow(&v->hart.ctr, (unsigned int)e->type,
-				      e->source, e->target, false);
+		ctrhw_transfer_slow(&v->hart.ctr, (unsigned int)e->type,
+				    e->source, e->target, false);
 	}
 	v->pend_n = 0;
 }
@@ -426,11 +426,11 @@ static void give_pending(struct vcpu *v)
 /* Gives the counter model the instructions and cycles run so far. */
 static void flush_counts(struct vcpu *v)
 {
-	struct rvp_pmu *pmu = &v->hart.pmu;
-	enum rvp_mode mode = rvp_hart_mode(&v->hart);
+	struct hpmhw *pmu = &v->hart.pmu;
+	enum hw_mode mode = harthw_mode(&v->hart);
 
-	rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_INSTRUCTIONS, v->unflushed);
-	rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_CYCLES, v->unflushed);
+	hpmhw_count(pmu, mode, HPMHW_EVENT_INSTRUCTIONS, v->unflushed);
+	hpmhw_count(pmu, mode, HPMHW_EVENT_CYCLES, v->unflushed);
 	v->flushed += v->unflushed;
 	v->unflushed = 0;
 	v->budget = next_budget(v);
@@ -439,12 +439,12 @@ static void flush_counts(struct vcpu *v)
 /* The counter overflowed: what the driver's LCOFI handler would do. */
 static void take_sample(struct vcpu *v, uint64_t ip)
 {
-	struct rvp_pmu *pmu = &v->hart.pmu;
+	struct hpmhw *pmu = &v->hart.pmu;
 
 	write_sample(v, ip);
-	rvp_pmu_csr_write(pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3, plugin.event);
-	rvp_pmu_csr_write(pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3,
-			  -plugin.period);
+	hpmhw_csr_write(pmu, HW_MODE_M, RVP_CSR_MHPMEVENT3, plugin.event);
+	hpmhw_csr_write(pmu, HW_MODE_M, RVP_CSR_MHPMCOUNTER3,
+			-plugin.period);
 	pmu->lcofi_pending = false;
 	v->budget = next_budget(v);
 }
@@ -453,13 +453,13 @@ static inline void flush_ctr_cycles(struct vcpu *v)
 {
 	uint64_t now = retired(v);
 
-	rvp_ctr_cycles(&v->hart.ctr, now - v->ctr_mark);
+	ctrhw_cycles(&v->hart.ctr, now - v->ctr_mark);
 	v->ctr_mark = now;
 }
 
 static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 {
-	struct rvp_hart *h = &v->hart;
+	struct harthw *h = &v->hart;
 	unsigned int type = p->type;
 
 	switch (p->end) {
@@ -484,16 +484,16 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 			v->transfers++;
 			flush_counts(v);
 			flush_ctr_cycles(v);
-			rvp_hart_trap(h, false, RVP_EXC_ECALL_U, RVP_MODE_S,
-				      p->last_pc, 0);
-			rvp_hart_trap_return(h, RVP_MODE_U, 0, dst);
+			harthw_trap(h, false, RVP_EXC_ECALL_U, HW_MODE_S,
+				    p->last_pc, 0);
+			harthw_trap_return(h, HW_MODE_U, 0, dst);
 			return;
 		}
 		goto dropped;	/* system mode: the handler is the next TB */
 	case END_XRET:
 		v->transfers++;
 		flush_ctr_cycles(v);
-		rvp_hart_trap_return(h, mode_at(dst), p->last_pc, dst);
+		harthw_trap_return(h, mode_at(dst), p->last_pc, dst);
 		return;
 	}
 	v->transfers++;
@@ -502,14 +502,14 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 		 * and its inline check drops what it does not record. */
 		if ((h->ctr.accept >> type) & 1) {
 			flush_ctr_cycles(v);
-			rvp_ctr_transfer_slow(&h->ctr, type, p->last_pc, dst,
-					      false);
+			ctrhw_transfer_slow(&h->ctr, type, p->last_pc, dst,
+					    false);
 		}
 		return;
 	}
 	flush_ctr_cycles(v);
-	rvp_hart_transfer_len(h, type, p->last_pc, dst,
-			      (unsigned int)(p->fallthrough - p->last_pc));
+	harthw_transfer_len(h, type, p->last_pc, dst,
+			    (unsigned int)(p->fallthrough - p->last_pc));
 	return;
 dropped:
 	v->dropped++;
@@ -561,8 +561,8 @@ block_ran(struct vcpu *v, const struct tb_desc *p, const struct tb_desc *d,
 		v->transfers++;
 		if ((v->hart.ctr.accept >> type) & 1) {
 			flush_ctr_cycles(v);
-			rvp_ctr_transfer_slow(&v->hart.ctr, type, p->last_pc,
-					      dst, false);
+			ctrhw_transfer_slow(&v->hart.ctr, type, p->last_pc,
+					    dst, false);
 		}
 		goto done;
 	}
@@ -623,8 +623,8 @@ static __attribute__((noinline)) void
 pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 	   unsigned int from, unsigned int to, uint64_t retired)
 {
-	struct pending got[RVP_CTR_MAX_DEPTH + 1];
-	unsigned int k = 0, want = rvp_ctr_depth(&v->hart.ctr) + 1;
+	struct pending got[CTRHW_MAX_DEPTH + 1];
+	unsigned int k = 0, want = ctrhw_depth(&v->hart.ctr) + 1;
 	uint32_t accept = v->hart.ctr.accept;
 	unsigned int j;
 
@@ -706,9 +706,9 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 			pend_range(v, first_prev, from, i,
 				   v->flushed + unflushed);
 			if (ev_types && ev)
-				rvp_pmu_count(&v->hart.pmu,
-					      rvp_hart_mode(&v->hart),
-					      plugin.event, ev);
+				hpmhw_count(&v->hart.pmu,
+					    harthw_mode(&v->hart),
+					    plugin.event, ev);
 			block_ran_slow(v, p, d);
 			from = i + 1;
 			unflushed = v->unflushed;
@@ -727,8 +727,8 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 	v->transfers = transfers;
 	pend_range(v, first_prev, from, n, v->flushed + unflushed);
 	if (ev_types && ev)
-		rvp_pmu_count(&v->hart.pmu, rvp_hart_mode(&v->hart),
-			      plugin.event, ev);
+		hpmhw_count(&v->hart.pmu, harthw_mode(&v->hart),
+			    plugin.event, ev);
 	v->prev = p;
 	v->queued = 0;
 }
@@ -789,14 +789,14 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 	const struct tb_desc *d = udata;
 	struct vcpu *v = vcpu_get(vcpu_index);
 	const struct tb_desc *p;
-	enum rvp_mode m;
+	enum hw_mode m;
 
 	if (!v)
 		return;
 	p = v->prev;
 	v->prev = d;
 	m = mode_at(d->start);
-	if (m == rvp_hart_mode(&v->hart)) {
+	if (m == harthw_mode(&v->hart)) {
 		block_ran(v, p, d, plugin.fast_transfer);
 		return;
 	}
@@ -805,9 +805,9 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 	flush_ctr_cycles(v);
 	if (p->end == END_ECALL) {
 		/* The ecall's trap, seen as its handler running. */
-		rvp_hart_trap(&v->hart, false,
-			      RVP_EXC_ECALL_U + rvp_mode_priv(rvp_hart_mode(&v->hart)),
-			      m, p->last_pc, d->start);
+		harthw_trap(&v->hart, false,
+			    RVP_EXC_ECALL_U + hw_mode_priv(harthw_mode(&v->hart)),
+			    m, p->last_pc, d->start);
 		v->transfers++;
 	} else if (p->end == END_XRET) {
 		resolve(v, p, d->start);
@@ -815,7 +815,7 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 		/* A trap the plugin API does not show (interrupt, fault). */
 		if (p->end != END_NONE)
 			v->dropped++;
-		rvp_hart_set_mode(&v->hart, m);
+		harthw_set_mode(&v->hart, m);
 	}
 	if (v->hart.pmu.lcofi_pending)
 		take_sample(v, d->start);
@@ -1040,36 +1040,36 @@ static void syscall_return(qemu_plugin_id_t id, unsigned int vcpu_index,
 
 /* ---- set-up */
 
-static int setup_hart(struct rvp_hart *h)
+static int setup_hart(struct harthw *h)
 {
-	struct rvp_hart_config cfg;
+	struct harthw_config cfg;
 	uint64_t ctl = plugin.ctl;
 	unsigned int depth_code = 0;
 
-	rvp_hart_config_default(&cfg, plugin.layout);
+	harthw_config_default(&cfg, plugin.layout);
 	cfg.ctr.misp = plugin.misp;	/* the predictor model sets MISP */
-	if (rvp_hart_init(h, &cfg))
+	if (harthw_init(h, &cfg))
 		return -1;
 	while ((16u << depth_code) < plugin.depth)
 		depth_code++;
-	rvp_hart_set_mode(h, RVP_MODE_M);
-	if (plugin.layout == RVP_CTR_LAYOUT_DRAFT) {
+	harthw_set_mode(h, HW_MODE_M);
+	if (plugin.layout == CTRHW_LAYOUT_DRAFT) {
 		/* DEPTH is a thermometer code: 16 << n entries is n ones. */
 		ctl |= (uint64_t)((1u << depth_code) - 1)
 		       << RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
-		rvp_hart_csr_write(h, RVP_CTR_DRAFT_CSR_MCTRCONTROL, ctl);
+		harthw_csr_write(h, RVP_CTR_DRAFT_CSR_MCTRCONTROL, ctl);
 	} else {
-		rvp_hart_csr_write(h, RVP_CTR_V1_CSR_SCTRDEPTH, depth_code);
-		rvp_hart_csr_write(h, RVP_CTR_V1_CSR_MCTRCTL, ctl);
+		harthw_csr_write(h, RVP_CTR_V1_CSR_SCTRDEPTH, depth_code);
+		harthw_csr_write(h, RVP_CTR_V1_CSR_MCTRCTL, ctl);
 	}
-	if (plugin.event != RVP_PMU_EVENT_NONE) {
-		rvp_hart_csr_write(h, RVP_CSR_MHPMEVENT3, plugin.event);
-		rvp_hart_csr_write(h, RVP_CSR_MHPMCOUNTER3, -plugin.period);
+	if (plugin.event != HPMHW_EVENT_NONE) {
+		harthw_csr_write(h, RVP_CSR_MHPMEVENT3, plugin.event);
+		harthw_csr_write(h, RVP_CSR_MHPMCOUNTER3, -plugin.period);
 		/* Only the sampling counter counts: nothing reads mcycle
 		 * or minstret here, and they would cost time per block. */
-		rvp_hart_csr_write(h, RVP_CSR_MCOUNTINHIBIT, 0x5);
+		harthw_csr_write(h, RVP_CSR_MCOUNTINHIBIT, 0x5);
 	}
-	rvp_hart_set_mode(h, plugin.system ? RVP_MODE_S : RVP_MODE_U);
+	harthw_set_mode(h, plugin.system ? HW_MODE_S : HW_MODE_U);
 	return 0;
 }
 
@@ -1089,7 +1089,7 @@ static struct vcpu *vcpu_new(unsigned int index)
 		return NULL;
 	}
 	v->prev = &no_block;
-	v->pend_mask = 2 * rvp_ctr_depth(&v->hart.ctr) - 1;
+	v->pend_mask = 2 * ctrhw_depth(&v->hart.ctr) - 1;
 	v->budget = next_budget(v);
 	v->tid = syscall(SYS_gettid);
 	pthread_mutex_lock(&plugin.lock);
@@ -1201,9 +1201,9 @@ static int parse_args(int argc, char **argv, const char **out_path)
 			plugin.depth = v;
 		} else if (!strcmp(a, "layout")) {
 			if (!strcmp(val, "ratified")) {
-				plugin.layout = RVP_CTR_LAYOUT_RATIFIED;
+				plugin.layout = CTRHW_LAYOUT_RATIFIED;
 			} else if (!strcmp(val, "draft")) {
-				plugin.layout = RVP_CTR_LAYOUT_DRAFT;
+				plugin.layout = CTRHW_LAYOUT_DRAFT;
 			} else {
 				fail("layout '%s' is not ratified or draft", val);
 				return -1;
@@ -1211,12 +1211,12 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		} else if (!strcmp(a, "event")) {
 			int e;
 
-			for (e = 1; e < RVP_PMU_EVENT_COUNT; e++)
-				if (!strcmp(val, rvp_pmu_event_name(e)))
+			for (e = 1; e < HPMHW_EVENT_COUNT; e++)
+				if (!strcmp(val, hpmhw_event_name(e)))
 					break;
 			if (!strcmp(val, "none")) {
-				e = RVP_PMU_EVENT_NONE;
-			} else if (e == RVP_PMU_EVENT_COUNT) {
+				e = HPMHW_EVENT_NONE;
+			} else if (e == HPMHW_EVENT_COUNT) {
 				fail("unknown event '%s'", val);
 				return -1;
 			}
@@ -1282,7 +1282,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	plugin.api_level = info->version.cur;
 	plugin.system = info->system_emulation;
 	plugin.depth = 16;
-	plugin.event = RVP_PMU_EVENT_INSTRUCTIONS;
+	plugin.event = HPMHW_EVENT_INSTRUCTIONS;
 	plugin.period = 10007;
 	plugin.batch = true;
 	if (plugin.api_level >= 3)
@@ -1307,30 +1307,30 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	modes = rvp_branch_filter_mode_bit(plugin.layout, 'u') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'k') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'h');
-	if (plugin.event == RVP_PMU_EVENT_MISPREDICTS)
+	if (plugin.event == HPMHW_EVENT_MISPREDICTS)
 		plugin.misp = true;
 	plugin.fast_transfer = !plugin.misp &&
-		(plugin.event == RVP_PMU_EVENT_NONE ||
-		 plugin.event == RVP_PMU_EVENT_INSTRUCTIONS ||
-		 plugin.event == RVP_PMU_EVENT_CYCLES);
+		(plugin.event == HPMHW_EVENT_NONE ||
+		 plugin.event == HPMHW_EVENT_INSTRUCTIONS ||
+		 plugin.event == HPMHW_EVENT_CYCLES);
 	/* The sampled event, if the model counts it per transfer type
-	 * (rvp_hart_transfer_len()); the predictor's is not kept back. */
+	 * (harthw_transfer_len()); the predictor's is not kept back. */
 	switch (plugin.event) {
-	case RVP_PMU_EVENT_BRANCHES:
+	case HPMHW_EVENT_BRANCHES:
 		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH |
 				  1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH;
 		break;
-	case RVP_PMU_EVENT_TAKEN_BRANCHES:
+	case HPMHW_EVENT_TAKEN_BRANCHES:
 		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH;
 		break;
-	case RVP_PMU_EVENT_CALLS:
+	case HPMHW_EVENT_CALLS:
 		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_INDIRECT_CALL |
 				  1u << RVP_CTRDATA_TYPE_DIRECT_CALL;
 		break;
-	case RVP_PMU_EVENT_RETURNS:
+	case HPMHW_EVENT_RETURNS:
 		plugin.ev_types = 1u << RVP_CTRDATA_TYPE_FUNCTION_RETURN;
 		break;
-	case RVP_PMU_EVENT_OTHER_JUMPS:
+	case HPMHW_EVENT_OTHER_JUMPS:
 		/* Every transfer type but those above (and no transfer). */
 		plugin.ev_types = 0xFFF0u &
 			~(1u << RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH |
@@ -1346,10 +1346,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	/* RAS emulation pops records: those cannot wait; nor can the
 	 * predictor's view of every transfer (MISP). */
 	plugin.defer = !plugin.system && plugin.batch && !plugin.misp &&
-		!(plugin.ctl & (plugin.layout == RVP_CTR_LAYOUT_DRAFT ?
+		!(plugin.ctl & (plugin.layout == CTRHW_LAYOUT_DRAFT ?
 				RVP_CTR_DRAFT_MCTRCONTROL_RASEMU :
 				RVP_CTR_V1_MCTRCTL_RASEMU));
-	plugin.active = plugin.event != RVP_PMU_EVENT_NONE ||
+	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 
 	h.layout = plugin.layout;

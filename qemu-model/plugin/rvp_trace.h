@@ -33,7 +33,7 @@ struct rvp_trace_header {
 	uint64_t layout;		/* 0 ratified v1.0, 1 draft v0.1.4 */
 	uint64_t ctl;			/* mctrctl/mctrcontrol as programmed */
 	uint64_t depth;			/* CTR entries */
-	uint64_t event;			/* RVP_PMU_EVENT_* sampled (0: none) */
+	uint64_t event;			/* HPMHW_EVENT_* sampled (0: none) */
 	uint64_t period;
 	uint64_t pid;			/* the QEMU process: the guest's pid */
 	uint64_t system;		/* 1: qemu-system (modes inferred) */
@@ -57,7 +57,7 @@ struct rvp_trace_record {
 	uint64_t ip;		/* where the sample's interrupt would be taken */
 	uint64_t period;
 	uint64_t time;		/* instructions this vCPU retired so far */
-	uint64_t mode;		/* enum rvp_mode at ip */
+	uint64_t mode;		/* enum hw_mode at ip */
 	uint64_t nr;		/* entries following (0 for RVP_TRACE_END) */
 };
 

@@ -35,9 +35,11 @@ for p in "$here"/patches/*.patch; do
 	patch -d "$scratch" -p1 --forward -s < "$p" >/dev/null ||
 		{ echo "$p does not apply to $qemu" >&2; exit 1; }
 done
-mkdir -p "$dst/rvperf"
-cp "$top"/qemu-model/core/*.c "$top"/qemu-model/core/*.h "$dst/"
-cp "$top"/include/rvperf/*.h "$dst/rvperf/"
+# The core and its spec headers at their paths in the rvperf tree, which is
+# how the glue includes them ("qemu-model/core/...", "rvperf/...").
+mkdir -p "$dst/qemu-model/core" "$dst/include/rvperf"
+cp "$top"/qemu-model/core/*.c "$top"/qemu-model/core/*.h "$dst/qemu-model/core/"
+cp "$top"/include/rvperf/*.h "$dst/include/rvperf/"
 cp "$here/rvperf.meson.build" "$dst/meson.build"
 cp "$here/rvperf-qemu.c" "$here/rvperf-qemu.h" "$dst/"
 for p in "$here"/patches/*.patch; do

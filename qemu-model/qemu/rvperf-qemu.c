@@ -2,7 +2,7 @@
 /*
  * target/riscv/rvperf/rvperf-qemu.c - QEMU glue for the rvperf CTR model:
  * maps QEMU's privilege state, CSR accesses and CTR records onto the
- * freestanding core (rvp_ctr.h).
+ * freestanding core (ctrhw.h).
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -14,17 +14,17 @@
 #include "exec/helper-proto.h"
 #include "rvperf-qemu.h"
 #include "rvperf/ctr.h"
-#include "rvp_ctr.h"
-#include "rvp_pred.h"
-#include "rvp_pmu.h"
-#include "rvp_pmu_map.h"
+#include "qemu-model/core/ctrhw.h"
+#include "qemu-model/core/predhw.h"
+#include "qemu-model/core/hpmhw.h"
+#include "qemu-model/core/hpmhw_map.h"
 #include "rvperf/csr.h"
 
 struct RVPerfState {
-    struct rvp_ctr ctr;
-    struct rvp_pred pred;
+    struct ctrhw ctr;
+    struct predhw pred;
     /* The counter model behind mhpmcounter3..31 / mhpmevent3..31. */
-    struct rvp_pmu pmu;
+    struct hpmhw pmu;
     /* mcycle's clock at the last accounting point (rvperf_account) */
     int64_t last_tick;
     bool tick_valid;
@@ -39,42 +39,42 @@ struct RVPerfState {
         uint32_t depth_log, wrptr, mode;
         uint32_t layout;    /* the sender's ctr-layout (version 2) */
         bool wrap, frozen, mstateen_ctr, hstateen_ctr, ccv_valid;
-        uint64_t source[RVP_CTR_MAX_DEPTH], target[RVP_CTR_MAX_DEPTH];
-        uint64_t data[RVP_CTR_MAX_DEPTH];
+        uint64_t source[CTRHW_MAX_DEPTH], target[CTRHW_MAX_DEPTH];
+        uint64_t data[CTRHW_MAX_DEPTH];
         uint64_t hpm_counter[29], hpm_event[29];   /* 3..31 */
     } mig;
 };
 
-static enum rvp_mode rvperf_mode(target_ulong priv, bool virt)
+static enum hw_mode rvperf_mode(target_ulong priv, bool virt)
 {
     switch (priv) {
     case PRV_M:
-        return RVP_MODE_M;
+        return HW_MODE_M;
     case PRV_S:
-        return virt ? RVP_MODE_VS : RVP_MODE_S;
+        return virt ? HW_MODE_VS : HW_MODE_S;
     default:
-        return virt ? RVP_MODE_VU : RVP_MODE_U;
+        return virt ? HW_MODE_VU : HW_MODE_U;
     }
 }
 
 /* Bring the model's mode and state enables up to date with the hart. */
-static void rvperf_sync(CPURISCVState *env, struct rvp_ctr *ctr,
+static void rvperf_sync(CPURISCVState *env, struct ctrhw *ctr,
                         target_ulong priv, bool virt)
 {
     RISCVCPU *cpu = env_archcpu(env);
-    enum rvp_mode mode = rvperf_mode(priv, virt);
+    enum hw_mode mode = rvperf_mode(priv, virt);
     bool m_en = true, h_en = true;
-    uint64_t bit = rvp_ctr_stateen_bit(ctr->cfg.layout);
+    uint64_t bit = ctrhw_stateen_bit(ctr->cfg.layout);
 
     if (cpu->cfg.ext_smstateen) {
         m_en = priv == PRV_M || (env->mstateen[0] & bit);
         h_en = !virt || (env->hstateen[0] & bit);
     }
     if (ctr->mstateen_ctr != m_en || ctr->hstateen_ctr != h_en) {
-        rvp_ctr_set_stateen(ctr, m_en, h_en);
+        ctrhw_set_stateen(ctr, m_en, h_en);
     }
     if (ctr->mode != mode) {
-        rvp_ctr_set_mode(ctr, mode);
+        ctrhw_set_mode(ctr, mode);
     }
 }
 
@@ -109,26 +109,26 @@ static void rvperf_account(RVPerfState *s)
 
     if (!rvperf_now(s, &now)) {
         if (s->ctr.counting) {
-            rvp_ctr_cycles_lost(&s->ctr);
+            ctrhw_cycles_lost(&s->ctr);
         }
         s->tick_valid = false;
         return;
     }
     if (s->tick_valid && now > s->last_tick) {
-        rvp_ctr_cycles(&s->ctr, now - s->last_tick);
+        ctrhw_cycles(&s->ctr, now - s->last_tick);
     } else if (!s->tick_valid && s->ctr.counting) {
-        rvp_ctr_cycles_lost(&s->ctr);
+        ctrhw_cycles_lost(&s->ctr);
     }
     s->last_tick = now;
     s->tick_valid = true;
 }
 
-static RISCVException rvperf_excp(enum rvp_access a)
+static RISCVException rvperf_excp(enum hw_access a)
 {
     switch (a) {
-    case RVP_ACCESS_OK:
+    case HW_ACCESS_OK:
         return RISCV_EXCP_NONE;
-    case RVP_ACCESS_VIRTUAL:
+    case HW_ACCESS_VIRTUAL:
         return RISCV_EXCP_VIRT_INSTRUCTION_FAULT;
     default:
         return RISCV_EXCP_ILLEGAL_INST;
@@ -146,7 +146,7 @@ static void rvperf_raise_lcofi(void *opaque)
     riscv_cpu_update_mip(env, MIP_LCOFIP, BOOL_TO_MASK(1));
 }
 
-static const struct rvp_pmu_ops rvperf_pmu_ops = {
+static const struct hpmhw_ops rvperf_pmu_ops = {
     .raise_lcofi = rvperf_raise_lcofi,
 };
 
@@ -154,8 +154,8 @@ static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s);
 
 void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
 {
-    struct rvp_ctr_config cfg;
-    enum rvp_ctr_layout layout;
+    struct ctrhw_config cfg;
+    enum ctrhw_layout layout;
     unsigned int hpm;
     const char *why;
     RVPerfState *s;
@@ -164,21 +164,21 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
         return;
     }
     if (!strcmp(cpu->rvperf_layout, "ratified")) {
-        layout = RVP_CTR_LAYOUT_RATIFIED;
+        layout = CTRHW_LAYOUT_RATIFIED;
     } else if (!strcmp(cpu->rvperf_layout, "draft")) {
-        layout = RVP_CTR_LAYOUT_DRAFT;
+        layout = CTRHW_LAYOUT_DRAFT;
     } else {
         error_setg(errp, "ctr-layout must be 'ratified' or 'draft', not '%s'",
                    cpu->rvperf_layout);
         return;
     }
-    rvp_ctr_config_default(&cfg, layout);
+    ctrhw_config_default(&cfg, layout);
     cfg.h_ext = riscv_has_ext(&cpu->env, RVH);
     cfg.sscofpmf = cpu->cfg.ext_sscofpmf;
     /* MXLEN: an rv32 CPU of qemu-system-riscv64 too */
     cfg.xlen = riscv_cpu_mxl(&cpu->env) == MXL_RV32 ? 32 : 64;
     cfg.misp = true;
-    why = rvp_ctr_config_check(&cfg);
+    why = ctrhw_config_check(&cfg);
     if (why) {
         error_setg(errp, "ctr-layout: %s", why);
         return;
@@ -191,22 +191,22 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
         return;
     }
     s = g_new0(RVPerfState, 1);
-    if (rvp_ctr_init(&s->ctr, &cfg)) {
+    if (ctrhw_init(&s->ctr, &cfg)) {
         g_free(s);
         error_setg(errp, "ctr-layout: model rejected the configuration");
         return;
     }
-    rvp_pred_init(&s->pred);
+    predhw_init(&s->pred);
     {
         /* the hpm counters QEMU implements (pmu-mask: 3..18 by default) */
-        struct rvp_pmu_config pc = {
+        struct hpmhw_config pc = {
             .hpm_counters = hpm,
             .sscofpmf = cpu->cfg.ext_sscofpmf,
             .h_ext = cfg.h_ext,
             .xlen = cfg.xlen,
         };
 
-        rvp_pmu_init(&s->pmu, &pc, &rvperf_pmu_ops, &cpu->env);
+        hpmhw_init(&s->pmu, &pc, &rvperf_pmu_ops, &cpu->env);
     }
     s->icount = icount_enabled();
     s->env = &cpu->env;
@@ -224,18 +224,18 @@ void rvperf_cpu_realize(RISCVCPU *cpu, Error **errp)
  */
 static void rvperf_update_rec(CPURISCVState *env, RVPerfState *s)
 {
-    static const enum rvp_mode modes[] = {
-        RVP_MODE_U, RVP_MODE_S, RVP_MODE_M, RVP_MODE_VU, RVP_MODE_VS,
+    static const enum hw_mode modes[] = {
+        HW_MODE_U, HW_MODE_S, HW_MODE_M, HW_MODE_VU, HW_MODE_VS,
     };
-    static const enum rvp_pmu_event xfer_events[] = {
-        RVP_PMU_EVENT_BRANCHES, RVP_PMU_EVENT_TAKEN_BRANCHES,
-        RVP_PMU_EVENT_MISPREDICTS, RVP_PMU_EVENT_CALLS,
-        RVP_PMU_EVENT_RETURNS, RVP_PMU_EVENT_OTHER_JUMPS,
+    static const enum hpmhw_event xfer_events[] = {
+        HPMHW_EVENT_BRANCHES, HPMHW_EVENT_TAKEN_BRANCHES,
+        HPMHW_EVENT_MISPREDICTS, HPMHW_EVENT_CALLS,
+        HPMHW_EVENT_RETURNS, HPMHW_EVENT_OTHER_JUMPS,
     };
     uint8_t rec = 0, pmu = 0;
 
     for (int i = 0; i < ARRAY_SIZE(modes); i++) {
-        if (!s->ctr.frozen && rvp_ctr_mode_enabled(&s->ctr, modes[i])) {
+        if (!s->ctr.frozen && ctrhw_mode_enabled(&s->ctr, modes[i])) {
             rec |= 1u << modes[i];
         }
         /* A counter counting transfers needs the calls too. */
@@ -336,8 +336,8 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
                            target_ulong write_mask, RISCVException *excp)
 {
-    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
-    enum rvp_access a;
+    enum hw_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+    enum hw_access a;
     uint64_t old = 0;
     bool event = (csrno >= RVP_CSR_MHPMEVENT3 &&
                   csrno <= RVP_CSR_MHPMEVENT31) ||
@@ -351,9 +351,9 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
          * counters.  Only M-mode may write it.
          */
         if (write_mask && env->priv == PRV_M) {
-            rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, csrno,
-                              (s->pmu.mcountinhibit & ~(uint64_t)write_mask) |
-                              (new_value & write_mask));
+            hpmhw_csr_write(&s->pmu, HW_MODE_M, csrno,
+                            (s->pmu.mcountinhibit & ~(uint64_t)write_mask) |
+                            (new_value & write_mask));
             rvperf_update_rec(env, s);
         }
         return false;
@@ -372,11 +372,11 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
         }
         s->pmu.mcounteren = env->mcounteren;
         s->pmu.hcounteren = env->hcounteren;
-        a = rvp_pmu_csr_read(&s->pmu, mode, csrno, &old);
-        if (a == RVP_ACCESS_NOT_MINE) {
+        a = hpmhw_csr_read(&s->pmu, mode, csrno, &old);
+        if (a == HW_ACCESS_NOT_MINE) {
             return false;
         }
-        if (a == RVP_ACCESS_OK && ret_value) {
+        if (a == HW_ACCESS_OK && ret_value) {
             *ret_value = old;
         }
         *excp = rvperf_excp(a);
@@ -405,20 +405,20 @@ static bool rvperf_pmu_csr(CPURISCVState *env, RVPerfState *s, int csrno,
     s->pmu.mcounteren = env->mcounteren;
     s->pmu.scounteren = env->scounteren;
     s->pmu.hcounteren = env->hcounteren;
-    a = rvp_pmu_csr_read(&s->pmu, mode, csrno, &old);
-    if (a == RVP_ACCESS_NOT_MINE) {
+    a = hpmhw_csr_read(&s->pmu, mode, csrno, &old);
+    if (a == HW_ACCESS_NOT_MINE) {
         return false;
     }
-    if (a == RVP_ACCESS_OK && write_mask) {
-        a = rvp_pmu_csr_write(&s->pmu, mode, csrno,
-                              (old & ~(uint64_t)write_mask) |
-                              (new_value & write_mask));
+    if (a == HW_ACCESS_OK && write_mask) {
+        a = hpmhw_csr_write(&s->pmu, mode, csrno,
+                            (old & ~(uint64_t)write_mask) |
+                            (new_value & write_mask));
         rvperf_update_rec(env, s);
     }
     if (event && (write_mask || rvperf_hpm_is_qemu(env, n))) {
         return false;   /* QEMU's copy (and answer) too */
     }
-    if (a == RVP_ACCESS_OK && ret_value) {
+    if (a == HW_ACCESS_OK && ret_value) {
         *ret_value = old;
     }
     *excp = rvperf_excp(a);
@@ -483,7 +483,7 @@ static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
                            target_ulong *ret_value, target_ulong new_value,
                            target_ulong write_mask, RISCVException *excp)
 {
-    bool draft = s->ctr.cfg.layout == RVP_CTR_LAYOUT_DRAFT;
+    bool draft = s->ctr.cfg.layout == CTRHW_LAYOUT_DRAFT;
     bool rv32 = s->ctr.cfg.xlen == 32;
     uint64_t *reg, old, mask = 0;
     int shift = 0;
@@ -538,7 +538,7 @@ static bool rvperf_stateen(CPURISCVState *env, RVPerfState *s, int csrno,
         mask |= rvperf_stateen0h_missing(env, h);
     }
     if (draft) {
-        mask |= rvp_ctr_stateen_bit(RVP_CTR_LAYOUT_DRAFT);
+        mask |= ctrhw_stateen_bit(CTRHW_LAYOUT_DRAFT);
     }
     mask &= (uint64_t)write_mask << shift;
     if (rv32) {
@@ -580,7 +580,7 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
 {
     RVPerfState *s = env->rvperf;
     target_ulong iselect;
-    enum rvp_access a;
+    enum hw_access a;
     uint64_t old = 0;
     bool ireg;
 
@@ -597,12 +597,12 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     ireg = rvperf_ireg(csrno, &iselect, env);
     if (ireg) {
-        a = rvp_ctr_ireg_read(&s->ctr, csrno, iselect, &old);
+        a = ctrhw_ireg_read(&s->ctr, csrno, iselect, &old);
     } else {
-        a = rvp_ctr_csr_read(&s->ctr, csrno, &old);
+        a = ctrhw_csr_read(&s->ctr, csrno, &old);
     }
-    if (a == RVP_ACCESS_NOT_MINE) {
-        if (s->ctr.cfg.layout == RVP_CTR_LAYOUT_DRAFT &&
+    if (a == HW_ACCESS_NOT_MINE) {
+        if (s->ctr.cfg.layout == CTRHW_LAYOUT_DRAFT &&
             rvperf_is_ratified_ctr_csr(csrno)) {
             /* A draft hart has no ratified CTR CSRs, whatever smctr says. */
             *excp = RISCV_EXCP_ILLEGAL_INST;
@@ -619,12 +619,12 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
         RISCVException e = rvperf_csrind_ok(env, csrno);
 
         if (e == RISCV_EXCP_ILLEGAL_INST ||
-            (e != RISCV_EXCP_NONE && a == RVP_ACCESS_OK)) {
+            (e != RISCV_EXCP_NONE && a == HW_ACCESS_OK)) {
             *excp = e;
             return true;
         }
     }
-    if (a == RVP_ACCESS_OK && write_mask) {
+    if (a == HW_ACCESS_OK && write_mask) {
         uint64_t val = (old & ~(uint64_t)write_mask) |
                        (new_value & write_mask);
 
@@ -632,11 +632,11 @@ bool rvperf_csrrw(CPURISCVState *env, int csrno, target_ulong *ret_value,
             /* may change what is counted: the cycles so far first */
             rvperf_account(s);
         }
-        a = ireg ? rvp_ctr_ireg_write(&s->ctr, csrno, iselect, val)
-                 : rvp_ctr_csr_write(&s->ctr, csrno, val);
+        a = ireg ? ctrhw_ireg_write(&s->ctr, csrno, iselect, val)
+                 : ctrhw_csr_write(&s->ctr, csrno, val);
         rvperf_update_rec(env, s);
     }
-    if (a == RVP_ACCESS_OK && ret_value) {
+    if (a == HW_ACCESS_OK && ret_value) {
         *ret_value = old;
     }
     *excp = rvperf_excp(a);
@@ -653,34 +653,34 @@ bool rvperf_sctrclr(CPURISCVState *env, RISCVException *excp)
     rvperf_drain(env, s);
     rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     rvperf_account(s);
-    *excp = rvperf_excp(rvp_ctr_sctrclr(&s->ctr));
+    *excp = rvperf_excp(ctrhw_sctrclr(&s->ctr));
     return true;
 }
 
-/* The counter model's transfer events (as rvp_hart_transfer counts them). */
-static void rvperf_pmu_transfer(struct rvp_pmu *pmu, enum rvp_mode mode,
+/* The counter model's transfer events (as harthw_transfer counts them). */
+static void rvperf_pmu_transfer(struct hpmhw *pmu, enum hw_mode mode,
                                 int type, bool misp)
 {
     switch (type) {
     case CTRDATA_TYPE_NONTAKEN_BRANCH:
     case CTRDATA_TYPE_TAKEN_BRANCH:
-        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_BRANCHES, 1);
+        hpmhw_count(pmu, mode, HPMHW_EVENT_BRANCHES, 1);
         if (type == CTRDATA_TYPE_TAKEN_BRANCH) {
-            rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_TAKEN_BRANCHES, 1);
+            hpmhw_count(pmu, mode, HPMHW_EVENT_TAKEN_BRANCHES, 1);
         }
         if (misp) {
-            rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_MISPREDICTS, 1);
+            hpmhw_count(pmu, mode, HPMHW_EVENT_MISPREDICTS, 1);
         }
         break;
     case CTRDATA_TYPE_INDIRECT_CALL:
     case CTRDATA_TYPE_DIRECT_CALL:
-        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_CALLS, 1);
+        hpmhw_count(pmu, mode, HPMHW_EVENT_CALLS, 1);
         break;
     case CTRDATA_TYPE_RETURN:
-        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_RETURNS, 1);
+        hpmhw_count(pmu, mode, HPMHW_EVENT_RETURNS, 1);
         break;
     default:
-        rvp_pmu_count(pmu, mode, RVP_PMU_EVENT_OTHER_JUMPS, 1);
+        hpmhw_count(pmu, mode, HPMHW_EVENT_OTHER_JUMPS, 1);
         break;
     }
 }
@@ -697,7 +697,7 @@ static inline void rvperf_transfer(CPURISCVState *env, RVPerfState *s,
                                    target_ulong dst, target_ulong priv,
                                    bool virt, unsigned int len)
 {
-    enum rvp_mode mode = rvperf_mode(priv, virt);
+    enum hw_mode mode = rvperf_mode(priv, virt);
     bool misp;
 
     if (unlikely(s->ctr.mode != mode)) {
@@ -706,11 +706,11 @@ static inline void rvperf_transfer(CPURISCVState *env, RVPerfState *s,
     if (s->icount) {
         rvperf_account(s);
     } else if (s->ctr.counting) {
-        rvp_ctr_cycles_lost(&s->ctr);
+        ctrhw_cycles_lost(&s->ctr);
     }
-    misp = rvp_pred_update(&s->pred, type, src, dst, len);
+    misp = predhw_update(&s->pred, type, src, dst, len);
     rvperf_pmu_transfer(&s->pmu, mode, type, misp);
-    rvp_ctr_transfer(&s->ctr, type, src, dst, misp);
+    ctrhw_transfer(&s->ctr, type, src, dst, misp);
 }
 
 /*
@@ -720,32 +720,32 @@ static inline void rvperf_transfer(CPURISCVState *env, RVPerfState *s,
  * changes (rvperf_mode_change()), so all of them are in the current mode.
  * Without -icount (the only time the code buffers), giving the core the
  * whole buffer at once is the same as giving it record by record
- * (rvp_ctr_transfers_untimed(); qemu-model/verify/batch_ctr.c checks it),
+ * (ctrhw_transfers_untimed(); qemu-model/verify/batch_ctr.c checks it),
  * and spares it the records the buffer itself overwrites.
  */
 static void rvperf_flush(CPURISCVState *env, RVPerfState *s)
 {
-    struct rvp_xfer *x = (struct rvp_xfer *)env->rvperf_xfer;
+    struct hw_xfer *x = (struct hw_xfer *)env->rvperf_xfer;
     uint32_t n = MIN(env->rvperf_xfer_end / RVPERF_XFER_SIZE,
                      RVPERF_XFER_MAX);
-    enum rvp_mode mode = rvperf_mode(env->priv, env->virt_enabled);
+    enum hw_mode mode = rvperf_mode(env->priv, env->virt_enabled);
 
-    QEMU_BUILD_BUG_ON(sizeof(struct rvp_xfer) != RVPERF_XFER_SIZE ||
-                      offsetof(struct rvp_xfer, source) != RVPERF_XFER_SOURCE ||
-                      offsetof(struct rvp_xfer, target) != RVPERF_XFER_TARGET ||
-                      offsetof(struct rvp_xfer, type) != RVPERF_XFER_TYPE ||
-                      offsetof(struct rvp_xfer, length) != RVPERF_XFER_LENGTH);
+    QEMU_BUILD_BUG_ON(sizeof(struct hw_xfer) != RVPERF_XFER_SIZE ||
+                      offsetof(struct hw_xfer, source) != RVPERF_XFER_SOURCE ||
+                      offsetof(struct hw_xfer, target) != RVPERF_XFER_TARGET ||
+                      offsetof(struct hw_xfer, type) != RVPERF_XFER_TYPE ||
+                      offsetof(struct hw_xfer, length) != RVPERF_XFER_LENGTH);
     env->rvperf_xfer_end = 0;
     if (unlikely(s->ctr.mode != mode)) {
         rvperf_sync(env, &s->ctr, env->priv, env->virt_enabled);
     }
-    rvp_pred_updates(&s->pred, x, n);
+    predhw_updates(&s->pred, x, n);
     if (unlikely((s->pmu_xfer_modes >> mode) & 1)) {
         for (uint32_t i = 0; i < n; i++) {
             rvperf_pmu_transfer(&s->pmu, mode, x[i].type, x[i].misp);
         }
     }
-    rvp_ctr_transfers_untimed(&s->ctr, x, n);
+    ctrhw_transfers_untimed(&s->ctr, x, n);
 }
 
 void helper_rvperf_flush(CPURISCVState *env)
@@ -785,8 +785,8 @@ void rvperf_mode_change(CPURISCVState *env)
 void rvperf_cpu_reset(CPURISCVState *env)
 {
     RVPerfState *s = env->rvperf;
-    struct rvp_ctr_config cfg;
-    struct rvp_pmu_config pc;
+    struct ctrhw_config cfg;
+    struct hpmhw_config pc;
 
     env->rvperf_xfer_end = 0;
     if (!s) {
@@ -795,9 +795,9 @@ void rvperf_cpu_reset(CPURISCVState *env)
     /* the init functions clear what they are given first */
     cfg = s->ctr.cfg;
     pc = s->pmu.cfg;
-    rvp_ctr_init(&s->ctr, &cfg);
-    rvp_pred_init(&s->pred);
-    rvp_pmu_init(&s->pmu, &pc, &rvperf_pmu_ops, env);
+    ctrhw_init(&s->ctr, &cfg);
+    predhw_init(&s->pred);
+    hpmhw_init(&s->pmu, &pc, &rvperf_pmu_ops, env);
     s->tick_valid = false;
     rvperf_update_rec(env, s);
 }
@@ -807,7 +807,7 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
                           target_ulong src_priv, bool src_virt)
 {
     RVPerfState *s = env->rvperf;
-    enum rvp_mode target = rvperf_mode(env->priv, env->virt_enabled);
+    enum hw_mode target = rvperf_mode(env->priv, env->virt_enabled);
     target_ulong cause;
 
     if (!s) {
@@ -831,21 +831,21 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
     rvperf_sync(env, &s->ctr, src_priv, src_virt);
     rvperf_account(s);
     if (type != CTRDATA_TYPE_EXCEP_INT_RET) {
-        rvp_pmu_count(&s->pmu, s->ctr.mode,
-                      type == CTRDATA_TYPE_INTERRUPT ?
-                      RVP_PMU_EVENT_INTERRUPTS : RVP_PMU_EVENT_EXCEPTIONS, 1);
+        hpmhw_count(&s->pmu, s->ctr.mode,
+                    type == CTRDATA_TYPE_INTERRUPT ?
+                    HPMHW_EVENT_INTERRUPTS : HPMHW_EVENT_EXCEPTIONS, 1);
     }
     switch (type) {
     case CTRDATA_TYPE_EXCEPTION:
     case CTRDATA_TYPE_INTERRUPT:
         /* riscv_cpu_do_interrupt() has written the target's xcause. */
         cause = env->priv == PRV_M ? env->mcause : env->scause;
-        rvp_ctr_trap(&s->ctr, type == CTRDATA_TYPE_INTERRUPT,
-                     cause & ~((target_ulong)1 << (TARGET_LONG_BITS - 1)),
-                     target, src, dst);
+        ctrhw_trap(&s->ctr, type == CTRDATA_TYPE_INTERRUPT,
+                   cause & ~((target_ulong)1 << (TARGET_LONG_BITS - 1)),
+                   target, src, dst);
         break;
     case CTRDATA_TYPE_EXCEP_INT_RET:
-        rvp_ctr_trap_return(&s->ctr, target, src, dst);
+        ctrhw_trap_return(&s->ctr, target, src, dst);
         break;
     default:
         g_assert_not_reached();
@@ -863,7 +863,7 @@ bool rvperf_ctr_add_entry(CPURISCVState *env, target_long src,
 static int rvperf_pre_save(void *opaque)
 {
     RVPerfState *s = opaque;
-    struct rvp_ctr *c = &s->ctr;
+    struct ctrhw *c = &s->ctr;
 
     rvperf_drain(s->env, s);
     s->mig.mctl = c->mctl;
@@ -878,17 +878,17 @@ static int rvperf_pre_save(void *opaque)
     s->mig.mstateen_ctr = c->mstateen_ctr;
     s->mig.hstateen_ctr = c->hstateen_ctr;
     s->mig.ccv_valid = c->ccv_valid;
-    for (int i = 0; i < RVP_CTR_MAX_DEPTH; i++) {
+    for (int i = 0; i < CTRHW_MAX_DEPTH; i++) {
         s->mig.source[i] = c->entry[i].source;
         s->mig.target[i] = c->entry[i].target;
         s->mig.data[i] = c->entry[i].data;
     }
     for (int i = 0; i < 29; i++) {
         s->mig.hpm_counter[i] = s->mig.hpm_event[i] = 0;
-        rvp_pmu_csr_read(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
-                         &s->mig.hpm_counter[i]);
-        rvp_pmu_csr_read(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3 + i,
-                         &s->mig.hpm_event[i]);
+        hpmhw_csr_read(&s->pmu, HW_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
+                       &s->mig.hpm_counter[i]);
+        hpmhw_csr_read(&s->pmu, HW_MODE_M, RVP_CSR_MHPMEVENT3 + i,
+                       &s->mig.hpm_event[i]);
     }
     return 0;
 }
@@ -896,15 +896,15 @@ static int rvperf_pre_save(void *opaque)
 static int rvperf_post_load(void *opaque, int version_id)
 {
     RVPerfState *s = opaque;
-    struct rvp_ctr *c = &s->ctr;
+    struct ctrhw *c = &s->ctr;
 
     if (s->mig.depth_log < c->depth_log_min ||
         s->mig.depth_log > c->depth_log_max ||
         s->mig.wrptr >= (16u << s->mig.depth_log) ||
-        !rvp_mode_valid(s->mig.mode) ||
+        !hw_mode_valid(s->mig.mode) ||
         (version_id >= 2 && s->mig.layout != c->cfg.layout) ||
-        s->pred.ras_top >= RVP_PRED_RAS_ENTRIES ||
-        s->pred.ras_count > RVP_PRED_RAS_ENTRIES) {
+        s->pred.ras_top >= PREDHW_RAS_ENTRIES ||
+        s->pred.ras_count > PREDHW_RAS_ENTRIES) {
         return -EINVAL;
     }
     c->mctl = s->mig.mctl & c->mctl_wmask;
@@ -915,25 +915,25 @@ static int rvperf_post_load(void *opaque, int version_id)
     c->wrap = s->mig.wrap;
     c->frozen = s->mig.frozen;
     c->ccv_valid = s->mig.ccv_valid;
-    for (int i = 0; i < RVP_CTR_MAX_DEPTH; i++) {
+    for (int i = 0; i < CTRHW_MAX_DEPTH; i++) {
         c->entry[i].source = s->mig.source[i];
         c->entry[i].target = s->mig.target[i];
         c->entry[i].data = s->mig.data[i];
     }
     /* Through the counter model's own CSR writes, which keep its tables. */
     for (int i = 0; i < 29; i++) {
-        rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMEVENT3 + i,
-                          s->mig.hpm_event[i]);
-        rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
-                          s->mig.hpm_counter[i]);
+        hpmhw_csr_write(&s->pmu, HW_MODE_M, RVP_CSR_MHPMEVENT3 + i,
+                        s->mig.hpm_event[i]);
+        hpmhw_csr_write(&s->pmu, HW_MODE_M, RVP_CSR_MHPMCOUNTER3 + i,
+                        s->mig.hpm_counter[i]);
     }
     /* QEMU's mcountinhibit (loaded before this subsection) */
-    rvp_pmu_csr_write(&s->pmu, RVP_MODE_M, RVP_CSR_MCOUNTINHIBIT,
-                      s->env->mcountinhibit);
-    rvp_ctr_set_stateen(c, s->mig.mstateen_ctr, s->mig.hstateen_ctr);
-    rvp_ctr_set_mode(c, (enum rvp_mode)s->mig.mode);
+    hpmhw_csr_write(&s->pmu, HW_MODE_M, RVP_CSR_MCOUNTINHIBIT,
+                    s->env->mcountinhibit);
+    ctrhw_set_stateen(c, s->mig.mstateen_ctr, s->mig.hstateen_ctr);
+    ctrhw_set_mode(c, (enum hw_mode)s->mig.mode);
     if (c->counting) {
-        rvp_ctr_cycles_lost(c);
+        ctrhw_cycles_lost(c);
     }
     s->tick_valid = false;
     rvperf_update_rec(s->env, s);
@@ -959,13 +959,13 @@ static const VMStateDescription vmstate_rvperf_state = {
         VMSTATE_BOOL(mig.mstateen_ctr, RVPerfState),
         VMSTATE_BOOL(mig.hstateen_ctr, RVPerfState),
         VMSTATE_BOOL(mig.ccv_valid, RVPerfState),
-        VMSTATE_UINT64_ARRAY(mig.source, RVPerfState, RVP_CTR_MAX_DEPTH),
-        VMSTATE_UINT64_ARRAY(mig.target, RVPerfState, RVP_CTR_MAX_DEPTH),
-        VMSTATE_UINT64_ARRAY(mig.data, RVPerfState, RVP_CTR_MAX_DEPTH),
+        VMSTATE_UINT64_ARRAY(mig.source, RVPerfState, CTRHW_MAX_DEPTH),
+        VMSTATE_UINT64_ARRAY(mig.target, RVPerfState, CTRHW_MAX_DEPTH),
+        VMSTATE_UINT64_ARRAY(mig.data, RVPerfState, CTRHW_MAX_DEPTH),
         VMSTATE_UINT8_ARRAY(pred.bimodal, RVPerfState,
-                            RVP_PRED_BIMODAL_ENTRIES),
-        VMSTATE_UINT64_ARRAY(pred.btb, RVPerfState, RVP_PRED_BTB_ENTRIES),
-        VMSTATE_UINT64_ARRAY(pred.ras, RVPerfState, RVP_PRED_RAS_ENTRIES),
+                            PREDHW_BIMODAL_ENTRIES),
+        VMSTATE_UINT64_ARRAY(pred.btb, RVPerfState, PREDHW_BTB_ENTRIES),
+        VMSTATE_UINT64_ARRAY(pred.ras, RVPerfState, PREDHW_RAS_ENTRIES),
         VMSTATE_UINT32(pred.ras_top, RVPerfState),
         VMSTATE_UINT32(pred.ras_count, RVPerfState),
         VMSTATE_UINT64_ARRAY(mig.hpm_counter, RVPerfState, 29),
@@ -995,16 +995,16 @@ const VMStateDescription vmstate_rvperf = {
 
 /*
  * The virt machine's riscv,pmu node for a hart with the model: the map of
- * rvp_pmu_map.h (SBI general and branch-unit cache events to the model's
+ * hpmhw_map.h (SBI general and branch-unit cache events to the model's
  * selectors, raw events below 16 on any hpm counter), its counter bitmaps
  * limited to the counters the hart has (mcycle, minstret and pmu-mask's),
  * as QEMU's own map is.  False without the model (QEMU's own map then).
  */
 bool rvperf_pmu_fdt(RISCVCPU *cpu, void *fdt, const char *node)
 {
-    static const uint32_t ev2sel[] = RVP_PMU_MAP_EVENT_TO_MHPMEVENT;
-    static const uint32_t ev2ctr[] = RVP_PMU_MAP_EVENT_TO_MHPMCOUNTERS;
-    static const uint32_t raw2ctr[] = RVP_PMU_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
+    static const uint32_t ev2sel[] = HPMHW_MAP_EVENT_TO_MHPMEVENT;
+    static const uint32_t ev2ctr[] = HPMHW_MAP_EVENT_TO_MHPMCOUNTERS;
+    static const uint32_t raw2ctr[] = HPMHW_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
     /* stride: the tuple's length; a counter bitmap ends each, if any */
     static const struct {
         const char *name;

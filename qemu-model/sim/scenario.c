@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * scenario.c - the ctr-sim scenario language over rvp_hart (see
+ * scenario.c - the ctr-sim scenario language over harthw (see
  * qemu-model/README.md for the commands).  One command per line, '#'
  * starts a comment; the first error stops the run with exit status 2.
  */
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rvp_classify.h"
-#include "rvp_hart.h"
+#include "qemu-model/core/insnhw.h"
+#include "qemu-model/core/harthw.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
 
@@ -23,8 +23,8 @@
 #define MAX_LINE 1024
 
 struct sim {
-	struct rvp_hart hart;
-	struct rvp_hart_config cfg;
+	struct harthw hart;
+	struct harthw_config cfg;
 	bool configured;	/* a command other than layout/impl ran */
 	unsigned long line;
 	FILE *out, *err;
@@ -74,18 +74,18 @@ static int number(struct sim *s, const char *tok, uint64_t *val)
 
 static const struct {
 	const char *name;
-	enum rvp_mode mode;
+	enum hw_mode mode;
 } mode_names[] = {
-	{ "M", RVP_MODE_M }, { "S", RVP_MODE_S }, { "U", RVP_MODE_U },
-	{ "VS", RVP_MODE_VS }, { "VU", RVP_MODE_VU },
+	{ "M", HW_MODE_M }, { "S", HW_MODE_S }, { "U", HW_MODE_U },
+	{ "VS", HW_MODE_VS }, { "VU", HW_MODE_VU },
 };
 
-static int mode_of(struct sim *s, const char *tok, enum rvp_mode *mode)
+static int mode_of(struct sim *s, const char *tok, enum hw_mode *mode)
 {
 	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
 		if (strcasecmp(tok, mode_names[i].name) == 0) {
 			*mode = mode_names[i].mode;
-			if (rvp_mode_is_virtual(*mode) && !s->cfg.ctr.h_ext)
+			if (hw_mode_is_virtual(*mode) && !s->cfg.ctr.h_ext)
 				return fail(s, "mode %s needs the H extension",
 					    mode_names[i].name);
 			return 0;
@@ -94,7 +94,7 @@ static int mode_of(struct sim *s, const char *tok, enum rvp_mode *mode)
 	return fail(s, "unknown privilege mode '%s'", tok);
 }
 
-static const char *mode_name(enum rvp_mode mode)
+static const char *mode_name(enum hw_mode mode)
 {
 	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++)
 		if (mode_names[i].mode == mode)
@@ -187,7 +187,7 @@ static int csr_of(struct sim *s, const char *tok, unsigned int *csr)
 		return 0;
 	}
 	if (strcasecmp(tok, "sctrstatus") == 0) {
-		*csr = s->cfg.ctr.layout == RVP_CTR_LAYOUT_DRAFT
+		*csr = s->cfg.ctr.layout == CTRHW_LAYOUT_DRAFT
 			       ? RVP_CTR_DRAFT_CSR_SCTRSTATUS
 			       : RVP_CTR_V1_CSR_SCTRSTATUS;
 		return 0;
@@ -251,17 +251,17 @@ static int type_of(struct sim *s, const char *tok, unsigned int *type)
 
 /* Optional control field names of each layout, for impl fields=. */
 static const struct {
-	enum rvp_ctr_layout layout;
+	enum ctrhw_layout layout;
 	const char *name;
 	uint64_t mask;
 } field_names[] = {
-#define V1(f) { RVP_CTR_LAYOUT_RATIFIED, #f, RVP_CTR_V1_MCTRCTL_##f }
+#define V1(f) { CTRHW_LAYOUT_RATIFIED, #f, RVP_CTR_V1_MCTRCTL_##f }
 	V1(RASEMU), V1(STE), V1(MTE), V1(LCOFIFRZ), V1(EXCINH), V1(INTRINH),
 	V1(TRETINH), V1(NTBREN), V1(TKBRINH), V1(INDCALLINH), V1(DIRCALLINH),
 	V1(INDJMPINH), V1(DIRJMPINH), V1(CORSWAPINH), V1(RETINH),
 	V1(INDLJMPINH), V1(DIRLJMPINH),
 #undef V1
-#define DR(f) { RVP_CTR_LAYOUT_DRAFT, #f, RVP_CTR_DRAFT_MCTRCONTROL_##f }
+#define DR(f) { CTRHW_LAYOUT_DRAFT, #f, RVP_CTR_DRAFT_MCTRCONTROL_##f }
 	DR(MTE), DR(STE), DR(RASEMU), DR(BPFRZ), DR(LCOFIFRZ), DR(EXCINH),
 	DR(INTRINH), DR(TRETINH), DR(NTBREN), DR(TKBRINH), DR(ETEN),
 	DR(INDCALLINH), DR(DIRCALLINH), DR(INDJUMPINH), DR(DIRJUMPINH),
@@ -277,7 +277,7 @@ static int field_list(struct sim *s, const char *list, uint64_t *mask)
 
 	*mask = 0;
 	if (strcasecmp(list, "all") == 0) {
-		*mask = rvp_ctr_optional_fields(s->cfg.ctr.layout);
+		*mask = ctrhw_optional_fields(s->cfg.ctr.layout);
 		return 0;
 	}
 	if (strcasecmp(list, "none") == 0)
@@ -317,11 +317,11 @@ static int on_off(struct sim *s, const char *key, const char *val, bool *out)
 
 static int reinit(struct sim *s)
 {
-	const char *why = rvp_hart_config_check(&s->cfg);
+	const char *why = harthw_config_check(&s->cfg);
 
 	if (why)
 		return fail(s, "impossible configuration: %s", why);
-	rvp_hart_init(&s->hart, &s->cfg);
+	harthw_init(&s->hart, &s->cfg);
 	return 0;
 }
 
@@ -332,9 +332,9 @@ static int cmd_layout(struct sim *s, int argc, char **argv)
 	if (s->configured)
 		return fail(s, "layout must come before any other command");
 	if (strcasecmp(argv[1], "ratified") == 0)
-		rvp_hart_config_default(&s->cfg, RVP_CTR_LAYOUT_RATIFIED);
+		harthw_config_default(&s->cfg, CTRHW_LAYOUT_RATIFIED);
 	else if (strcasecmp(argv[1], "draft") == 0)
-		rvp_hart_config_default(&s->cfg, RVP_CTR_LAYOUT_DRAFT);
+		harthw_config_default(&s->cfg, CTRHW_LAYOUT_DRAFT);
 	else
 		return fail(s, "unknown layout '%s'", argv[1]);
 	return reinit(s);
@@ -342,7 +342,7 @@ static int cmd_layout(struct sim *s, int argc, char **argv)
 
 static int cmd_impl(struct sim *s, int argc, char **argv)
 {
-	struct rvp_ctr_config *c = &s->cfg.ctr;
+	struct ctrhw_config *c = &s->cfg.ctr;
 
 	if (argc < 2)
 		return fail(s, "usage: impl KEY=VALUE...");
@@ -382,7 +382,7 @@ static int cmd_impl(struct sim *s, int argc, char **argv)
 			if (field_list(s, val, &m))
 				return -1;
 			c->ctl_optional =
-				rvp_ctr_optional_fields(c->layout) & ~m;
+				ctrhw_optional_fields(c->layout) & ~m;
 		} else if (strcasecmp(key, "cce") == 0) {
 			if (number(s, val, &n))
 				return -1;
@@ -426,13 +426,13 @@ static int cmd_impl(struct sim *s, int argc, char **argv)
 	return reinit(s);
 }
 
-static void print_trap(struct sim *s, enum rvp_access acc)
+static void print_trap(struct sim *s, enum hw_access acc)
 {
 	if (!s->out)
 		return;
-	if (acc == RVP_ACCESS_VIRTUAL)
+	if (acc == HW_ACCESS_VIRTUAL)
 		fputs("virtual\n", out_line(s));
-	else if (acc != RVP_ACCESS_OK)
+	else if (acc != HW_ACCESS_OK)
 		fputs("illegal\n", out_line(s));
 }
 
@@ -440,14 +440,14 @@ static int cmd_csrr(struct sim *s, int argc, char **argv)
 {
 	unsigned int csr = 0;
 	uint64_t val = 0;
-	enum rvp_access acc;
+	enum hw_access acc;
 
 	if (argc != 2)
 		return fail(s, "usage: csrr CSR");
 	if (csr_of(s, argv[1], &csr))
 		return -1;
-	acc = rvp_hart_csr_read(&s->hart, csr, &val);
-	if (acc != RVP_ACCESS_OK)
+	acc = harthw_csr_read(&s->hart, csr, &val);
+	if (acc != HW_ACCESS_OK)
 		print_trap(s, acc);
 	else if (s->out)
 		fprintf(out_line(s), "%s=0x%" PRIx64 "\n", argv[1], val);
@@ -463,7 +463,7 @@ static int cmd_csrw(struct sim *s, int argc, char **argv)
 		return fail(s, "usage: csrw CSR VALUE");
 	if (csr_of(s, argv[1], &csr) || number(s, argv[2], &val))
 		return -1;
-	print_trap(s, rvp_hart_csr_write(&s->hart, csr, val));
+	print_trap(s, harthw_csr_write(&s->hart, csr, val));
 	return 0;
 }
 
@@ -472,25 +472,25 @@ static int cmd_sctrclr(struct sim *s, int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return fail(s, "usage: sctrclr");
-	print_trap(s, rvp_hart_sctrclr(&s->hart));
+	print_trap(s, harthw_sctrclr(&s->hart));
 	return 0;
 }
 
 static void transfer(struct sim *s, unsigned int type, uint64_t src,
 		     uint64_t dst)
 {
-	enum rvp_mode mode = rvp_hart_mode(&s->hart);
+	enum hw_mode mode = harthw_mode(&s->hart);
 
 	/* Traps and trap returns given as transfers stay in the mode; a
 	 * cause of 0 freezes nothing. */
 	if (type == RVP_CTRDATA_TYPE_EXCEPTION ||
 	    type == RVP_CTRDATA_TYPE_INTERRUPT)
-		rvp_hart_trap(&s->hart, type == RVP_CTRDATA_TYPE_INTERRUPT, 0,
-			      mode, src, dst);
+		harthw_trap(&s->hart, type == RVP_CTRDATA_TYPE_INTERRUPT, 0,
+			    mode, src, dst);
 	else if (type == RVP_CTRDATA_TYPE_TRAP_RETURN)
-		rvp_hart_trap_return(&s->hart, mode, src, dst);
+		harthw_trap_return(&s->hart, mode, src, dst);
 	else
-		rvp_hart_transfer(&s->hart, type, src, dst);
+		harthw_transfer(&s->hart, type, src, dst);
 }
 
 static int cmd_xfer(struct sim *s, int argc, char **argv)
@@ -509,7 +509,7 @@ static int cmd_xfer(struct sim *s, int argc, char **argv)
 
 static int cmd_insn(struct sim *s, int argc, char **argv)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	uint64_t addr, raw, target = 0;
 	bool have_taken = false, taken = false, have_target = false;
 
@@ -536,13 +536,13 @@ static int cmd_insn(struct sim *s, int argc, char **argv)
 			return fail(s, "unexpected '%s'", argv[i]);
 		}
 	}
-	rvp_classify((uint32_t)raw, s->cfg.ctr.xlen,
-		     RVP_CLASSIFY_ZCMP | RVP_CLASSIFY_ZCMT, taken, &c);
+	insnhw_classify((uint32_t)raw, s->cfg.ctr.xlen,
+			INSNHW_ZCMP | INSNHW_ZCMT, taken, &c);
 	if (c.conditional && !have_taken)
 		return fail(s, "a conditional branch needs taken or nottaken");
 	if (!c.conditional && have_taken)
 		return fail(s, "taken/nottaken given for no conditional branch");
-	rvp_hart_retire(&s->hart, 1);
+	harthw_retire(&s->hart, 1);
 	if (c.type == RVP_CTRDATA_TYPE_NONE ||
 	    c.type == RVP_CTRDATA_TYPE_EXCEPTION ||
 	    c.type == RVP_CTRDATA_TYPE_TRAP_RETURN) {
@@ -568,7 +568,7 @@ static int cmd_insn(struct sim *s, int argc, char **argv)
 	}
 	if (s->cfg.ctr.xlen == 32)
 		target &= 0xFFFFFFFFull;
-	rvp_hart_transfer_len(&s->hart, c.type, addr, target, c.length);
+	harthw_transfer_len(&s->hart, c.type, addr, target, c.length);
 	return 0;
 }
 
@@ -581,23 +581,23 @@ static int count_cmd(struct sim *s, int argc, char **argv, bool cycles)
 	if (number(s, argv[1], &n))
 		return -1;
 	if (cycles)
-		rvp_hart_cycles(&s->hart, n);
+		harthw_cycles(&s->hart, n);
 	else
-		rvp_hart_retire(&s->hart, n);
+		harthw_retire(&s->hart, n);
 	return 0;
 }
 
 /* Traps go up or stay (U, VU < VS < HS < M) and never set V. */
-static bool trap_allowed(enum rvp_mode from, enum rvp_mode to)
+static bool trap_allowed(enum hw_mode from, enum hw_mode to)
 {
-	static const int rank[RVP_MODE_SLOTS] = {
-		[RVP_MODE_U] = 0, [RVP_MODE_VU] = 0, [RVP_MODE_VS] = 1,
-		[RVP_MODE_S] = 2, [RVP_MODE_M] = 3,
+	static const int rank[HW_MODE_SLOTS] = {
+		[HW_MODE_U] = 0, [HW_MODE_VU] = 0, [HW_MODE_VS] = 1,
+		[HW_MODE_S] = 2, [HW_MODE_M] = 3,
 	};
 
-	if (to == RVP_MODE_U || to == RVP_MODE_VU)
+	if (to == HW_MODE_U || to == HW_MODE_VU)
 		return false;
-	if (rvp_mode_is_virtual(to) && !rvp_mode_is_virtual(from))
+	if (hw_mode_is_virtual(to) && !hw_mode_is_virtual(from))
 		return false;
 	return rank[to] >= rank[from];
 }
@@ -606,7 +606,7 @@ static int cmd_trap(struct sim *s, int argc, char **argv)
 {
 	bool interrupt;
 	uint64_t cause = 0, src = 0, vector = 0;
-	enum rvp_mode to = RVP_MODE_M, from = rvp_hart_mode(&s->hart);
+	enum hw_mode to = HW_MODE_M, from = harthw_mode(&s->hart);
 
 	if (argc != 6)
 		return fail(s, "usage: trap exc|int CAUSE TOPRIV SRC VECTOR");
@@ -622,21 +622,21 @@ static int cmd_trap(struct sim *s, int argc, char **argv)
 	if (!trap_allowed(from, to))
 		return fail(s, "a trap cannot go from %s to %s",
 			    mode_name(from), mode_name(to));
-	rvp_hart_trap(&s->hart, interrupt, cause, to, src, vector);
+	harthw_trap(&s->hart, interrupt, cause, to, src, vector);
 	return 0;
 }
 
 /* MRET from M goes anywhere, SRET from HS to S, U, VS, VU, SRET from VS
  * to VS or VU; U and VU have no xRET. */
-static bool xret_allowed(enum rvp_mode from, enum rvp_mode to)
+static bool xret_allowed(enum hw_mode from, enum hw_mode to)
 {
 	switch (from) {
-	case RVP_MODE_M:
+	case HW_MODE_M:
 		return true;
-	case RVP_MODE_S:
-		return to != RVP_MODE_M;
-	case RVP_MODE_VS:
-		return to == RVP_MODE_VS || to == RVP_MODE_VU;
+	case HW_MODE_S:
+		return to != HW_MODE_M;
+	case HW_MODE_VS:
+		return to == HW_MODE_VS || to == HW_MODE_VU;
 	default:
 		return false;
 	}
@@ -645,7 +645,7 @@ static bool xret_allowed(enum rvp_mode from, enum rvp_mode to)
 static int cmd_xret(struct sim *s, int argc, char **argv)
 {
 	uint64_t src = 0, dst = 0;
-	enum rvp_mode to = RVP_MODE_M, from = rvp_hart_mode(&s->hart);
+	enum hw_mode to = HW_MODE_M, from = harthw_mode(&s->hart);
 
 	if (argc != 4)
 		return fail(s, "usage: xret TOPRIV SRC DST");
@@ -655,19 +655,19 @@ static int cmd_xret(struct sim *s, int argc, char **argv)
 	if (!xret_allowed(from, to))
 		return fail(s, "no trap return goes from %s to %s",
 			    mode_name(from), mode_name(to));
-	rvp_hart_trap_return(&s->hart, to, src, dst);
+	harthw_trap_return(&s->hart, to, src, dst);
 	return 0;
 }
 
 static int cmd_priv(struct sim *s, int argc, char **argv)
 {
-	enum rvp_mode mode = RVP_MODE_M;
+	enum hw_mode mode = HW_MODE_M;
 
 	if (argc != 2)
 		return fail(s, "usage: priv M|S|U|VS|VU");
 	if (mode_of(s, argv[1], &mode))
 		return -1;
-	rvp_hart_set_mode(&s->hart, mode);
+	harthw_set_mode(&s->hart, mode);
 	return 0;
 }
 
@@ -678,7 +678,7 @@ static int cmd_cycles_lost(struct sim *s, int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return fail(s, "cycles-lost takes no arguments");
-	rvp_ctr_cycles_lost(&s->hart.ctr);
+	ctrhw_cycles_lost(&s->hart.ctr);
 	return 0;
 }
 
@@ -687,10 +687,10 @@ static int cmd_dump(struct sim *s, int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return fail(s, "usage: dump");
-	for (unsigned int i = 0; i < rvp_ctr_depth(&s->hart.ctr); i++) {
-		struct rvp_ctr_entry e;
+	for (unsigned int i = 0; i < ctrhw_depth(&s->hart.ctr); i++) {
+		struct ctrhw_entry e;
 
-		rvp_ctr_entry_get(&s->hart.ctr, i, &e);
+		ctrhw_entry_get(&s->hart.ctr, i, &e);
 		if (!(e.source & RVP_CTRSOURCE_V) || !s->out)
 			continue;
 		fprintf(out_line(s), "entry %u 0x%" PRIx64 " 0x%" PRIx64
@@ -774,7 +774,7 @@ int scenario_run(const char *text, size_t len, FILE *out, FILE *err,
 	s->out = out;
 	s->err = err;
 	s->line_numbers = flags & SCENARIO_LINE_NUMBERS;
-	rvp_hart_config_default(&s->cfg, RVP_CTR_LAYOUT_RATIFIED);
+	harthw_config_default(&s->cfg, CTRHW_LAYOUT_RATIFIED);
 	reinit(s);
 	while (pos < len) {
 		size_t end = pos, n;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * batch_ctr - the core's batch entry points against the record-by-record
- * ones they stand for: rvp_pred_updates() + rvp_ctr_transfers_untimed()
+ * ones they stand for: predhw_updates() + ctrhw_transfers_untimed()
  * (what QEMU's glue runs over the transfers its translated code buffered)
  * must leave the predictor, every physical CTR entry, WRPTR, WRAP, FROZEN,
- * the cycle counter and CCV exactly as rvp_pred_update() and
- * rvp_ctr_cycles_lost() + rvp_ctr_transfer() do one transfer at a time.
+ * the cycle counter and CCV exactly as predhw_update() and
+ * ctrhw_cycles_lost() + ctrhw_transfer() do one transfer at a time.
  *
  * Random episodes per layout: an implementation (depths, cycle counting,
  * TYPE, XLEN), then batches of 0-600 transfers of every in-mode type over
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rvp_ctr.h"
-#include "rvp_pred.h"
+#include "qemu-model/core/ctrhw.h"
+#include "qemu-model/core/predhw.h"
 #include "rvperf/ctr.h"
 #include "tap.h"
 
@@ -50,8 +50,8 @@ static const uint8_t inmode_types[] = {
 };
 
 struct copy {
-	struct rvp_ctr ctr;
-	struct rvp_pred pred;
+	struct ctrhw ctr;
+	struct predhw pred;
 };
 
 static struct copy one, batch;	/* record by record / batched */
@@ -60,7 +60,7 @@ static unsigned long skip_batches;	/* more records than entries */
 /* Where the two copies differ, or NULL. */
 static const char *differs(void)
 {
-	const struct rvp_ctr *a = &one.ctr, *b = &batch.ctr;
+	const struct ctrhw *a = &one.ctr, *b = &batch.ctr;
 
 	if (memcmp(&one.pred, &batch.pred, sizeof(one.pred)))
 		return "predictor state";
@@ -91,53 +91,53 @@ static void control(bool draft)
 	/* random fields, the mode enables mostly on, FROZEN-causing bits
 	 * don't matter here (no traps) */
 	uint64_t ctl = rnd() & rnd();
-	enum rvp_mode mode = one.ctr.mode;
+	enum hw_mode mode = one.ctr.mode;
 
 	if (below(8))
 		ctl |= m | (draft ? RVP_CTR_DRAFT_MCTRCONTROL_S :
 			    RVP_CTR_V1_MCTRCTL_S) |
 		       (draft ? RVP_CTR_DRAFT_MCTRCONTROL_U :
 			RVP_CTR_V1_MCTRCTL_U);
-	rvp_ctr_set_mode(&one.ctr, RVP_MODE_M);
-	rvp_ctr_set_mode(&batch.ctr, RVP_MODE_M);
-	rvp_ctr_csr_write(&one.ctr, csr, ctl);
-	rvp_ctr_csr_write(&batch.ctr, csr, ctl);
+	ctrhw_set_mode(&one.ctr, HW_MODE_M);
+	ctrhw_set_mode(&batch.ctr, HW_MODE_M);
+	ctrhw_csr_write(&one.ctr, csr, ctl);
+	ctrhw_csr_write(&batch.ctr, csr, ctl);
 	if (!draft && below(2)) {
 		uint64_t d = below(5);
 
-		rvp_ctr_csr_write(&one.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
-		rvp_ctr_csr_write(&batch.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
+		ctrhw_csr_write(&one.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
+		ctrhw_csr_write(&batch.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
 	}
-	rvp_ctr_set_mode(&one.ctr, mode);
-	rvp_ctr_set_mode(&batch.ctr, mode);
+	ctrhw_set_mode(&one.ctr, mode);
+	ctrhw_set_mode(&batch.ctr, mode);
 }
 
 static int episode(bool draft, unsigned int ep)
 {
-	static const enum rvp_mode modes[] = { RVP_MODE_M, RVP_MODE_S,
-					       RVP_MODE_U };
-	static struct rvp_xfer x[600];
+	static const enum hw_mode modes[] = { HW_MODE_M, HW_MODE_S,
+					       HW_MODE_U };
+	static struct hw_xfer x[600];
 	static uint64_t pool[24];
-	struct rvp_ctr_config cfg;
+	struct ctrhw_config cfg;
 	unsigned int batches = 40 + below(40);
 	const char *why;
 
-	rvp_ctr_config_default(&cfg, draft ? RVP_CTR_LAYOUT_DRAFT :
-				      RVP_CTR_LAYOUT_RATIFIED);
+	ctrhw_config_default(&cfg, draft ? CTRHW_LAYOUT_DRAFT :
+				      CTRHW_LAYOUT_RATIFIED);
 	cfg.cycle_counting = below(4) != 0;
 	if (!cfg.cycle_counting)
 		cfg.cce_bits = 0;
 	cfg.type_field = below(4) != 0;
 	cfg.xlen = below(4) ? 64 : 32;
 	cfg.h_ext = false;
-	if (rvp_ctr_config_check(&cfg) || rvp_ctr_init(&one.ctr, &cfg) ||
-	    rvp_ctr_init(&batch.ctr, &cfg)) {
+	if (ctrhw_config_check(&cfg) || ctrhw_init(&one.ctr, &cfg) ||
+	    ctrhw_init(&batch.ctr, &cfg)) {
 		printf("Bail out! episode %u: config rejected: %s\n", ep,
-		       rvp_ctr_config_check(&cfg));
+		       ctrhw_config_check(&cfg));
 		exit(1);
 	}
-	rvp_pred_init(&one.pred);
-	rvp_pred_init(&batch.pred);
+	predhw_init(&one.pred);
+	predhw_init(&batch.pred);
 	for (unsigned int i = 0; i < 24; i++)
 		pool[i] = (0x80000000ull + 2 * below(4096)) &
 			  (cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull);
@@ -148,13 +148,13 @@ static int episode(bool draft, unsigned int ep)
 		if (!below(6))
 			control(draft);
 		if (!below(8)) {
-			enum rvp_mode m = modes[below(3)];
+			enum hw_mode m = modes[below(3)];
 
-			rvp_ctr_set_mode(&one.ctr, m);
-			rvp_ctr_set_mode(&batch.ctr, m);
+			ctrhw_set_mode(&one.ctr, m);
+			ctrhw_set_mode(&batch.ctr, m);
 		}
-		rvp_ctr_cycles(&one.ctr, cycles);
-		rvp_ctr_cycles(&batch.ctr, cycles);
+		ctrhw_cycles(&one.ctr, cycles);
+		ctrhw_cycles(&batch.ctr, cycles);
 		for (unsigned int i = 0; i < n; i++) {
 			x[i].type = inmode_types[below(sizeof(inmode_types))];
 			x[i].source = pool[below(24)];
@@ -163,31 +163,31 @@ static int episode(bool draft, unsigned int ep)
 			x[i].misp = false;
 		}
 		for (unsigned int i = 0; i < n; i++) {
-			bool misp = rvp_pred_update(&one.pred, x[i].type,
-						    x[i].source, x[i].target,
-						    x[i].length);
+			bool misp = predhw_update(&one.pred, x[i].type,
+						  x[i].source, x[i].target,
+						  x[i].length);
 
 			if (one.ctr.counting)
-				rvp_ctr_cycles_lost(&one.ctr);
-			rvp_ctr_transfer(&one.ctr, x[i].type, x[i].source,
-					 x[i].target, misp);
+				ctrhw_cycles_lost(&one.ctr);
+			ctrhw_transfer(&one.ctr, x[i].type, x[i].source,
+				       x[i].target, misp);
 		}
 		{
 			unsigned int taken = 0;
 
 			for (unsigned int i = 0; i < n; i++)
 				taken += (batch.ctr.accept >> x[i].type) & 1;
-			skip_batches += taken > rvp_ctr_depth(&batch.ctr);
+			skip_batches += taken > ctrhw_depth(&batch.ctr);
 		}
-		rvp_pred_updates(&batch.pred, x, n);
-		rvp_ctr_transfers_untimed(&batch.ctr, x, n);
+		predhw_updates(&batch.pred, x, n);
+		ctrhw_transfers_untimed(&batch.ctr, x, n);
 		why = differs();
 		if (why) {
 			tap_ok(0, "%s episode %u (seed %#llx): %s differs after "
 			       "batch %u of %u transfers (depth %u)",
 			       draft ? "draft" : "ratified", ep,
 			       (unsigned long long)rng_state, why, b, n,
-			       rvp_ctr_depth(&one.ctr));
+			       ctrhw_depth(&one.ctr));
 			return 0;
 		}
 	}

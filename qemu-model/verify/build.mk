@@ -3,13 +3,13 @@
 # than its own scenarios: a differential test against a naive transcription
 # of the CTR spec, a libFuzzer target over the scenario language, the core
 # benchmark and the classifier-versus-objdump test.
-VERIFY_CORE_SRCS := qemu-model/core/ctr.c qemu-model/core/pmu.c \
-	qemu-model/core/pred.c qemu-model/core/hart.c \
-	qemu-model/core/classify.c
-VERIFY_CFLAGS := -Iqemu-model/core -Iqemu-model/sim
+VERIFY_CORE_SRCS := qemu-model/core/ctrhw.c qemu-model/core/hpmhw.c \
+	qemu-model/core/predhw.c qemu-model/core/harthw.c \
+	qemu-model/core/insnhw.c
+VERIFY_CFLAGS := -Iqemu-model/sim
 
 # libFuzzer target over the scenario language, with ASan and UBSan; built
-# when clang is there.  qemu-model/verify/fuzz-brief.sh runs it ~20 s in
+# when clang is there.  qemu-model/verify/fuzz-scenario-brief.sh runs it ~20 s in
 # make check-unit (or reports SKIP); 'make fuzz FUZZ_SECONDS=600' is the
 # long run.
 VERIFY_FUZZ_CC ?= clang
@@ -22,13 +22,13 @@ $(SCN_FUZZER): $(SCN_FUZZER_SRCS) $(CONFIG_HEADER)
 	$(if $(Q),@echo "  FUZZCC  $@")
 	$(Q)$(VERIFY_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
+		-fno-sanitize-recover=undefined -I. -Iinclude -I$(O)/include/generated \
 		$(VERIFY_CFLAGS) -MMD -MP -MF $@.d -o $@ $(SCN_FUZZER_SRCS)
 -include $(SCN_FUZZER).d
 HOST_PROGS += $(SCN_FUZZER)
 FUZZERS += $(SCN_FUZZER)
 endif
-HOST_TESTS += qemu-model/verify/fuzz-brief.sh
+HOST_TESTS += qemu-model/verify/fuzz-scenario-brief.sh
 
 # make bench: recorded and disabled transfers through the CTR core against
 # a memcpy-of-three-words baseline measured in the same run.
@@ -50,8 +50,8 @@ $(eval $(call host-program,$(O)/tests/ctr/classify/classify-check,\
 HOST_PROGS += $(O)/tests/ctr/classify/classify-check
 HOST_TESTS += tests/ctr/classify/classify.sh
 
-# The core's batch entry points (rvp_pred_updates(),
-# rvp_ctr_transfers_untimed(), used by the QEMU glue for the transfers its
+# The core's batch entry points (predhw_updates(),
+# ctrhw_transfers_untimed(), used by the QEMU glue for the transfers its
 # translated code buffers) against the one-at-a-time ones, over random
 # episodes in both layouts.
 BATCH_CTR := $(O)/qemu-model/batch-ctr

@@ -3,7 +3,7 @@
  * diff_ctr - differential test: random sequences of mode changes, CSR
  * writes and reads (every CTR CSR, the iselect/ireg files, the state
  * enables, from every mode), transfers of every type, traps, trap returns,
- * cycles and SCTRCLR, run through the qemu-model core (rvp_hart, as ctr-sim
+ * cycles and SCTRCLR, run through the qemu-model core (harthw, as ctr-sim
  * uses it) and through naive_ctr.c, a plain transcription of the spec.
  * Every CSR read, every trap outcome and, after each step, every logical
  * entry, WRPTR, WRAP, FROZEN and the state-enable bits must agree.  Both
@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "naive_ctr.h"
-#include "rvp_hart.h"
+#include "qemu-model/core/harthw.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
 #include "tap.h"
@@ -135,7 +135,7 @@ static const unsigned int xfer_types[] = { 4, 5, 8, 9, 10, 11, 12, 13, 14,
 					   15 };
 
 struct run {
-	struct rvp_hart hart;
+	struct harthw hart;
 	struct naive_ctr nv;
 	uint64_t seed;
 	unsigned long step;
@@ -210,7 +210,7 @@ static unsigned int effective_select(struct run *r, unsigned int csr)
 		return (unsigned int)r->hart.miselect;
 	if (csr >= RVP_CSR_VSIREG && csr <= RVP_CSR_VSIREG6)
 		return (unsigned int)r->hart.vsiselect;
-	if (rvp_mode_is_virtual(rvp_hart_mode(&r->hart)))
+	if (hw_mode_is_virtual(harthw_mode(&r->hart)))
 		return (unsigned int)r->hart.vsiselect;
 	return (unsigned int)r->hart.siselect;
 }
@@ -236,17 +236,17 @@ static uint64_t compare_mask(unsigned int csr)
  * "unspecified but legal": adopt the core's. */
 static void adopt_depth(struct run *r)
 {
-	unsigned int depth = rvp_ctr_depth(&r->hart.ctr);
+	unsigned int depth = ctrhw_depth(&r->hart.ctr);
 
 	if (depth != naive_depth(&r->nv))
 		return;
 	r->nv.wrptr = r->hart.ctr.wrptr;
 	for (unsigned int x = 0; x < depth; x++) {
-		struct rvp_ctr_entry e;
+		struct ctrhw_entry e;
 		unsigned int p = (unsigned int)((r->nv.wrptr + 2 * depth - x -
 						 1) % depth);
 
-		rvp_ctr_entry_get(&r->hart.ctr, x, &e);
+		ctrhw_entry_get(&r->hart.ctr, x, &e);
 		r->nv.src[p] = e.source;
 		r->nv.dst[p] = e.target;
 		r->nv.data[p] = e.data;
@@ -269,7 +269,7 @@ static bool mismatch(struct run *r, const char *fmt, ...)
 
 static bool check_state(struct run *r)
 {
-	unsigned int depth = rvp_ctr_depth(&r->hart.ctr);
+	unsigned int depth = ctrhw_depth(&r->hart.ctr);
 
 	if (depth != naive_depth(&r->nv))
 		return mismatch(r, "depth %u, naive %u", depth,
@@ -299,11 +299,11 @@ static bool check_state(struct run *r)
 		return mismatch(r, "FROZEN %d, naive %d", r->hart.ctr.frozen,
 				r->nv.frozen);
 	for (unsigned int x = 0; x < depth; x++) {
-		struct rvp_ctr_entry e;
+		struct ctrhw_entry e;
 		unsigned int p = (unsigned int)((r->nv.wrptr + 2 * depth - x -
 						 1) % depth);
 
-		rvp_ctr_entry_get(&r->hart.ctr, x, &e);
+		ctrhw_entry_get(&r->hart.ctr, x, &e);
 		if (e.source != r->nv.src[p] || e.target != r->nv.dst[p] ||
 		    e.data != r->nv.data[p])
 			return mismatch(r, "logical entry %u: core 0x%" PRIx64
@@ -320,26 +320,26 @@ static bool trap_allowed(int from, int to)
 {
 	static const int rank[6] = { 0, 2, 0, 3, 0, 1 };
 
-	if (to == RVP_MODE_U || to == RVP_MODE_VU)
+	if (to == HW_MODE_U || to == HW_MODE_VU)
 		return false;
-	if (rvp_mode_is_virtual(to) && !rvp_mode_is_virtual(from))
+	if (hw_mode_is_virtual(to) && !hw_mode_is_virtual(from))
 		return false;
 	return rank[to] >= rank[from];
 }
 
 static bool xret_allowed(int from, int to)
 {
-	if (from == RVP_MODE_M)
+	if (from == HW_MODE_M)
 		return true;
-	if (from == RVP_MODE_S)
-		return to != RVP_MODE_M;
-	if (from == RVP_MODE_VS)
-		return to == RVP_MODE_VS || to == RVP_MODE_VU;
+	if (from == HW_MODE_S)
+		return to != HW_MODE_M;
+	if (from == HW_MODE_VS)
+		return to == HW_MODE_VS || to == HW_MODE_VU;
 	return false;
 }
 
-static const int modes[5] = { RVP_MODE_U, RVP_MODE_S, RVP_MODE_M,
-			      RVP_MODE_VU, RVP_MODE_VS };
+static const int modes[5] = { HW_MODE_U, HW_MODE_S, HW_MODE_M,
+			      HW_MODE_VU, HW_MODE_VS };
 #define NMODES (h_ext ? 5u : 3u)
 
 static uint64_t addr(void)
@@ -353,13 +353,13 @@ static uint64_t addr(void)
 static bool step(struct run *r)
 {
 	unsigned int k = below(100);
-	int mode = rvp_hart_mode(&r->hart);
+	int mode = harthw_mode(&r->hart);
 
 	if (k < 8) {
 		int m = modes[below(NMODES)];
 
 		emit("priv %s\n", mode_names[m]);
-		rvp_hart_set_mode(&r->hart, (enum rvp_mode)m);
+		harthw_set_mode(&r->hart, (enum hw_mode)m);
 		r->nv.mode = m;
 	} else if (k < 30) {
 		unsigned int csr = pick_csr();
@@ -371,20 +371,20 @@ static bool step(struct run *r)
 				     effective_select(r, csr) > 0x2FF))
 			return true;
 		emit("csrw 0x%x 0x%" PRIx64 "\n", csr, v);
-		a = rvp_hart_csr_write(&r->hart, csr, v);
+		a = harthw_csr_write(&r->hart, csr, v);
 		b = naive_csr_write(&r->nv, csr, v);
 		if (b < 0)
 			return true;
 		if (a != b)
 			return mismatch(r, "csrw 0x%x from %s: core %d, naive %d",
 					csr, mode_names[mode], a, b);
-		if (a == RVP_ACCESS_OK && (csr == RVP_CTR_V1_CSR_SCTRDEPTH ||
+		if (a == HW_ACCESS_OK && (csr == RVP_CTR_V1_CSR_SCTRDEPTH ||
 		    csr == RVP_CTR_DRAFT_CSR_MCTRCONTROL ||
 		    csr == RVP_CTR_DRAFT_CSR_SCTRCONTROL)) {
 			/* DEPTH is WARL: a reserved code, a non-thermometer
 			 * code or an unsupported depth may become any
 			 * supported depth; adopt the core's if it is one */
-			unsigned int d = rvp_ctr_depth(&r->hart.ctr), c = 0;
+			unsigned int d = ctrhw_depth(&r->hart.ctr), c = 0;
 
 			while ((16u << c) < d)
 				c++;
@@ -422,14 +422,14 @@ static bool step(struct run *r)
 				     effective_select(r, csr) > 0x2FF))
 			return true;
 		emit("csrr 0x%x\n", csr);
-		a = rvp_hart_csr_read(&r->hart, csr, &va);
+		a = harthw_csr_read(&r->hart, csr, &va);
 		b = naive_csr_read(&r->nv, csr, &vb);
 		if (b < 0)
 			return true;
 		if (a != b)
 			return mismatch(r, "csrr 0x%x from %s: core %d, naive %d",
 					csr, mode_names[mode], a, b);
-		if (a == RVP_ACCESS_OK &&
+		if (a == HW_ACCESS_OK &&
 		    (va & compare_mask(csr)) != (vb & compare_mask(csr)))
 			return mismatch(r, "csrr 0x%x from %s: core 0x%" PRIx64
 					", naive 0x%" PRIx64, csr,
@@ -439,13 +439,13 @@ static bool step(struct run *r)
 		uint64_t s = addr(), d = addr();
 
 		emit("xfer %u 0x%" PRIx64 " 0x%" PRIx64 "\n", t, s, d);
-		rvp_hart_transfer(&r->hart, t, s, d);
+		harthw_transfer(&r->hart, t, s, d);
 		naive_transfer(&r->nv, t, s, d);
 	} else if (k < 83) {
 		uint64_t n = below(4) ? below(64) : rnd() >> below(64);
 
 		emit("cycles %" PRIu64 "\n", n);
-		rvp_hart_cycles(&r->hart, n);
+		harthw_cycles(&r->hart, n);
 		naive_cycles(&r->nv, n);
 	} else if (k < 90) {
 		static const uint64_t causes[] = { 3, 13, 2, 8, 9, 7, 5, 3, 13 };
@@ -457,7 +457,7 @@ static bool step(struct run *r)
 			return true;
 		emit("trap %s %" PRIu64 " %s 0x%" PRIx64 " 0x%" PRIx64 "\n",
 		     intr ? "int" : "exc", cause, mode_names[to], s, v);
-		rvp_hart_trap(&r->hart, intr, cause, (enum rvp_mode)to, s, v);
+		harthw_trap(&r->hart, intr, cause, (enum hw_mode)to, s, v);
 		naive_trap(&r->nv, intr, cause, to, s, v);
 	} else if (k < 97) {
 		int to = modes[below(NMODES)];
@@ -467,13 +467,13 @@ static bool step(struct run *r)
 			return true;
 		emit("xret %s 0x%" PRIx64 " 0x%" PRIx64 "\n", mode_names[to],
 		     s, d);
-		rvp_hart_trap_return(&r->hart, (enum rvp_mode)to, s, d);
+		harthw_trap_return(&r->hart, (enum hw_mode)to, s, d);
 		naive_xret(&r->nv, to, s, d);
 	} else {
 		int a, b;
 
 		emit("sctrclr\n");
-		a = rvp_hart_sctrclr(&r->hart);
+		a = harthw_sctrclr(&r->hart);
 		b = naive_sctrclr(&r->nv);
 		if (a != b)
 			return mismatch(r, "sctrclr from %s: core %d, naive %d",
@@ -515,12 +515,12 @@ static void emit_fields(uint64_t impl)
 
 static void reset(struct run *r)
 {
-	struct rvp_hart_config cfg;
+	struct harthw_config cfg;
 	uint64_t impl;
 	unsigned int dmin, dmax, c;
 
-	rvp_hart_config_default(&cfg, draft ? RVP_CTR_LAYOUT_DRAFT
-					    : RVP_CTR_LAYOUT_RATIFIED);
+	harthw_config_default(&cfg, draft ? CTRHW_LAYOUT_DRAFT
+					    : CTRHW_LAYOUT_RATIFIED);
 	cfg.ctr.cce_bits = r->cce;
 	/* the draft: half the episodes on a hart without H */
 	h_ext = draft ? below(2) : true;
@@ -533,12 +533,12 @@ static void reset(struct run *r)
 	for (int tries = 0; below(2) && tries < 20; tries++) {
 		uint64_t try_impl = naive_optional_fields(draft) & rnd();
 		unsigned int a = below(5), b = below(5);
-		struct rvp_hart_config c2 = cfg;
+		struct harthw_config c2 = cfg;
 
 		c2.ctr.ctl_optional = try_impl;
 		c2.ctr.depth_min = 16u << (a < b ? a : b);
 		c2.ctr.depth_max = 16u << (a < b ? b : a);
-		if (!rvp_hart_config_check(&c2)) {
+		if (!harthw_config_check(&c2)) {
 			cfg = c2;
 			impl = try_impl;
 			dmin = a < b ? a : b;
@@ -554,9 +554,9 @@ static void reset(struct run *r)
 	cfg.ctr.type_field = below(4) != 0;
 	cfg.ctr.cycle_counting = below(4) != 0;
 	cfg.smstateen = below(4) != 0;
-	if (rvp_hart_config_check(&cfg))
+	if (harthw_config_check(&cfg))
 		cfg.ctr.cycle_counting = true;	/* e.g. CCE bits without CC */
-	if (rvp_hart_init(&r->hart, &cfg))
+	if (harthw_init(&r->hart, &cfg))
 		abort();
 	naive_init(&r->nv, draft, r->cce);
 	r->nv.impl = impl;
@@ -568,11 +568,11 @@ static void reset(struct run *r)
 	r->nv.dmin = dmin;
 	r->nv.dmax = dmax;
 	/* reset depth: not in the spec; the core's, if supported */
-	for (c = 0; (16u << c) < rvp_ctr_depth(&r->hart.ctr); c++)
+	for (c = 0; (16u << c) < ctrhw_depth(&r->hart.ctr); c++)
 		;
 	if (c < dmin || c > dmax) {
 		printf("Bail out! reset depth %u is not supported\n",
-		       rvp_ctr_depth(&r->hart.ctr));
+		       ctrhw_depth(&r->hart.ctr));
 		exit(1);
 	}
 	r->nv.depth_code = c;

@@ -2,7 +2,7 @@
 /*
  * naive_ctr.h - a deliberately naive transcription of the CTR spec
  * (Smctr/Ssctr v1.0, ratified layout, and the v0.1.4 draft layout),
- * written from the spec text and not from qemu-model/core/ctr.c, for the
+ * written from the spec text and not from qemu-model/core/ctrhw.c, for the
  * differential test diff_ctr.c.  It models one hart: mode,
  * mstateen0/hstateen0 (SE0, CSRIND, CTR), the *iselect registers, the CTR
  * CSRs and entries, nothing else.
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Outcomes, as in rvp_model.h's enum rvp_access (compared by value). */
+/* Outcomes, as in hwmodel.h's enum hw_access (compared by value). */
 #define NV_OK		0
 #define NV_ILLEGAL	1
 #define NV_VIRTUAL	2

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rvp_ctr.h"
+#include "qemu-model/core/ctrhw.h"
 #include "rvperf/ctr.h"
 
 #define N	(1u << 22)
@@ -41,7 +41,7 @@ static const unsigned int types[8] = {
 	RVP_CTRDATA_TYPE_DIRECT_JUMP, RVP_CTRDATA_TYPE_FUNCTION_RETURN,
 };
 
-static struct rvp_ctr_entry ring[RVP_CTR_MAX_DEPTH];
+static struct ctrhw_entry ring[CTRHW_MAX_DEPTH];
 
 /* The baseline: three words into a ring of DEPTH entries per transfer. */
 static double baseline(unsigned int depth)
@@ -58,41 +58,41 @@ static double baseline(unsigned int depth)
 	return now() - t;
 }
 
-static double recorded(struct rvp_ctr *ctr)
+static double recorded(struct ctrhw *ctr)
 {
 	double t = now();
 
 	for (unsigned int i = 0; i < N; i++) {
-		rvp_ctr_cycles(ctr, 3);
-		rvp_ctr_transfer(ctr, types[i & 7], 0x80000000u + i * 4u,
-				 0x80001000u + i * 8u, false);
+		ctrhw_cycles(ctr, 3);
+		ctrhw_transfer(ctr, types[i & 7], 0x80000000u + i * 4u,
+			       0x80001000u + i * 8u, false);
 		BARRIER();
 	}
 	return now() - t;
 }
 
-static int setup(struct rvp_ctr *ctr, unsigned int depth, bool enable)
+static int setup(struct ctrhw *ctr, unsigned int depth, bool enable)
 {
-	struct rvp_ctr_config cfg;
+	struct ctrhw_config cfg;
 	unsigned int enc = 0;
 
-	rvp_ctr_config_default(&cfg, RVP_CTR_LAYOUT_RATIFIED);
+	ctrhw_config_default(&cfg, CTRHW_LAYOUT_RATIFIED);
 	cfg.cycle_counting = true;
-	if (rvp_ctr_init(ctr, &cfg))
+	if (ctrhw_init(ctr, &cfg))
 		return -1;
 	while ((16u << enc) < depth)
 		enc++;
-	if (rvp_ctr_csr_write(ctr, RVP_CTR_V1_CSR_SCTRDEPTH, enc) !=
-	    RVP_ACCESS_OK ||
-	    rvp_ctr_csr_write(ctr, RVP_CTR_V1_CSR_MCTRCTL,
-			      enable ? RVP_CTR_V1_MCTRCTL_M |
+	if (ctrhw_csr_write(ctr, RVP_CTR_V1_CSR_SCTRDEPTH, enc) !=
+	    HW_ACCESS_OK ||
+	    ctrhw_csr_write(ctr, RVP_CTR_V1_CSR_MCTRCTL,
+			    enable ? RVP_CTR_V1_MCTRCTL_M |
 					       RVP_CTR_V1_MCTRCTL_NTBREN
-				     : 0) != RVP_ACCESS_OK)
+				     : 0) != HW_ACCESS_OK)
 		return -1;
-	return rvp_ctr_depth(ctr) == depth ? 0 : -1;
+	return ctrhw_depth(ctr) == depth ? 0 : -1;
 }
 
-static double best(double (*fn)(struct rvp_ctr *), struct rvp_ctr *ctr)
+static double best(double (*fn)(struct ctrhw *), struct ctrhw *ctr)
 {
 	double b = 1e9;
 
@@ -116,7 +116,7 @@ static double best_base(unsigned int depth)
 	return b;
 }
 
-static struct rvp_ctr ctr;
+static struct ctrhw ctr;
 
 int main(void)
 {
@@ -125,7 +125,7 @@ int main(void)
 	int fail = 0, n = 0;
 
 	for (int d = 0; d < 2; d++) {
-		struct rvp_ctr_entry e;
+		struct ctrhw_entry e;
 		double t, b;
 
 		if (setup(&ctr, depths[d], true)) {
@@ -137,7 +137,7 @@ int main(void)
 		t = best(recorded, &ctr);
 		/* The core really recorded: the newest entry is valid and
 		 * has a cycle count. */
-		rvp_ctr_entry_get(&ctr, 0, &e);
+		ctrhw_entry_get(&ctr, 0, &e);
 		if (!(e.source & RVP_CTRSOURCE_V) ||
 		    !(e.data & RVP_CTRDATA_CCV)) {
 			printf("Bail out! nothing recorded at depth %u\n",
@@ -155,9 +155,9 @@ int main(void)
 		return 1;
 	{
 		double t = best(recorded, &ctr), b = best_base(16);
-		struct rvp_ctr_entry e;
+		struct ctrhw_entry e;
 
-		rvp_ctr_entry_get(&ctr, 0, &e);
+		ctrhw_entry_get(&ctr, 0, &e);
 		if (e.source & RVP_CTRSOURCE_V) {
 			printf("Bail out! recorded while disabled\n");
 			return 1;

@@ -44,8 +44,8 @@ snap_calls="start1-snap stop1-snap start8-snap stop8-snap"
 
 say() { [ $tap = 1 ] && diag "$@" || printf '%s\n' "$@"; }
 command -v "$qemu" >/dev/null || { say "bench-sbi: SKIP $qemu not installed"; exit 0; }
-opensbi-ext/firmware/build.sh "$out/test-fw.elf" &&
-	tests/conformance/build.sh "$out/conf.elf" || exit 1
+opensbi-ext/firmware/build-fw.sh "$out/test-fw.elf" &&
+	tests/conformance/build-conf.sh "$out/conf.elf" || exit 1
 
 names=() fws=()
 add() { [ -n "$2" ] && { names+=("$1"); fws+=("$2"); }; }

@@ -74,7 +74,7 @@ fi
 
 if [ -x "$q10" ]; then
 	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=2000000 \
-		-o "$tmp/long.elf" tests/tv/bare.S || exit 1
+		-o "$tmp/long.elf" tests/tv/tv-bare.S || exit 1
 	plain=$(best "$q10" -M virt -display none -bios none -serial none -monitor none -kernel "$tmp/long.elf")
 	rec=$(best "$rvperf" tv record --qemu "$q10" --system virt -o "$tmp/s.tv" -- "$tmp/long.elf")
 	echo "rvperf tv record, system mode, qemu-system-riscv64 10.0.2 (complete trace), ~14 M instructions, best of 3:"
@@ -85,7 +85,7 @@ if [ -x "$q10" ]; then
 fi
 
 "${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=3000 \
-	-o "$tmp/mid.elf" tests/tv/bare.S || exit 1
+	-o "$tmp/mid.elf" tests/tv/tv-bare.S || exit 1
 "$rvperf" tv record --system virt -o "$tmp/v.tv" -- "$tmp/mid.elf" >/dev/null 2>&1
 echo "rvperf tv verify on qemu-system-riscv64 7.2's gdbstub (partial trace of the bare-metal program):"
 echo "  $("$rvperf" tv verify "$tmp/v.tv" --qemu qemu-system-riscv64 --elf "$tmp/mid.elf" | tail -n 1)"

@@ -832,7 +832,7 @@ static void test_event_info(void)
 	mem_fill(evbuf, 0x3C, sizeof(evbuf));
 	r = ev_info(b, 0, 0, 0);
 	check((!r.error || r.error == E_PARAM) && mem_is(evbuf, 0x3C, sizeof(evbuf)), V3, 0, S9, "num_entries 0: success (or INVALID_PARAM), nothing written");
-	/* rvperf bounds the work of one call (rvp_pmu.h): 256 entries */
+	/* rvperf bounds the work of one call (rvp_sbi_pmu.h): 256 entries */
 	if (rvperf_fw) {
 		mem_fill(snap, 0, sizeof(snap));
 		r = ev_info((ulong)snap, 0, 257, 0);

@@ -48,9 +48,9 @@ if ! command -v "${cross}gcc" >/dev/null 2>&1; then
 	echo "1..0 # SKIP ${cross}gcc not installed (make deps)"
 	exit 0
 fi
-opensbi-ext/firmware/build.sh "$out/rvperf-fw.elf" >"$out/build.log" 2>&1
+opensbi-ext/firmware/build-fw.sh "$out/rvperf-fw.elf" >"$out/build.log" 2>&1
 ok $? "the rvperf test firmware builds"
-tests/conformance/build.sh "$out/conf.elf" >>"$out/build.log" 2>&1
+tests/conformance/build-conf.sh "$out/conf.elf" >>"$out/build.log" 2>&1
 ok $? "the conformance payload builds"
 [ -f "$out/rvperf-fw.elf" ] && [ -f "$out/conf.elf" ] ||
 	{ diag "$(tail -5 "$out/build.log")"; tap_done; exit 1; }

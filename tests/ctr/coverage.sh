@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 1
 O=${O:-build}
 COV_MIN=${COV_MIN:-90}
 CC=${HOST_CC:-gcc}
-CORE="ctr.c pmu.c hart.c pred.c classify.c"
+CORE="ctrhw.c hpmhw.c harthw.c predhw.c insnhw.c"
 DIR=$O/ctr-cov
 command -v gcov >/dev/null || { echo "1..0 # SKIP gcov not installed"; exit 0; }
 
@@ -33,7 +33,7 @@ build_ok=0
 for s in $srcs; do
 	o=$DIR/obj/$(basename "${s%.c}").o
 	$CC --coverage -O0 -g -std=gnu11 -Wall -Wextra -Werror -Iinclude \
-		-Itests -I"$cfg" -Iqemu-model/core -Iqemu-model/sim \
+		-Itests -I"$cfg" -I. -Iqemu-model/sim \
 		-c "$s" -o "$o" 2>"$DIR/build.log" || { build_ok=1; break; }
 	objs="$objs $o"
 done

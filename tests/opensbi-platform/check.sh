@@ -90,7 +90,7 @@ ok $? "MINH forced by default (Kconfig, defconfig, generic.mk)"
 # Only OpenSBI's public headers, libfdt, the cores, rvperf's spec headers
 # and the glue's own two headers.
 bad=$(grep -hE '^#include' "$d/platform.c" "$d/rvperf_sbi.c" |
-	grep -vE '^#include (<(sbi|sbi_utils|rvperf)/[a-z0-9_/]+\.h>|<libfdt\.h>|"core/rvp_[a-z_]+\.h"|"rvperf_(compat|sbi)\.h")$')
+	grep -vE '^#include (<(sbi|sbi_utils|rvperf)/[a-z0-9_/]+\.h>|<libfdt\.h>|"opensbi-ext/core/rvp_sbi_[a-z_]+\.h"|"rvperf_(compat|sbi)\.h")$')
 [ -z "$bad" ]
 ok $? "the glue includes only OpenSBI's public headers, libfdt, core/, rvperf/ and its own headers"
 [ -z "$bad" ] || diag "$bad"
@@ -170,7 +170,7 @@ else
 			-march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
 			-ffreestanding -nostdlib -fno-pic -no-pie -static \
 			-Wl,--build-id=none -Iinclude -T $s/link.ld \
-			-o "$out/smoke.elf" $s/start.S $s/smoke.c \
+			-o "$out/smoke.elf" $s/smoke-start.S $s/smoke.c \
 			>"$out/smoke-build.log" 2>&1
 		ok $? "the smoke payload builds"
 		run_smoke "$qemu" rv64,sscofpmf=true smoke

@@ -34,14 +34,14 @@ static const struct type_case type_cases[] = {
 
 int main(void)
 {
-	static const enum rvp_ctr_layout layouts[] = {
-		RVP_CTR_LAYOUT_RATIFIED, RVP_CTR_LAYOUT_DRAFT,
+	static const enum ctrhw_layout layouts[] = {
+		CTRHW_LAYOUT_RATIFIED, CTRHW_LAYOUT_DRAFT,
 	};
 	char err[200];
 	uint64_t ctl;
 
 	for (unsigned int l = 0; l < 2; l++) {
-		enum rvp_ctr_layout lay = layouts[l];
+		enum ctrhw_layout lay = layouts[l];
 		const char *ln = l ? "draft" : "ratified";
 		uint64_t u = l ? RVP_CTR_DRAFT_MCTRCONTROL_U : RVP_CTR_V1_MCTRCTL_U;
 		uint64_t s = l ? RVP_CTR_DRAFT_MCTRCONTROL_S : RVP_CTR_V1_MCTRCTL_S;
@@ -78,23 +78,23 @@ int main(void)
 	}
 
 	ctl = 0x1234;
-	tap_ok(rvp_branch_filter_parse("any,in_tx", RVP_CTR_LAYOUT_RATIFIED, 1,
+	tap_ok(rvp_branch_filter_parse("any,in_tx", CTRHW_LAYOUT_RATIFIED, 1,
 				       &ctl, err, sizeof(err)) == -1 &&
 	       ctl == 0x1234, "in_tx refused, ctl untouched");
 	tap_eq_str(err, "unsupported branch filter 'in_tx' (RISC-V CTR has no such filter)",
 		   "in_tx: the reason names the word");
-	tap_ok(rvp_branch_filter_parse("any,bogus", RVP_CTR_LAYOUT_RATIFIED, 1,
+	tap_ok(rvp_branch_filter_parse("any,bogus", CTRHW_LAYOUT_RATIFIED, 1,
 				       &ctl, err, sizeof(err)) == -1, "unknown word refused");
 	tap_eq_str(err, "unknown branch filter 'bogus'", "unknown word: one-line reason");
-	tap_ok(rvp_branch_filter_parse("u", RVP_CTR_LAYOUT_RATIFIED, 1, &ctl,
+	tap_ok(rvp_branch_filter_parse("u", CTRHW_LAYOUT_RATIFIED, 1, &ctl,
 				       err, sizeof(err)) == -1 &&
 	       strstr(err, "names no branch type"), "privilege alone refused");
-	tap_ok(rvp_branch_filter_parse("any,,u", RVP_CTR_LAYOUT_RATIFIED, 1, &ctl,
+	tap_ok(rvp_branch_filter_parse("any,,u", CTRHW_LAYOUT_RATIFIED, 1, &ctl,
 				       err, sizeof(err)) == -1 &&
 	       strstr(err, "empty word"), "empty word refused");
-	tap_ok(rvp_branch_filter_parse("", RVP_CTR_LAYOUT_RATIFIED, 1, &ctl,
+	tap_ok(rvp_branch_filter_parse("", CTRHW_LAYOUT_RATIFIED, 1, &ctl,
 				       err, sizeof(err)) == -1, "empty filter refused");
-	tap_ok(rvp_branch_filter_parse("anyx", RVP_CTR_LAYOUT_RATIFIED, 1, &ctl,
+	tap_ok(rvp_branch_filter_parse("anyx", CTRHW_LAYOUT_RATIFIED, 1, &ctl,
 				       err, sizeof(err)) == -1, "a word's prefix match is not a match");
 	return tap_done();
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* tests/qemu/pmu-map-print.c - prints the riscv,pmu map of
- * qemu-model/core/rvp_pmu_map.h as pmu.sh reads it from the devicetree:
+ * qemu-model/core/hpmhw_map.h as pmu.sh reads it from the devicetree:
  *	pmu-map-print COUNTERS
  * COUNTERS: the hart's counter bitmap (hex), which limits the counter
  * bitmaps ending each tuple of STRIDE cells. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rvp_pmu_map.h"
+#include "qemu-model/core/hpmhw_map.h"
 
 static void show(const char *name, const unsigned int *c, unsigned int n,
 		 unsigned int stride, unsigned int counters)
@@ -21,9 +21,9 @@ static void show(const char *name, const unsigned int *c, unsigned int n,
 
 int main(int argc, char **argv)
 {
-	static const unsigned int a[] = RVP_PMU_MAP_EVENT_TO_MHPMEVENT;
-	static const unsigned int b[] = RVP_PMU_MAP_EVENT_TO_MHPMCOUNTERS;
-	static const unsigned int c[] = RVP_PMU_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
+	static const unsigned int a[] = HPMHW_MAP_EVENT_TO_MHPMEVENT;
+	static const unsigned int b[] = HPMHW_MAP_EVENT_TO_MHPMCOUNTERS;
+	static const unsigned int c[] = HPMHW_MAP_RAW_EVENT_TO_MHPMCOUNTERS;
 
 	unsigned int counters;
 

@@ -3,7 +3,7 @@
  * tests/qemu/pmu.c - the counter model's events through mhpmevent (issue
  * 7), with CTR recording off (mctrctl = 0): mhpmevent3..7 select branches,
  * taken branches, mispredicted branches, calls and returns (the model's
- * encodings 3, 4, 5, 6, 7; rvp_pmu.h), and a loop of 50 iterations of a
+ * encodings 3, 4, 5, 6, 7; hpmhw.h), and a loop of 50 iterations of a
  * call, a return and a loop branch must count 50 branches, 49 taken, 2
  * mispredicted (the bimodal counter starts weakly not-taken: the first
  * taken and the final not-taken miss), 50 calls and 50 returns.  The

@@ -4,7 +4,7 @@
 # 7): pmu.c counts a known number of branches, calls and returns through
 # mhpmevent3..7 with CTR off, then overflows a counter (OF, scountovf, an
 # exact LCOFI) and inhibits one; the virt machine's devicetree (dumpdtb) must
-# carry the riscv,pmu map of qemu-model/core/rvp_pmu_map.h, its counter
+# carry the riscv,pmu map of qemu-model/core/hpmhw_map.h, its counter
 # bitmaps limited to the hart's counters (default and a smaller pmu-mask).
 # QEMU=/path/to/qemu-system-riscv64; SKIPs without it.
 set -u
@@ -25,7 +25,7 @@ i=13
 # the three riscv,pmu properties of /pmu as cells.  Their counter bitmaps
 # name the counters the hart has: mcycle, minstret and pmu-mask's (3..18
 # by default; 3..6 with pmu-mask=0x78).
-"$hostcc" -I"$top/include" -I"$top/qemu-model/core" -o "$tmp/map" \
+"$hostcc" -I"$top/include" -I"$top" -o "$tmp/map" \
 	"$top/tests/qemu/pmu-map-print.c" || echo "# pmu-map-print did not build"
 for conf in "$cpu 7fffd" "$cpu,pmu-mask=0x78 7d"; do
 set -- $conf
@@ -60,9 +60,9 @@ for prop in riscv,event-to-mhpmevent riscv,event-to-mhpmcounters \
 	w=$(grep "^$prop " "$tmp/want")
 	g=$(grep "^$prop " "$tmp/dt")
 	if [ -n "$w" ] && [ "$w" = "$g" ]; then
-		echo "ok $i /pmu $prop is rvp_pmu_map.h's (counters 0x$2)"
+		echo "ok $i /pmu $prop is hpmhw_map.h's (counters 0x$2)"
 	else
-		echo "not ok $i /pmu $prop is rvp_pmu_map.h's (counters 0x$2)"
+		echo "not ok $i /pmu $prop is hpmhw_map.h's (counters 0x$2)"
 		echo "# want: $w"
 		echo "# got:  $g"
 	fi

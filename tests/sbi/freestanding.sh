@@ -5,14 +5,14 @@
 # RV32, and with the host compiler.
 . "$(dirname "$0")/../tap.sh"
 O=${O:-build}
-srcs="opensbi-ext/core/rvp_pmu.c opensbi-ext/core/rvp_pmu_dt.c opensbi-ext/core/rvp_ctr.c"
+srcs="opensbi-ext/core/rvp_sbi_pmu.c opensbi-ext/core/rvp_sbi_pmu_dt.c opensbi-ext/core/rvp_sbi_ctr.c"
 out=$O/tests/sbi/freestanding
 mkdir -p "$out"
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 # -Wframe-larger-than: no function of the core may put a large array on the
 # M-mode stack (firmware stacks are a few KiB per hart, shared with OpenSBI's
 # own trap frames); 256 bytes leaves room for the widest legitimate frame.
-flags="-std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib -fno-builtin -Wframe-larger-than=256 -Iinclude -Iopensbi-ext/core"
+flags="-std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib -fno-builtin -Wframe-larger-than=256 -Iinclude"
 
 build() {	# NAME CC NM EXTRA...
 	local name=$1 cc=$2 nm=$3 undef

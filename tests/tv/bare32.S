@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bare32.S - the RV32 counterpart of bare.S for the XLEN 32 tandem test
+ * bare32.S - the RV32 counterpart of tv-bare.S for the XLEN 32 tandem test
  * (qemu-system-riscv32 -M virt -bios none -kernel): M-mode drops to
  * S-mode with mret, S-mode loops over adds, stores and loads and ends
  * with an ecall; the M-mode handler stops QEMU through the test finisher.

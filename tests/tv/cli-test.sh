@@ -43,7 +43,7 @@ ok $? "lenient dump forgives the orphan end-group"
 
 if command -v "${CROSS_COMPILE:-riscv64-linux-gnu-}gcc" >/dev/null; then
 	"${CROSS_COMPILE:-riscv64-linux-gnu-}gcc" -nostdlib -nostartfiles -static -no-pie \
-		-Wl,-Ttext=0x80000000 -o "$tmp/bare.elf" tests/tv/bare.S
+		-Wl,-Ttext=0x80000000 -o "$tmp/bare.elf" tests/tv/tv-bare.S
 	"$rvperf" tv from-elf "$tmp/bare.elf" -o "$tmp/init.tv"
 	ok $? "from-elf writes a state-initialisation trace"
 	"$rvperf" tv dump "$tmp/init.tv" >"$tmp/out" &&

@@ -31,7 +31,7 @@ for tool in qemu-system-riscv64 qemu-riscv64 "${cross}gcc"; do
 done
 
 "${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 \
-	-o "$tmp/bare.elf" tests/tv/bare.S || exit 1
+	-o "$tmp/bare.elf" tests/tv/tv-bare.S || exit 1
 printf '#include <stdio.h>\nint main(int c, char **v) { long s = 0;\n for (int i = 0; i < 2000; i++) s += i * c;\n printf("%%ld\\n", s); return 0; }\n' \
 	>"$tmp/user.c"
 "${cross}gcc" -static -O2 -o "$tmp/user" "$tmp/user.c" || exit 1

@@ -4,8 +4,8 @@
 # command links it through NEXUS_SRCS (userspace/build.mk).
 NEXUS_LIB_SRCS := userspace/nexus/codec.c userspace/nexus/config.c \
 	userspace/nexus/encoder.c userspace/nexus/decoder.c \
-	userspace/nexus/image.c userspace/nexus/itrace.c qemu-model/core/classify.c
-NEXUS_CFLAGS := -O2 -Iuserspace/nexus -Iqemu-model/core -Iqemu-model/plugin
+	userspace/nexus/image.c userspace/nexus/itrace.c qemu-model/core/insnhw.c
+NEXUS_CFLAGS := -O2 -Iuserspace/nexus -Iqemu-model/plugin
 
 # libelf reads the program images.
 $(O)/tests/nexus/nexus-test: HOST_LDFLAGS += -lelf
@@ -19,10 +19,10 @@ $(RVPERF): HOST_LDFLAGS += -lelf
 
 # Real programs under qemu-riscv64 with the plugin, every option
 # combination, damage and the command line (needs rvperf and the plugin).
-HOST_TESTS += tests/nexus/record-test.sh
+HOST_TESTS += tests/nexus/ntrace-record-test.sh
 
 # libFuzzer target on the reader and decoder, with ASan and UBSan; built
-# when clang is there.  tests/nexus/fuzz-brief.sh runs it ~20 s (or
+# when clang is there.  tests/nexus/fuzz-ntrace-brief.sh runs it ~20 s (or
 # reports SKIP), 'make fuzz FUZZ_SECONDS=600' is the long run.
 $(O)/tests/nexus/gen-seeds: HOST_LDFLAGS += -lelf
 $(eval $(call host-program,$(O)/tests/nexus/gen-seeds,\
@@ -38,14 +38,14 @@ $(NEXUS_FUZZER): $(NEXUS_FUZZ_SRCS) $(CONFIG_HEADER)
 	$(if $(Q),@echo "  FUZZCC  $@")
 	$(Q)$(NEXUS_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -Iinclude -I$(O)/include/generated \
-		-Iuserspace/nexus -Iqemu-model/core -Iqemu-model/plugin -Itests/nexus \
+		-fno-sanitize-recover=undefined -I. -Iinclude -I$(O)/include/generated \
+		-Iuserspace/nexus -Iqemu-model/plugin -Itests/nexus \
 		-MMD -MP -MF $@.d -o $@ $(NEXUS_FUZZ_SRCS) -lelf
 -include $(NEXUS_FUZZER).d
 HOST_PROGS += $(NEXUS_FUZZER)
 FUZZERS += $(NEXUS_FUZZER)
 endif
-HOST_TESTS += tests/nexus/fuzz-brief.sh
+HOST_TESTS += tests/nexus/fuzz-ntrace-brief.sh
 
 # Benchmark: encode/decode speed and bits per instruction on a recorded
 # workload, and the cost of recording (tests/bench/bench-nexus.sh).

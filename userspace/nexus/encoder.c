@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "nexus_int.h"
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ctr.h"
 #include "rvperf/ntrace.h"
 
@@ -680,14 +680,14 @@ void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg)
 static void resolve(struct nx_ingress *g, uint64_t next, bool next_known,
 		    struct nx_insn *out)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	uint64_t target, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	bool fits = true;
 
 	if (g->cls_known)
 		c = g->cls;
 	else
-		rvp_classify(g->word, g->cfg.xlen, g->cfg.exts, true, &c);
+		insnhw_classify(g->word, g->cfg.xlen, g->cfg.exts, true, &c);
 	target = (g->addr + (uint64_t)c.offset) & mask;
 	memset(out, 0, sizeof(*out));
 	out->addr = g->addr;
@@ -804,13 +804,13 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 {
 	uint64_t pc = b->start, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	uint32_t i, units = 0;
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 
 	b->simple = 1;
 	for (i = 0; i + 1 < b->n; i++) {
-		struct rvp_insn_class c;
+		struct insnhw_class c;
 
-		rvp_classify(b->words[i], g->cfg.xlen, g->cfg.exts, true, &c);
+		insnhw_classify(b->words[i], g->cfg.xlen, g->cfg.exts, true, &c);
 		if (c.type != RVP_CTRDATA_TYPE_NONE ||
 		    c.itype != RVP_ITYPE_NO_SPECIAL_TYPE)
 			b->simple = 0;
@@ -825,8 +825,8 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 		b->prev_word = b->words[b->n - 2];
 		b->prev_addr = pc - insn_len(b->prev_word);
 	}
-	rvp_classify(b->words[b->n - 1], g->cfg.xlen, g->cfg.exts, true,
-		     &b->last_cls);
+	insnhw_classify(b->words[b->n - 1], g->cfg.xlen, g->cfg.exts, true,
+			&b->last_cls);
 	/* What resolve() will make of the last one, wherever it goes. */
 	c = b->last_cls;
 	b->q_kind = Q_OTHER;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "nexus_int.h"
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ntrace.h"
 
 #define RUN_CAP 0xFF
@@ -104,13 +104,13 @@ static uint32_t word_at(const uint8_t *code, size_t size, size_t off)
 static void classify_at(const struct nx_image *img, const uint8_t *code,
 			size_t size, size_t off, struct nx_entry *e)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	uint32_t w = word_at(code, size, off);
 	unsigned int reg;
 	int64_t imm;
 
 	memset(e, 0, sizeof(*e));
-	rvp_classify(w, img->cfg.xlen, img->cfg.exts, true, &c);
+	insnhw_classify(w, img->cfg.xlen, img->cfg.exts, true, &c);
 	e->units = c.length / 2;
 	if (off + c.length > size) {
 		e->kind = K_INVALID;

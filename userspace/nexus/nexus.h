@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ntrace.h"
 
 /* TCODEs of the messages N-Trace 1.0 defines (its "Fields in Messages"). */
@@ -92,7 +92,7 @@ struct nx_config {
 					 * SYNC=4 when HIST holds bits */
 	unsigned int hist_bits;		/* HIST overflows at 1 << hist_bits */
 	unsigned int start_sync;	/* SYNC of the first ProgTraceSync */
-	unsigned int exts;		/* RVP_CLASSIFY_* of the traced hart */
+	unsigned int exts;		/* INSNHW_* of the traced hart */
 };
 
 /* The defaults: HTM, RV64, no SRC/TSTAMP, no optimisation; the I-CNT and
@@ -314,7 +314,7 @@ struct nx_ingress {
 	uint64_t tstamp;
 	unsigned int priv;
 	/* The held instruction's class, when the caller knew it. */
-	struct rvp_insn_class cls;
+	struct insnhw_class cls;
 	bool cls_known;
 	/* Or, quicker (q_kind not 0, no sequential jumps): how its successor's
 	 * address decides its itype: a conditional branch (Q_COND: q_target
@@ -462,7 +462,7 @@ struct nx_itrace_block {
 	int8_t simple;
 	uint32_t mid_units;
 	uint64_t last_addr;
-	struct rvp_insn_class last_cls;
+	struct insnhw_class last_cls;
 	/* And for the common case: the first's units, the one before the
 	 * last, and how the last resolves (nx_ingress's q_*). */
 	uint32_t first_units;

@@ -26,7 +26,7 @@
 #include "nexus_cmd.h"
 #include "perf_data.h"
 #include "record.h"
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvp_itrace.h"
 #include "rvperf/ntrace.h"
 
@@ -401,12 +401,12 @@ struct decode_out {
  * jumps and calls, R a return; then its size. */
 static void put_pcseq(struct decode_out *d, uint64_t pc, uint64_t next)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	const char *t = "L";
 	uint32_t w = 0;
 
 	nx_image_word(d->img, pc, &w);
-	rvp_classify(w, d->xlen, d->exts, true, &c);
+	insnhw_classify(w, d->xlen, d->exts, true, &c);
 	if (c.conditional)
 		t = next == pc + (uint64_t)c.offset ? "B" : "BN";
 	else if (c.itype == RVP_ITYPE_INFERABLE_CALL)
@@ -1195,12 +1195,12 @@ struct inject {
 /* The perf branch type of the transfer at PC (the shared classifier). */
 static unsigned int perf_type(struct inject *in, uint64_t pc)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	uint32_t word;
 
 	if (nx_image_word(in->img, pc, &word))
 		return PERF_BR_UNKNOWN;
-	rvp_classify(word, in->xlen, in->exts, true, &c);
+	insnhw_classify(word, in->xlen, in->exts, true, &c);
 	if (c.conditional)
 		return PERF_BR_COND;
 	switch (c.itype) {
@@ -1249,9 +1249,9 @@ static void write_sample(struct inject *in, uint64_t ip)
  * control transfer, taken or not, and traps (the plugin samples there). */
 static bool ends_tb(struct inject *in, uint32_t word)
 {
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 
-	rvp_classify(word, in->xlen, in->exts, true, &c);
+	insnhw_classify(word, in->xlen, in->exts, true, &c);
 	return c.conditional || c.direct || c.table_jump ||
 	       c.itype != RVP_ITYPE_NO_SPECIAL_TYPE;
 }

@@ -891,7 +891,7 @@ int rvperf_record(int argc, char **argv)
 	char prog[PATH_MAX];
 	const struct event_name *ev = NULL;
 	struct elf_syms es = { 0 };
-	enum rvp_ctr_layout lay;
+	enum ctrhw_layout lay;
 	struct stat st;
 	int rc, status, fd, qemu_given;
 	size_t i;
@@ -906,8 +906,8 @@ int rvperf_record(int argc, char **argv)
 		return usage("unknown event '%s' (instructions, cycles, branches, "
 			     "branch-misses, taken-branches, calls, returns, "
 			     "other-jumps)", o.event);
-	lay = strcmp(o.layout, "draft") ? RVP_CTR_LAYOUT_RATIFIED
-					: RVP_CTR_LAYOUT_DRAFT;
+	lay = strcmp(o.layout, "draft") ? CTRHW_LAYOUT_RATIFIED
+					: CTRHW_LAYOUT_DRAFT;
 	if (!o.ctl_arg) {
 		char err[200];
 

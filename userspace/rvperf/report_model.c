@@ -32,7 +32,7 @@
 #include "dw_chain.h"
 #include "elf_syms.h"
 #include "report_model.h"
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ctr.h"
 #include "tv_disas.h"
 
@@ -517,7 +517,7 @@ static int build_cfg(struct report_model *an, struct cfg *g)
 {
 	struct report_model_input *rp = an->in;
 	uint64_t *addr = NULL, *leader = NULL;
-	struct rvp_insn_class *cls = NULL;
+	struct insnhw_class *cls = NULL;
 	size_t n = 0, nl = 0, i, j;
 	uint64_t pc = g->start;
 	int rc = -1;
@@ -533,7 +533,7 @@ static int build_cfg(struct report_model *an, struct cfg *g)
 
 		if (!len)
 			goto out;
-		rvp_classify(w, 64, 0, true, &cls[n]);
+		insnhw_classify(w, 64, 0, true, &cls[n]);
 		addr[n++] = pc;
 		pc += len;
 	}
@@ -541,7 +541,7 @@ static int build_cfg(struct report_model *an, struct cfg *g)
 		goto out;
 	leader[nl++] = g->start;
 	for (i = 0; i < n; i++) {
-		const struct rvp_insn_class *c = &cls[i];
+		const struct insnhw_class *c = &cls[i];
 		uint64_t next = i + 1 < n ? addr[i + 1] : pc;
 
 		if (c->type == RVP_CTRDATA_TYPE_NONE ||
@@ -577,7 +577,7 @@ static int build_cfg(struct report_model *an, struct cfg *g)
 	g->b[g->n - 1].end = pc;
 	for (i = 0, j = 0; i < g->n; i++) {
 		struct block *b = &g->b[i];
-		const struct rvp_insn_class *c;
+		const struct insnhw_class *c;
 		int fall = i + 1 < g->n ? (int)i + 1 : -1;
 
 		while (addr[j] != b->last)

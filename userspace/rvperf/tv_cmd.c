@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "record.h"
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ctr.h"
 #include "tv.h"
 #include "tv_disas.h"
@@ -273,16 +273,16 @@ static int tv_dump(int argc, char **argv)
 		       g.forgiven ? " (lenient: forgave a malformed boundary)" : "");
 		if (g.has_insn) {
 			char dis[96];
-			struct rvp_insn_class c;
+			struct insnhw_class c;
 			const char *t;
 			bool taken;
 
 			tv_disas(sh.insn, sh.pc_before, cfg.xlen, dis, sizeof(dis));
 			printf(": pc 0x%" PRIx64 "  %s", sh.pc_before, dis);
 			/* The classifier (qemu-model/core) names the transfer. */
-			rvp_classify(sh.insn, cfg.xlen, 0, true, &c);
+			insnhw_classify(sh.insn, cfg.xlen, 0, true, &c);
 			taken = sh.pc != sh.pc_before + c.length;
-			rvp_classify(sh.insn, cfg.xlen, 0, taken, &c);
+			insnhw_classify(sh.insn, cfg.xlen, 0, taken, &c);
 			t = transfer_name(c.type);
 			if (t)
 				printf("  [%s%s]", t,

@@ -12,7 +12,7 @@ $(eval $(call host-program,$(O)/tests/tv/diff-test,\
 HOST_TESTS += $(O)/tests/tv/diff-test
 
 # libFuzzer target on the decoder, with ASan and UBSan (when clang is
-# there); tests/tv/fuzz-brief.sh runs it briefly in make check.
+# there); tests/tv/fuzz-tvtrace-brief.sh runs it briefly in make check.
 TV_FUZZ_CC ?= clang
 ifneq ($(shell command -v $(TV_FUZZ_CC) 2>/dev/null),)
 TV_FUZZER := $(O)/tests/tv/fuzz-decode
@@ -26,7 +26,7 @@ $(TV_FUZZER): $(TV_SRCS) tests/tv/fuzz_decode.c userspace/tv/tv.h
 HOST_PROGS += $(TV_FUZZER)
 FUZZERS += $(TV_FUZZER)
 endif
-HOST_TESTS += tests/tv/fuzz-brief.sh
+HOST_TESTS += tests/tv/fuzz-tvtrace-brief.sh
 
 # The listing's disassembler against objdump.
 $(eval $(call host-program,$(O)/tests/tv/disas-check,\

@@ -2,7 +2,7 @@
 /*
  * classify-check - reads 'objdump -d -M no-aliases' output of a RISC-V
  * program on stdin and classifies every instruction twice: with the
- * qemu-model classifier (rvp_classify) on the encoding objdump shows, and
+ * qemu-model classifier (insnhw_classify) on the encoding objdump shows, and
  * from objdump's mnemonic and operands through N-Trace 1.0 Table 2 (4-bit
  * and 3-bit itype) and the CTR "Control Transfer Type Definitions" table.
  * Prints one TAP check per instruction form; a form fails on any
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rvp_classify.h"
+#include "qemu-model/core/insnhw.h"
 #include "rvperf/ctr.h"
 #include "tap.h"
 
@@ -187,12 +187,12 @@ static void check(unsigned int xlen, uint32_t insn, const char *mn,
 		  const char *ops, bool taken)
 {
 	struct want w;
-	struct rvp_insn_class c;
+	struct insnhw_class c;
 	char fname[48];
 	struct form *f;
 
 	expect(mn, ops, taken, &w, fname, sizeof(fname));
-	rvp_classify(insn, xlen, 0, taken, &c);
+	insnhw_classify(insn, xlen, 0, taken, &c);
 	f = form(xlen, fname);
 	f->seen++;
 	if (c.type != w.type || c.itype != w.itype || c.itype3 != w.itype3) {

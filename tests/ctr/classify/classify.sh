@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The instruction classifier (qemu-model/core/classify.c) against GNU
-# objdump: builds a static riscv64 program (main.c + forms64.S) and an RV32
+# The instruction classifier (qemu-model/core/insnhw.c) against GNU
+# objdump: builds a static riscv64 program (classify-prog.c + forms64.S) and an RV32
 # object (forms32.S, for c.jal), disassembles both with
 # 'objdump -d -M no-aliases', and classify-check compares, per instruction
 # form, the classifier's CTR type and N-Trace itypes (4- and 3-bit) with
@@ -16,7 +16,7 @@ if ! command -v "${CROSS}gcc" >/dev/null 2>&1 ||
 	exit 0
 fi
 mkdir -p "$out"
-if ! { "${CROSS}gcc" -O2 -march=rv64gc -mabi=lp64d -c "$here/main.c" \
+if ! { "${CROSS}gcc" -O2 -march=rv64gc -mabi=lp64d -c "$here/classify-prog.c" \
 		-o "$out/main.o" &&
 	"${CROSS}gcc" -march=rv64gc -mabi=lp64d -c "$here/forms64.S" \
 		-o "$out/forms64.o" &&

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * classify.c - rvp_classify().  The opcode fields are those of the
+ * insnhw.c - insnhw_classify().  The opcode fields are those of the
  * unprivileged ISA ("RV32I Base Integer Instruction Set", "C" standard
  * extension, Zcmp and Zcmt); the link registers are x1 and x5 (its
  * "Unconditional Jumps" return-address stack hints).
  */
-#include "rvp_classify.h"
+#include "insnhw.h"
 
 #include "rvperf/ctr.h"
 #include "rvperf/ntrace.h"
@@ -64,7 +64,7 @@ static int64_t cb_imm(uint32_t i)
 		    (bit(i, 2) << 5), 9);
 }
 
-static void set(struct rvp_insn_class *c, unsigned int type,
+static void set(struct insnhw_class *c, unsigned int type,
 		unsigned int itype, unsigned int itype3)
 {
 	c->type = type;
@@ -72,7 +72,7 @@ static void set(struct rvp_insn_class *c, unsigned int type,
 	c->itype3 = itype3;
 }
 
-static void branch(struct rvp_insn_class *c, bool taken, int64_t offset)
+static void branch(struct insnhw_class *c, bool taken, int64_t offset)
 {
 	unsigned int t = taken ? RVP_CTRDATA_TYPE_TAKEN_BRANCH
 			       : RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH;
@@ -86,7 +86,7 @@ static void branch(struct rvp_insn_class *c, bool taken, int64_t offset)
 
 /* jal rd: CTR direct call (rd link), direct jump (x0), other direct jump;
  * N-Trace inferable call or other inferable jump, 3-bit "no special". */
-static void jal(struct rvp_insn_class *c, unsigned int rd, int64_t offset)
+static void jal(struct insnhw_class *c, unsigned int rd, int64_t offset)
 {
 	if (is_link(rd))
 		set(c, RVP_CTRDATA_TYPE_DIRECT_CALL, RVP_ITYPE_INFERABLE_CALL,
@@ -100,7 +100,7 @@ static void jal(struct rvp_insn_class *c, unsigned int rd, int64_t offset)
 }
 
 /* jalr rd, rs1 (and c.jr/c.jalr as jalr x0/x1, rs1). */
-static void jalr(struct rvp_insn_class *c, unsigned int rd, unsigned int rs1)
+static void jalr(struct insnhw_class *c, unsigned int rd, unsigned int rs1)
 {
 	unsigned int type, itype;
 
@@ -121,7 +121,7 @@ static void jalr(struct rvp_insn_class *c, unsigned int rd, unsigned int rs1)
 	set(c, type, itype, RVP_ITYPE_UNINFERABLE_JUMP);
 }
 
-static void classify32(uint32_t i, bool taken, struct rvp_insn_class *c)
+static void classify32(uint32_t i, bool taken, struct insnhw_class *c)
 {
 	unsigned int rd = (i >> 7) & 0x1F, rs1 = (i >> 15) & 0x1F;
 	unsigned int funct3 = (i >> 12) & 7;
@@ -152,7 +152,7 @@ static void classify32(uint32_t i, bool taken, struct rvp_insn_class *c)
 }
 
 static void classify16(uint32_t i, unsigned int xlen, unsigned int exts,
-		       bool taken, struct rvp_insn_class *c)
+		       bool taken, struct insnhw_class *c)
 {
 	unsigned int quadrant = i & 3, funct3 = (i >> 13) & 7;
 	unsigned int rs1 = (i >> 7) & 0x1F, rs2 = (i >> 2) & 0x1F;
@@ -183,7 +183,7 @@ static void classify16(uint32_t i, unsigned int xlen, unsigned int exts,
 	if (funct3 != 5)
 		return;
 	/* Zcmt: cm.jt (index < 32), cm.jalt: 101 000 index[7:0] 10. */
-	if ((exts & RVP_CLASSIFY_ZCMT) && ((i >> 10) & 7) == 0) {
+	if ((exts & INSNHW_ZCMT) && ((i >> 10) & 7) == 0) {
 		unsigned int index = (i >> 2) & 0xFF;
 
 		if (index < 32)
@@ -199,14 +199,14 @@ static void classify16(uint32_t i, unsigned int xlen, unsigned int exts,
 	}
 	/* Zcmp: cm.popret (15:8 = 10111110) and cm.popretz (10111100),
 	 * rlist (7:4) >= 4. */
-	if ((exts & RVP_CLASSIFY_ZCMP) && ((i >> 4) & 0xF) >= 4 &&
+	if ((exts & INSNHW_ZCMP) && ((i >> 4) & 0xF) >= 4 &&
 	    (((i >> 8) & 0xFF) == 0xBE || ((i >> 8) & 0xFF) == 0xBC))
 		set(c, RVP_CTRDATA_TYPE_FUNCTION_RETURN, RVP_ITYPE_RETURN,
 		    RVP_ITYPE_UNINFERABLE_JUMP);
 }
 
-void rvp_classify(uint32_t insn, unsigned int xlen, unsigned int exts,
-		  bool taken, struct rvp_insn_class *out)
+void insnhw_classify(uint32_t insn, unsigned int xlen, unsigned int exts,
+		     bool taken, struct insnhw_class *out)
 {
 	out->type = RVP_CTRDATA_TYPE_NONE;
 	out->itype = out->itype3 = RVP_ITYPE_NO_SPECIAL_TYPE;

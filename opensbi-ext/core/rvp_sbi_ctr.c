@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * rvp_ctr.c - CTR management in M-mode (Smctr/Ssctr v1.0, "CSRs", "State
+ * rvp_sbi_ctr.c - CTR management in M-mode (Smctr/Ssctr v1.0, "CSRs", "State
  * Enable Access Control", "Freeze"; and the v0.1.4 draft's mctrcontrol,
  * with DEPTH and CLR in the control register and the state-enable bit at
  * 55), freestanding.
  */
-#include "rvp_ctr.h"
-#include "rvp_pmu_csr.h"
+#include "rvp_sbi_ctr.h"
+#include "rvp_sbi_pmu_csr.h"
 #include <rvperf/ctr.h>
 
-static int draft_probe_depth(const struct rvp_pmu_ops *ops, void *ctx,
-			     struct rvp_ctr_hart *c);
+static int draft_probe_depth(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			     struct rvp_sbi_ctr_hart *c);
 
-static int probe(const struct rvp_pmu_ops *ops, void *ctx, unsigned int csr,
+static int probe(const struct rvp_sbi_pmu_ops *ops, void *ctx, unsigned int csr,
 		 uint64_t *val)
 {
 	uint64_t dummy;
@@ -22,12 +22,12 @@ static int probe(const struct rvp_pmu_ops *ops, void *ctx, unsigned int csr,
 	return ops->csr_probe(ctx, csr, val ? val : &dummy);
 }
 
-int rvp_ctr_probe(const struct rvp_pmu_ops *ops, void *ctx,
-		  struct rvp_ctr_hart *c)
+int rvp_sbi_ctr_probe(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+		      struct rvp_sbi_ctr_hart *c)
 {
 	unsigned int enc;
 
-	c->layout = RVP_CTR_LAYOUT_NONE;
+	c->layout = RVP_SBI_CTR_LAYOUT_NONE;
 	c->smctr = c->ssctr = 0;
 	c->max_depth = c->depth = 0;
 	c->ctl = 0;
@@ -41,17 +41,17 @@ int rvp_ctr_probe(const struct rvp_pmu_ops *ops, void *ctx,
 	c->smctr = !probe(ops, ctx, RVP_CTR_V1_CSR_MCTRCTL, NULL);
 	c->ssctr = !probe(ops, ctx, RVP_CTR_V1_CSR_SCTRCTL, NULL);
 	if (c->smctr || c->ssctr) {
-		c->layout = RVP_CTR_LAYOUT_V1;
+		c->layout = RVP_SBI_CTR_LAYOUT_V1;
 	} else {
 		/* The draft's CSRs sit at other numbers (0x381/0x181). */
 		c->smctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_MCTRCONTROL, NULL);
 		c->ssctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_SCTRCONTROL, NULL);
 		if (c->smctr || c->ssctr)
-			c->layout = RVP_CTR_LAYOUT_DRAFT;
+			c->layout = RVP_SBI_CTR_LAYOUT_DRAFT;
 	}
-	if (c->layout == RVP_CTR_LAYOUT_NONE)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_NONE)
 		return RVP_SBI_ERR_NOT_SUPPORTED;
-	if (c->layout == RVP_CTR_LAYOUT_DRAFT)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_DRAFT)
 		return draft_probe_depth(ops, ctx, c);
 
 	/* sctrdepth.DEPTH is WARL: an encoding that reads back as written
@@ -92,7 +92,7 @@ static unsigned int draft_depth_entries(uint64_t ctl)
 
 /* The control register M-mode writes: mctrcontrol with Smctr, else the
  * S-level one (an Ssctr-only hart leaves M-mode to someone else). */
-static unsigned int draft_ctl_csr(const struct rvp_ctr_hart *c)
+static unsigned int draft_ctl_csr(const struct rvp_sbi_ctr_hart *c)
 {
 	return c->smctr ? RVP_CTR_DRAFT_CSR_MCTRCONTROL :
 			  RVP_CTR_DRAFT_CSR_SCTRCONTROL;
@@ -100,8 +100,8 @@ static unsigned int draft_ctl_csr(const struct rvp_ctr_hart *c)
 
 /* DEPTH is WARL: the largest code that reads back as written is the
  * maximum. */
-static int draft_probe_depth(const struct rvp_pmu_ops *ops, void *ctx,
-			     struct rvp_ctr_hart *c)
+static int draft_probe_depth(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			     struct rvp_sbi_ctr_hart *c)
 {
 	unsigned int csr = draft_ctl_csr(c), entries;
 
@@ -128,12 +128,12 @@ static unsigned int depth_enc(unsigned int entries)
 	return enc;
 }
 
-static void ctr_clear(const struct rvp_pmu_ops *ops, void *ctx,
-		      const struct rvp_ctr_hart *c)
+static void ctr_clear(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+		      const struct rvp_sbi_ctr_hart *c)
 {
-	if (c->layout == RVP_CTR_LAYOUT_NONE)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_NONE)
 		return;
-	if (c->layout == RVP_CTR_LAYOUT_DRAFT) {
+	if (c->layout == RVP_SBI_CTR_LAYOUT_DRAFT) {
 		/* Writing CLR = 1 zeroes the entries and mctrstatus (draft
 		 * 2.1); the rest of the register is written back as it is,
 		 * as SCTRCLR leaves the ratified mctrctl alone. */
@@ -153,8 +153,8 @@ static void ctr_clear(const struct rvp_pmu_ops *ops, void *ctx,
 
 /* The M-mode state CTR needs, written again after a non-retentive
  * suspend lost it: LCOFI delegation, mstateen0.CTR, depth, mctrctl. */
-static void ctr_apply(const struct rvp_pmu_ops *ops, void *ctx,
-		      const struct rvp_ctr_hart *c)
+static void ctr_apply(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+		      const struct rvp_sbi_ctr_hart *c)
 {
 	uint64_t v;
 
@@ -162,18 +162,18 @@ static void ctr_apply(const struct rvp_pmu_ops *ops, void *ctx,
 		v = ops->csr_read(ctx, RVP_CSR_MIDELEG);
 		ops->csr_write(ctx, RVP_CSR_MIDELEG, v | RVP_MIP_LCOFIP);
 	}
-	if (c->layout == RVP_CTR_LAYOUT_NONE)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_NONE)
 		return;
 	/* Without mstateen0.CTR, S-mode's sctr* accesses and SCTRCLR trap;
 	 * the draft has the bit at 55, the ratified spec at 54. */
 	if (c->smstateen) {
 		v = ops->csr_read(ctx, RVP_CSR_MSTATEEN0);
 		ops->csr_write(ctx, RVP_CSR_MSTATEEN0, v |
-			       (c->layout == RVP_CTR_LAYOUT_DRAFT ?
+			       (c->layout == RVP_SBI_CTR_LAYOUT_DRAFT ?
 				RVP_CTR_DRAFT_STATEEN0_CTR :
 				RVP_CTR_V1_STATEEN0_CTR));
 	}
-	if (c->layout == RVP_CTR_LAYOUT_DRAFT) {
+	if (c->layout == RVP_SBI_CTR_LAYOUT_DRAFT) {
 		/* DEPTH lives in the control register (c->ctl has it). */
 		ops->csr_write(ctx, draft_ctl_csr(c), c->ctl);
 		return;
@@ -183,11 +183,11 @@ static void ctr_apply(const struct rvp_pmu_ops *ops, void *ctx,
 		ops->csr_write(ctx, RVP_CTR_V1_CSR_MCTRCTL, c->ctl);
 }
 
-/* The draft's half of rvp_ctr_hart_init(): one register holds the policy
+/* The draft's half of rvp_sbi_ctr_hart_init(): one register holds the policy
  * bits and DEPTH. */
-static int draft_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
-			   struct rvp_ctr_hart *c,
-			   const struct rvp_ctr_policy *policy,
+static int draft_hart_init(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			   struct rvp_sbi_ctr_hart *c,
+			   const struct rvp_sbi_ctr_policy *policy,
 			   unsigned int want)
 {
 	unsigned int csr = draft_ctl_csr(c);
@@ -217,17 +217,17 @@ static int draft_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 	return 0;
 }
 
-int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
-		      struct rvp_ctr_hart *c,
-		      const struct rvp_ctr_policy *policy)
+int rvp_sbi_ctr_hart_init(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			  struct rvp_sbi_ctr_hart *c,
+			  const struct rvp_sbi_ctr_policy *policy)
 {
-	static const struct rvp_ctr_policy defaults;
+	static const struct rvp_sbi_ctr_policy defaults;
 	unsigned int want, enc;
 	uint64_t v;
 
 	if (!policy)
 		policy = &defaults;
-	rvp_ctr_probe(ops, ctx, c);
+	rvp_sbi_ctr_probe(ops, ctx, c);
 
 	/* LCOFI goes to S-mode, whose perf driver handles it (Sscofpmf);
 	 * mideleg is WARL, so what reads back is what holds. */
@@ -237,13 +237,13 @@ int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 		c->lcofi_delegated = !!(ops->csr_read(ctx, RVP_CSR_MIDELEG) &
 					RVP_MIP_LCOFIP);
 	}
-	if (c->layout == RVP_CTR_LAYOUT_NONE)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_NONE)
 		return RVP_SBI_ERR_NOT_SUPPORTED;
 
 	want = policy->depth ? policy->depth : c->max_depth;
 	if (want > c->max_depth)
 		want = c->max_depth;
-	if (c->layout == RVP_CTR_LAYOUT_DRAFT)
+	if (c->layout == RVP_SBI_CTR_LAYOUT_DRAFT)
 		return draft_hart_init(ops, ctx, c, policy, want);
 	enc = depth_enc(want);
 	ops->csr_write(ctx, RVP_CTR_V1_CSR_SCTRDEPTH, enc);
@@ -274,14 +274,14 @@ int rvp_ctr_hart_init(const struct rvp_pmu_ops *ops, void *ctx,
 	return 0;
 }
 
-void rvp_ctr_hart_start(const struct rvp_pmu_ops *ops, void *ctx,
-			const struct rvp_ctr_hart *c)
+void rvp_sbi_ctr_hart_start(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			    const struct rvp_sbi_ctr_hart *c)
 {
 	ctr_clear(ops, ctx, c);
 }
 
-void rvp_ctr_hart_resume(const struct rvp_pmu_ops *ops, void *ctx,
-			 const struct rvp_ctr_hart *c)
+void rvp_sbi_ctr_hart_resume(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			     const struct rvp_sbi_ctr_hart *c)
 {
 	/* The hart's CSRs may have been lost with its power: put the M-mode
 	 * state back before the records go. */

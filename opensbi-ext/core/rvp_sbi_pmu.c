@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * rvp_pmu.c - the SBI PMU extension (SBI v3.0, chapter "Performance
+ * rvp_sbi_pmu.c - the SBI PMU extension (SBI v3.0, chapter "Performance
  * Monitoring Unit Extension"), freestanding.
  *
  * Every function validates all of its arguments before it changes
@@ -13,20 +13,20 @@
  * read and written in place, through volatile accesses: S-mode may change
  * it meanwhile, and each word is read once.
  */
-#include "rvp_pmu.h"
-#include "rvp_pmu_csr.h"
+#include "rvp_sbi_pmu.h"
+#include "rvp_sbi_pmu_csr.h"
 
 #define BIT64(n)		(1ULL << (n))
 #define EVENT_IDX(type, code)	(((uint32_t)(type) << \
 				  RVP_SBI_PMU_EVENT_IDX_TYPE_SHIFT) | (code))
 #define HPM_CTRS		0xFFFFFFF8U	/* mhpmcounter3..31 */
 
-static uint64_t xmask(const struct rvp_pmu_hart *h)
+static uint64_t xmask(const struct rvp_sbi_pmu_hart *h)
 {
 	return h->xmask;
 }
 
-static unsigned int xlen(const struct rvp_pmu_hart *h)
+static unsigned int xlen(const struct rvp_sbi_pmu_hart *h)
 {
 	return h->hw.xlen;
 }
@@ -85,67 +85,67 @@ static void zero(void *p, uint64_t len)
 
 /* ------------------------------------------------------------ CSR plumbing */
 
-static uint64_t rd(const struct rvp_pmu_hart *h, unsigned int csr)
+static uint64_t rd(const struct rvp_sbi_pmu_hart *h, unsigned int csr)
 {
 	return h->ops->csr_read(h->ctx, csr) & xmask(h);
 }
 
-static void wr(const struct rvp_pmu_hart *h, unsigned int csr, uint64_t v)
+static void wr(const struct rvp_sbi_pmu_hart *h, unsigned int csr, uint64_t v)
 {
 	h->ops->csr_write(h->ctx, csr, v & xmask(h));
 }
 
 /* Counter N's 64-bit value; on RV32 from mhpmcounterN and mhpmcounterNh,
  * reading the high half twice so a carry between the halves is seen. */
-static uint64_t hw_ctr_read(const struct rvp_pmu_hart *h, unsigned int n)
+static uint64_t hw_ctr_read(const struct rvp_sbi_pmu_hart *h, unsigned int n)
 {
 	uint64_t hi, lo;
 	int tries;
 
 	if (xlen(h) == 64)
-		return rd(h, RVP_PMU_CSR_MCOUNTER(n));
+		return rd(h, RVP_SBI_PMU_CSR_MCOUNTER(n));
 	for (tries = 0; tries < 3; tries++) {
-		hi = rd(h, RVP_PMU_CSR_MCOUNTERH(n));
-		lo = rd(h, RVP_PMU_CSR_MCOUNTER(n));
-		if (rd(h, RVP_PMU_CSR_MCOUNTERH(n)) == hi)
+		hi = rd(h, RVP_SBI_PMU_CSR_MCOUNTERH(n));
+		lo = rd(h, RVP_SBI_PMU_CSR_MCOUNTER(n));
+		if (rd(h, RVP_SBI_PMU_CSR_MCOUNTERH(n)) == hi)
 			break;
 	}
 	return (hi << 32) | lo;
 }
 
-static void hw_ctr_write(const struct rvp_pmu_hart *h, unsigned int n,
+static void hw_ctr_write(const struct rvp_sbi_pmu_hart *h, unsigned int n,
 			 uint64_t v)
 {
 	if (xlen(h) == 64) {
-		wr(h, RVP_PMU_CSR_MCOUNTER(n), v);
+		wr(h, RVP_SBI_PMU_CSR_MCOUNTER(n), v);
 		return;
 	}
-	wr(h, RVP_PMU_CSR_MCOUNTER(n), 0);
-	wr(h, RVP_PMU_CSR_MCOUNTERH(n), v >> 32);
-	wr(h, RVP_PMU_CSR_MCOUNTER(n), v);
+	wr(h, RVP_SBI_PMU_CSR_MCOUNTER(n), 0);
+	wr(h, RVP_SBI_PMU_CSR_MCOUNTERH(n), v >> 32);
+	wr(h, RVP_SBI_PMU_CSR_MCOUNTER(n), v);
 }
 
 /* mhpmeventN as 64 bits; RV32 has the upper half (OF, xINH) in
  * mhpmeventNh only with Sscofpmf. */
-static uint64_t hw_evt_read(const struct rvp_pmu_hart *h, unsigned int n)
+static uint64_t hw_evt_read(const struct rvp_sbi_pmu_hart *h, unsigned int n)
 {
-	uint64_t v = rd(h, RVP_PMU_CSR_MHPMEVENT(n));
+	uint64_t v = rd(h, RVP_SBI_PMU_CSR_MHPMEVENT(n));
 
 	if (xlen(h) == 32 && h->hw.sscofpmf)
-		v |= rd(h, RVP_PMU_CSR_MHPMEVENTH(n)) << 32;
+		v |= rd(h, RVP_SBI_PMU_CSR_MHPMEVENTH(n)) << 32;
 	return v;
 }
 
-static void hw_evt_write(const struct rvp_pmu_hart *h, unsigned int n,
+static void hw_evt_write(const struct rvp_sbi_pmu_hart *h, unsigned int n,
 			 uint64_t v)
 {
-	wr(h, RVP_PMU_CSR_MHPMEVENT(n), v);
+	wr(h, RVP_SBI_PMU_CSR_MHPMEVENT(n), v);
 	if (xlen(h) == 32 && h->hw.sscofpmf)
-		wr(h, RVP_PMU_CSR_MHPMEVENTH(n), v >> 32);
+		wr(h, RVP_SBI_PMU_CSR_MHPMEVENTH(n), v >> 32);
 }
 
 /* mcyclecfg (n = 0) or minstretcfg (n = 2) of Smcntrpmf. */
-static void hw_cfg_write(const struct rvp_pmu_hart *h, unsigned int n,
+static void hw_cfg_write(const struct rvp_sbi_pmu_hart *h, unsigned int n,
 			 uint64_t v)
 {
 	unsigned int lo = n ? RVP_CSR_MINSTRETCFG : RVP_CSR_MCYCLECFG;
@@ -157,7 +157,7 @@ static void hw_cfg_write(const struct rvp_pmu_hart *h, unsigned int n,
 }
 
 /* Sets (inhibit) or clears the mcountinhibit bits of hardware counters. */
-static void hw_inhibit(struct rvp_pmu_hart *h, uint32_t set, uint32_t clear)
+static void hw_inhibit(struct rvp_sbi_pmu_hart *h, uint32_t set, uint32_t clear)
 {
 	uint32_t v = (h->inhibit | set) & ~clear;
 
@@ -171,7 +171,7 @@ static void hw_inhibit(struct rvp_pmu_hart *h, uint32_t set, uint32_t clear)
 }
 
 /* Logical counter set -> hardware counter bitmap. */
-static uint32_t hw_bits(const struct rvp_pmu_hart *h, uint64_t lmask)
+static uint32_t hw_bits(const struct rvp_sbi_pmu_hart *h, uint64_t lmask)
 {
 	uint32_t bits = 0;
 
@@ -189,11 +189,11 @@ static uint32_t hw_bits(const struct rvp_pmu_hart *h, uint64_t lmask)
 	return bits;
 }
 
-static uint64_t inh_bits(const struct rvp_pmu_hart *h, uint64_t flags);
+static uint64_t inh_bits(const struct rvp_sbi_pmu_hart *h, uint64_t flags);
 
 /* Hardware counter bitmap (bit N: counter N, implemented ones only) ->
  * logical counter set. */
-static uint64_t hw_to_logical(const struct rvp_pmu_hart *h, uint32_t bits)
+static uint64_t hw_to_logical(const struct rvp_sbi_pmu_hart *h, uint32_t bits)
 {
 	uint64_t out = 0;
 	unsigned int l;
@@ -210,7 +210,7 @@ static uint64_t hw_to_logical(const struct rvp_pmu_hart *h, uint32_t bits)
 
 /* The OF bits of every hpm counter at once (Sscofpmf's scountovf, which
  * M-mode reads whole), as a hardware counter bitmap. */
-static uint32_t hw_overflowed(const struct rvp_pmu_hart *h)
+static uint32_t hw_overflowed(const struct rvp_sbi_pmu_hart *h)
 {
 	if (!h->hw.sscofpmf)
 		return 0;
@@ -224,8 +224,8 @@ static unsigned int ones_width(uint64_t v)
 	return v ? highest_bit(v) + 1 : 0;
 }
 
-void rvp_pmu_discover(const struct rvp_pmu_ops *ops, void *ctx,
-		      unsigned int xl, struct rvp_pmu_hw *hw)
+void rvp_sbi_pmu_discover(const struct rvp_sbi_pmu_ops *ops, void *ctx,
+			  unsigned int xl, struct rvp_sbi_pmu_hw *hw)
 {
 	uint64_t all = xl == 32 ? 0xFFFFFFFFULL : ~0ULL;
 	uint64_t probe;
@@ -243,15 +243,15 @@ void rvp_pmu_discover(const struct rvp_pmu_ops *ops, void *ctx,
 			continue;
 		/* Unimplemented counters are read-only zero (privileged
 		 * spec, "Hardware Performance Monitor"). */
-		ops->csr_write(ctx, RVP_PMU_CSR_MCOUNTER(n), all);
-		v = ops->csr_read(ctx, RVP_PMU_CSR_MCOUNTER(n)) & all;
+		ops->csr_write(ctx, RVP_SBI_PMU_CSR_MCOUNTER(n), all);
+		v = ops->csr_read(ctx, RVP_SBI_PMU_CSR_MCOUNTER(n)) & all;
 		if (xl == 32) {
-			ops->csr_write(ctx, RVP_PMU_CSR_MCOUNTERH(n), all);
-			v |= (ops->csr_read(ctx, RVP_PMU_CSR_MCOUNTERH(n)) &
+			ops->csr_write(ctx, RVP_SBI_PMU_CSR_MCOUNTERH(n), all);
+			v |= (ops->csr_read(ctx, RVP_SBI_PMU_CSR_MCOUNTERH(n)) &
 			      all) << 32;
-			ops->csr_write(ctx, RVP_PMU_CSR_MCOUNTERH(n), 0);
+			ops->csr_write(ctx, RVP_SBI_PMU_CSR_MCOUNTERH(n), 0);
 		}
-		ops->csr_write(ctx, RVP_PMU_CSR_MCOUNTER(n), 0);
+		ops->csr_write(ctx, RVP_SBI_PMU_CSR_MCOUNTER(n), 0);
 		if (!v)
 			continue;
 		hw->ctr_mask |= 1U << n;
@@ -266,26 +266,26 @@ void rvp_pmu_discover(const struct rvp_pmu_ops *ops, void *ctx,
 	}
 }
 
-int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
-		      const struct rvp_pmu_platform *plat,
-		      const struct rvp_pmu_ops *ops, void *ctx)
+int rvp_sbi_pmu_hart_init(struct rvp_sbi_pmu_hart *h,
+			  const struct rvp_sbi_pmu_platform *plat,
+			  const struct rvp_sbi_pmu_ops *ops, void *ctx)
 {
 	uint32_t hpm, mask;
 	unsigned int n;
 
 	zero(h, sizeof(*h));
 	if (!plat || !ops || (plat->xlen != 32 && plat->xlen != 64) ||
-	    plat->num_fw_ctrs > RVP_PMU_MAX_FW_CTRS)
+	    plat->num_fw_ctrs > RVP_SBI_PMU_MAX_FW_CTRS)
 		return RVP_SBI_ERR_INVALID_PARAM;
-	if (plat->maps && (plat->maps->nr_sel > RVP_PMU_MAX_MAP ||
-			   plat->maps->nr_ctrs > RVP_PMU_MAX_MAP ||
-			   plat->maps->nr_raw > RVP_PMU_MAX_MAP))
+	if (plat->maps && (plat->maps->nr_sel > RVP_SBI_PMU_MAX_MAP ||
+			   plat->maps->nr_ctrs > RVP_SBI_PMU_MAX_MAP ||
+			   plat->maps->nr_raw > RVP_SBI_PMU_MAX_MAP))
 		return RVP_SBI_ERR_INVALID_PARAM;
 	h->plat = plat;
 	h->ops = ops;
 	h->ctx = ctx;
 	/* This hart's own counters: harts of one platform may differ. */
-	rvp_pmu_discover(ops, ctx, plat->xlen, &h->hw);
+	rvp_sbi_pmu_discover(ops, ctx, plat->xlen, &h->hw);
 	h->xmask = plat->xlen == 32 ? 0xFFFFFFFFULL : ~0ULL;
 	for (n = 0; n < 32; n++)
 		if (n != 1 && (h->hw.ctr_mask & (1U << n)))
@@ -325,7 +325,7 @@ int rvp_pmu_hart_init(struct rvp_pmu_hart *h,
  * is an argument here (counter_config_matching) or, as event_get_info's
  * entry format says, only for types 2, 3 and 15.
  */
-static int event_well_formed(const struct rvp_pmu_hart *h, uint64_t idx,
+static int event_well_formed(const struct rvp_sbi_pmu_hart *h, uint64_t idx,
 			     uint64_t data, int from_info)
 {
 	uint32_t type, code;
@@ -372,9 +372,9 @@ static int event_well_formed(const struct rvp_pmu_hart *h, uint64_t idx,
 /* mhpmevent selector (without the bits the implementation owns) of a
  * general or cache event: the riscv,event-to-mhpmevent value, else the
  * zero-extended event_idx as the PMU chapter suggests. */
-static uint64_t event_select(const struct rvp_pmu_hart *h, uint32_t idx)
+static uint64_t event_select(const struct rvp_sbi_pmu_hart *h, uint32_t idx)
 {
-	const struct rvp_pmu_maps *m = h->plat->maps;
+	const struct rvp_sbi_pmu_maps *m = h->plat->maps;
 	unsigned int i;
 
 	if (m)
@@ -386,10 +386,10 @@ static uint64_t event_select(const struct rvp_pmu_hart *h, uint32_t idx)
 
 /* Hardware counters (bit N = counter N) that can count a well-formed
  * hardware event. */
-static uint32_t hw_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
+static uint32_t hw_candidates(const struct rvp_sbi_pmu_hart *h, uint32_t idx,
 			      uint64_t data)
 {
-	const struct rvp_pmu_maps *m = h->plat->maps;
+	const struct rvp_sbi_pmu_maps *m = h->plat->maps;
 	uint32_t type = idx >> RVP_SBI_PMU_EVENT_IDX_TYPE_SHIFT;
 	uint32_t code = idx & RVP_SBI_PMU_EVENT_IDX_CODE_MASK;
 	uint32_t bits = 0;
@@ -438,7 +438,7 @@ static uint32_t hw_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
 	return bits & h->hw.ctr_mask;
 }
 
-static int fw_event_supported(const struct rvp_pmu_hart *h, uint32_t code,
+static int fw_event_supported(const struct rvp_sbi_pmu_hart *h, uint32_t code,
 			      uint64_t data)
 {
 	if (code <= RVP_SBI_PMU_FW_HFENCE_VVMA_ASID_RECEIVED)
@@ -453,7 +453,7 @@ static int fw_event_supported(const struct rvp_pmu_hart *h, uint32_t code,
 }
 
 /* Logical counters that can count a well-formed event. */
-static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
+static uint64_t event_candidates(const struct rvp_sbi_pmu_hart *h, uint32_t idx,
 				 uint64_t data)
 {
 	uint32_t type = idx >> RVP_SBI_PMU_EVENT_IDX_TYPE_SHIFT;
@@ -476,7 +476,7 @@ static uint64_t event_candidates(const struct rvp_pmu_hart *h, uint32_t idx,
  * must exist; an empty set is no valid set either.  Written so nothing
  * wraps: cbase is any XLEN value S-mode chose.
  */
-static long counter_set(const struct rvp_pmu_hart *h, uint64_t cbase,
+static long counter_set(const struct rvp_sbi_pmu_hart *h, uint64_t cbase,
 			uint64_t cmask, uint64_t *set)
 {
 	uint64_t room;
@@ -492,13 +492,13 @@ static long counter_set(const struct rvp_pmu_hart *h, uint64_t cbase,
 	return RVP_SBI_SUCCESS;
 }
 
-static uint64_t flags_reserved(const struct rvp_pmu_hart *h, uint64_t flags,
+static uint64_t flags_reserved(const struct rvp_sbi_pmu_hart *h, uint64_t flags,
 			       unsigned int shift)
 {
 	return (flags & xmask(h)) >> shift;
 }
 
-static int is_fw(const struct rvp_pmu_hart *h, unsigned int l)
+static int is_fw(const struct rvp_sbi_pmu_hart *h, unsigned int l)
 {
 	return l >= h->num_hw;
 }
@@ -507,7 +507,7 @@ static int is_fw(const struct rvp_pmu_hart *h, unsigned int l)
 
 /* [addr, addr + size) is S-mode memory M-mode may touch on S-mode's behalf:
  * non-empty, not wrapping, and S-mode's own per the host. */
-static int smem_ok(const struct rvp_pmu_hart *h, uint64_t addr, uint64_t size,
+static int smem_ok(const struct rvp_sbi_pmu_hart *h, uint64_t addr, uint64_t size,
 		   int write)
 {
 	if (!size || addr > ~0ULL - (size - 1))
@@ -519,7 +519,7 @@ static int smem_ok(const struct rvp_pmu_hart *h, uint64_t addr, uint64_t size,
 }
 
 /* The physical address from the (lo, hi) pair of the PMU chapter. */
-static int shmem_addr(const struct rvp_pmu_hart *h, uint64_t lo, uint64_t hi,
+static int shmem_addr(const struct rvp_sbi_pmu_hart *h, uint64_t lo, uint64_t hi,
 		      uint64_t *addr)
 {
 	if (xlen(h) == 64) {
@@ -556,12 +556,12 @@ static void smem_wr32(void *base, uint64_t off, uint32_t v)
 
 /* ------------------------------------------------------------ FID 0, 1 */
 
-struct rvp_sbiret rvp_sbi_pmu_num_counters(struct rvp_pmu_hart *h)
+struct rvp_sbiret rvp_sbi_pmu_num_counters(struct rvp_sbi_pmu_hart *h)
 {
 	return ret_val(h->num_ctrs);
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_sbi_pmu_hart *h,
 					       uint64_t cidx)
 {
 	uint64_t info;
@@ -577,7 +577,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_pmu_hart *h,
 		return ret_val(info);
 	}
 	n = h->hw_ctr[cidx];
-	info = (uint64_t)RVP_PMU_CSR_UCOUNTER(n) |
+	info = (uint64_t)RVP_SBI_PMU_CSR_UCOUNTER(n) |
 	       ((uint64_t)(h->hw.width[n] - 1) <<
 		RVP_SBI_PMU_COUNTER_INFO_WIDTH_SHIFT);
 	return ret_val(info);
@@ -587,7 +587,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_get_info(struct rvp_pmu_hart *h,
 
 /* xINH flags as mhpmevent (Sscofpmf) or mcyclecfg (Smcntrpmf) bits; the
  * chapter makes them hints the implementation may override. */
-static uint64_t inh_bits(const struct rvp_pmu_hart *h, uint64_t flags)
+static uint64_t inh_bits(const struct rvp_sbi_pmu_hart *h, uint64_t flags)
 {
 	uint64_t v = 0;
 
@@ -607,7 +607,7 @@ static uint64_t inh_bits(const struct rvp_pmu_hart *h, uint64_t flags)
 /* The full mhpmeventN value for an event on hpm counter N: the selector in
  * the bits S-mode or the map gives, the upper bits (OF = 0, filters) set
  * here as the privileged spec defines them. */
-static uint64_t hpm_event_value(const struct rvp_pmu_hart *h, uint32_t idx,
+static uint64_t hpm_event_value(const struct rvp_sbi_pmu_hart *h, uint32_t idx,
 				uint64_t data, uint64_t flags)
 {
 	uint32_t type = idx >> RVP_SBI_PMU_EVENT_IDX_TYPE_SHIFT;
@@ -626,7 +626,7 @@ static uint64_t hpm_event_value(const struct rvp_pmu_hart *h, uint32_t idx,
 	return sel;
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_sbi_pmu_hart *h,
 						      uint64_t cbase,
 						      uint64_t cmask,
 						      uint64_t flags,
@@ -695,7 +695,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_pmu_hart *h,
  * values from the snapshot area; out of line to keep counter_start's
  * common frame small. */
 static __attribute__((noinline)) long
-start_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
+start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set)
 {
 	uint64_t rest, off;
 	unsigned int l;
@@ -719,7 +719,7 @@ start_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 	return RVP_SBI_SUCCESS;
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 					    uint64_t cbase, uint64_t cmask,
 					    uint64_t flags, uint64_t ival)
 {
@@ -781,7 +781,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_pmu_hart *h,
  * (stop one counter, no flags) runs in a small frame.
  */
 static __attribute__((noinline)) long
-stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
+stop_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set)
 {
 	uint64_t rest, ovf, v;
 	unsigned int l, i;
@@ -809,7 +809,7 @@ stop_snapshot(struct rvp_pmu_hart *h, uint64_t cbase, uint64_t set)
 }
 
 static __attribute__((noinline)) void
-stop_reset(struct rvp_pmu_hart *h, uint64_t set)
+stop_reset(struct rvp_sbi_pmu_hart *h, uint64_t set)
 {
 	uint64_t rest;
 	uint32_t fixed = 0;
@@ -832,7 +832,7 @@ stop_reset(struct rvp_pmu_hart *h, uint64_t set)
 	h->configured &= ~set;
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_sbi_pmu_hart *h,
 					   uint64_t cbase, uint64_t cmask,
 					   uint64_t flags)
 {
@@ -880,7 +880,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_stop(struct rvp_pmu_hart *h,
 
 /* ------------------------------------------------------------ FID 5, 6 */
 
-static long fw_counter(const struct rvp_pmu_hart *h, uint64_t cidx)
+static long fw_counter(const struct rvp_sbi_pmu_hart *h, uint64_t cidx)
 {
 	if (cidx >= h->num_ctrs || cidx < h->num_hw ||
 	    !(h->configured & BIT64(cidx)))
@@ -888,7 +888,7 @@ static long fw_counter(const struct rvp_pmu_hart *h, uint64_t cidx)
 	return RVP_SBI_SUCCESS;
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_fw_read(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_fw_read(struct rvp_sbi_pmu_hart *h,
 					      uint64_t cidx)
 {
 	long err = fw_counter(h, cidx);
@@ -899,7 +899,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_fw_read(struct rvp_pmu_hart *h,
 	return ret_val(h->fw_value[cidx - h->num_hw] & xmask(h));
 }
 
-struct rvp_sbiret rvp_sbi_pmu_counter_fw_read_hi(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_counter_fw_read_hi(struct rvp_sbi_pmu_hart *h,
 						 uint64_t cidx)
 {
 	long err = fw_counter(h, cidx);
@@ -914,7 +914,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_fw_read_hi(struct rvp_pmu_hart *h,
 
 /* ------------------------------------------------------------ FID 7 */
 
-struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_sbi_pmu_hart *h,
 						 uint64_t lo, uint64_t hi,
 						 uint64_t flags)
 {
@@ -938,7 +938,7 @@ struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_pmu_hart *h,
 		return ret_err(RVP_SBI_ERR_INVALID_ADDRESS);
 	/* No access now: the chapter allows one only in start and stop.
 	 * Checked once, here: S-mode's access to its memory does not change
-	 * while it runs (rvp_pmu.h, smode_range_ok), and start and stop,
+	 * while it runs (rvp_sbi_pmu.h, smode_range_ok), and start and stop,
 	 * the hot calls, only map it. */
 	h->shmem_addr = addr;
 	h->shmem_enabled = 1;
@@ -947,7 +947,7 @@ struct rvp_sbiret rvp_sbi_pmu_snapshot_set_shmem(struct rvp_pmu_hart *h,
 
 /* ------------------------------------------------------------ FID 8 */
 
-struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
+struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_sbi_pmu_hart *h,
 					     uint64_t lo, uint64_t hi,
 					     uint64_t num_entries,
 					     uint64_t flags)
@@ -977,8 +977,8 @@ struct rvp_sbiret rvp_sbi_pmu_event_get_info(struct rvp_pmu_hart *h,
 	size = num_entries * RVP_SBI_PMU_EVENT_INFO_ENTRY_SIZE;
 	if (!smem_ok(h, addr, size, 1))
 		return ret_err(RVP_SBI_ERR_INVALID_ADDRESS);
-	/* Bounded work with interrupts off (rvp_pmu.h). */
-	if (num_entries > RVP_PMU_EVENT_INFO_MAX_ENTRIES)
+	/* Bounded work with interrupts off (rvp_sbi_pmu.h). */
+	if (num_entries > RVP_SBI_PMU_EVENT_INFO_MAX_ENTRIES)
 		return ret_err(RVP_SBI_ERR_FAILED);
 	ent = h->ops->smode_map(h->ctx, addr, size, 1);
 	if (!ent)
@@ -1015,8 +1015,8 @@ out:
 
 /* ------------------------------------------------------------ dispatch */
 
-struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
-				const uint64_t *args)
+struct rvp_sbiret rvp_sbi_pmu_ecall(struct rvp_sbi_pmu_hart *h, unsigned long fid,
+				    const uint64_t *args)
 {
 	uint64_t m = xmask(h);
 	struct rvp_sbiret r;
@@ -1067,8 +1067,8 @@ struct rvp_sbiret rvp_pmu_ecall(struct rvp_pmu_hart *h, unsigned long fid,
 
 /* ------------------------------------------------------------ fw events */
 
-void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
-		      uint64_t event_data, uint64_t count)
+void rvp_sbi_pmu_fw_event(struct rvp_sbi_pmu_hart *h, uint32_t code,
+			  uint64_t event_data, uint64_t count)
 {
 	uint32_t idx = EVENT_IDX(RVP_SBI_PMU_EVENT_TYPE_FW,
 				 code & RVP_SBI_PMU_EVENT_IDX_CODE_MASK);
@@ -1088,7 +1088,7 @@ void rvp_pmu_fw_event(struct rvp_pmu_hart *h, uint32_t code,
 	}
 }
 
-uint64_t rvp_pmu_overflowed(struct rvp_pmu_hart *h)
+uint64_t rvp_sbi_pmu_overflowed(struct rvp_sbi_pmu_hart *h)
 {
 	return hw_to_logical(h, hw_overflowed(h)) & h->started;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * itrace.h - the plugin's instruction-trace output (itrace=FILE); the
+ * itrace_write.h - the plugin's instruction-trace output (itrace=FILE); the
  * file format is rvp_itrace.h.
  */
-#ifndef RVPERF_PLUGIN_ITRACE_H
-#define RVPERF_PLUGIN_ITRACE_H
+#ifndef RVPERF_PLUGIN_ITRACE_WRITE_H
+#define RVPERF_PLUGIN_ITRACE_WRITE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,4 +17,4 @@ void rvp_itrace_exec(unsigned int vcpu_index, uint32_t id, uint32_t priv);
 /* Writes what is buffered and closes the file. */
 void rvp_itrace_close(void);
 
-#endif /* RVPERF_PLUGIN_ITRACE_H */
+#endif /* RVPERF_PLUGIN_ITRACE_WRITE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rvp_classify.h - what a retired RISC-V instruction is as a control
+ * insnhw.h - what a retired RISC-V instruction is as a control
  * transfer: its CTR transfer type (ctrdata TYPE, "Transfer Type Filtering"
  * table of opcodes) and its N-Trace itype (N-Trace 1.0 Table 2, 4-bit and
  * 3-bit ingress ports).  Shared by the CTR model's hosts and the N-Trace
@@ -8,17 +8,17 @@
  * direct jump but N-Trace "other inferable jump"; cm.jt is a CTR direct
  * jump but N-Trace "no special type"), so both are reported.
  */
-#ifndef RVPERF_QEMU_MODEL_RVP_CLASSIFY_H
-#define RVPERF_QEMU_MODEL_RVP_CLASSIFY_H
+#ifndef RVPERF_QEMU_MODEL_INSNHW_H
+#define RVPERF_QEMU_MODEL_INSNHW_H
 
 #include "rvperf/types.h"
 #include <stdbool.h>
 
 /* Extensions whose encodings reuse others' (Zcmp/Zcmt take c.fsdsp's). */
-#define RVP_CLASSIFY_ZCMP (1u << 0)
-#define RVP_CLASSIFY_ZCMT (1u << 1)
+#define INSNHW_ZCMP (1u << 0)
+#define INSNHW_ZCMT (1u << 1)
 
-struct rvp_insn_class {
+struct insnhw_class {
 	unsigned int length;	/* 2 or 4 bytes */
 	unsigned int type;	/* ctrdata TYPE; RVP_CTRDATA_TYPE_NONE: no
 				 * control transfer CTR records */
@@ -32,12 +32,12 @@ struct rvp_insn_class {
 
 /*
  * Classifies the instruction INSN (low 16 bits only when compressed) for a
- * hart with XLEN 32 or 64 and the RVP_CLASSIFY_* extensions in EXTS; TAKEN
+ * hart with XLEN 32 or 64 and the INSNHW_* extensions in EXTS; TAKEN
  * is the outcome of a conditional branch.  Exceptions the instruction
  * raises are the host's business: ecall/ebreak report TYPE exception only
  * because N-Trace Table 2 lists them.
  */
-void rvp_classify(uint32_t insn, unsigned int xlen, unsigned int exts,
-		  bool taken, struct rvp_insn_class *out);
+void insnhw_classify(uint32_t insn, unsigned int xlen, unsigned int exts,
+		     bool taken, struct insnhw_class *out);
 
-#endif /* RVPERF_QEMU_MODEL_RVP_CLASSIFY_H */
+#endif /* RVPERF_QEMU_MODEL_INSNHW_H */

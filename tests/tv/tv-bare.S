@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bare.S - a bare-metal RV64 program for the tandem tests (qemu-system
+ * tv-bare.S - a bare-metal RV64 program for the tandem tests (qemu-system
  * -M virt -bios none -kernel): M-mode sets a trap vector and drops to
  * S-mode with mret; S-mode runs a loop of adds, stores and loads, reads
  * the timer (non-deterministic between runs) and ends with an ecall; the

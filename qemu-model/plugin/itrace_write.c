@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * itrace.c - the plugin's instruction trace (rvp_itrace.h), for N-Trace
+ * itrace_write.c - the plugin's instruction trace (rvp_itrace.h), for N-Trace
  * recording: the ground truth a trace encoder is fed with.  plugin.c
  * describes each translated block here and calls rvp_itrace_exec() at
  * each execution; executions are buffered per vCPU and written in chunks
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "itrace.h"
+#include "itrace_write.h"
 #include "rvp_itrace.h"
 
 #define MAX_VCPUS	1024

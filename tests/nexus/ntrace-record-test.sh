@@ -216,7 +216,7 @@ fi
 # checked here.
 if command -v qemu-system-riscv64 >/dev/null; then
 	riscv64-linux-gnu-gcc -nostdlib -static -Wl,-Ttext=0x80000000 \
-		-o "$tmp/bare" tests/nexus/bare.S
+		-o "$tmp/bare" tests/nexus/nexus-bare.S
 	timeout 120 "$rvperf" nexus record --system --mode btm --callstack 4 \
 		-o "$tmp/sys.nxt" --pcs "$tmp/sys.pcs" -- -M virt -bios none \
 		-kernel "$tmp/bare" -nographic -monitor none -serial none 2>/dev/null

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * ctr.c - the CTR model (see rvp_ctr.h).  Both layouts share one state
+ * ctrhw.c - the CTR model (see ctrhw.h).  Both layouts share one state
  * struct; a layout descriptor says where each field sits and which CSR
  * numbers exist, so recording logic never tests the layout itself.
  */
-#include "rvp_ctr.h"
+#include "ctrhw.h"
 
 #include "rvperf/ctr.h"
 
 /* Where a layout puts things.  Control fields are masks in mctrctl. */
-struct rvp_ctr_layout_desc {
+struct ctrhw_layout_desc {
 	unsigned int csr_mctl, csr_sctl, csr_vsctl;
 	unsigned int csr_mctlh, csr_sctlh, csr_vsctlh;	/* RV32 only; 0: none */
 	unsigned int csr_mstatus;	/* 0: none (ratified) */
@@ -29,7 +29,7 @@ struct rvp_ctr_layout_desc {
 };
 
 #define V1(x) RVP_CTR_V1_MCTRCTL_##x
-static const struct rvp_ctr_layout_desc layout_ratified = {
+static const struct ctrhw_layout_desc layout_ratified = {
 	.csr_mctl = RVP_CTR_V1_CSR_MCTRCTL,
 	.csr_sctl = RVP_CTR_V1_CSR_SCTRCTL,
 	.csr_vsctl = RVP_CTR_V1_CSR_VSCTRCTL,
@@ -68,7 +68,7 @@ static const struct rvp_ctr_layout_desc layout_ratified = {
 #undef V1
 
 #define DR(x) RVP_CTR_DRAFT_MCTRCONTROL_##x
-static const struct rvp_ctr_layout_desc layout_draft = {
+static const struct ctrhw_layout_desc layout_draft = {
 	.csr_mctl = RVP_CTR_DRAFT_CSR_MCTRCONTROL,
 	.csr_sctl = RVP_CTR_DRAFT_CSR_SCTRCONTROL,
 	.csr_vsctl = RVP_CTR_DRAFT_CSR_VSCTRCONTROL,
@@ -115,7 +115,7 @@ static const struct rvp_ctr_layout_desc layout_draft = {
 #undef DR
 
 /* Transfer types that stay within a mode, i.e. everything but traps and
- * trap returns (which rvp_ctr_trap/_trap_return handle). */
+ * trap returns (which ctrhw_trap/_trap_return handle). */
 #define TYPE_BIT(t) (1u << (t))
 #define INMODE_TYPES                                                         \
 	(TYPE_BIT(RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH) |                       \
@@ -139,26 +139,26 @@ static const struct rvp_ctr_layout_desc layout_draft = {
 /* The CC field saturates well below this; the counter must not wrap. */
 #define CYCLE_COUNTER_CAP 0xFFFFFFFFull
 
-static const struct rvp_ctr_layout_desc *layout_of(enum rvp_ctr_layout l)
+static const struct ctrhw_layout_desc *layout_of(enum ctrhw_layout l)
 {
-	return l == RVP_CTR_LAYOUT_DRAFT ? &layout_draft : &layout_ratified;
+	return l == CTRHW_LAYOUT_DRAFT ? &layout_draft : &layout_ratified;
 }
 
-uint64_t rvp_ctr_optional_fields(enum rvp_ctr_layout layout)
+uint64_t ctrhw_optional_fields(enum ctrhw_layout layout)
 {
 	return layout_of(layout)->optional;
 }
 
-uint64_t rvp_ctr_stateen_bit(enum rvp_ctr_layout layout)
+uint64_t ctrhw_stateen_bit(enum ctrhw_layout layout)
 {
 	return layout_of(layout)->stateen_ctr;
 }
 
-void rvp_ctr_config_default(struct rvp_ctr_config *cfg,
-			    enum rvp_ctr_layout layout)
+void ctrhw_config_default(struct ctrhw_config *cfg,
+			  enum ctrhw_layout layout)
 {
 	cfg->layout = layout;
-	cfg->ctl_optional = rvp_ctr_optional_fields(layout);
+	cfg->ctl_optional = ctrhw_optional_fields(layout);
 	cfg->depth_min = 16;
 	cfg->depth_max = 256;
 	cfg->cycle_counting = true;
@@ -178,14 +178,14 @@ static int depth_log_of(unsigned int depth)
 	return -1;
 }
 
-const char *rvp_ctr_config_check(const struct rvp_ctr_config *cfg)
+const char *ctrhw_config_check(const struct ctrhw_config *cfg)
 {
-	const struct rvp_ctr_layout_desc *lay;
+	const struct ctrhw_layout_desc *lay;
 	uint64_t opt;
 	int lo, hi;
 
-	if (cfg->layout != RVP_CTR_LAYOUT_RATIFIED &&
-	    cfg->layout != RVP_CTR_LAYOUT_DRAFT)
+	if (cfg->layout != CTRHW_LAYOUT_RATIFIED &&
+	    cfg->layout != CTRHW_LAYOUT_DRAFT)
 		return "unknown layout";
 	lay = layout_of(cfg->layout);
 	opt = cfg->ctl_optional & lay->optional;
@@ -199,7 +199,7 @@ const char *rvp_ctr_config_check(const struct rvp_ctr_config *cfg)
 		return "at most 4 CCE bits";
 	if (cfg->xlen != 32 && cfg->xlen != 64)
 		return "xlen must be 32 or 64";
-	if (cfg->layout == RVP_CTR_LAYOUT_RATIFIED) {
+	if (cfg->layout == CTRHW_LAYOUT_RATIFIED) {
 		/* "External Traps": MTE and STE come together. */
 		if (!(opt & lay->mte) != !(opt & lay->ste))
 			return "MTE and STE must be implemented together";
@@ -217,30 +217,30 @@ const char *rvp_ctr_config_check(const struct rvp_ctr_config *cfg)
 	return (void *)0;
 }
 
-unsigned int rvp_ctr_depth(const struct rvp_ctr *ctr)
+unsigned int ctrhw_depth(const struct ctrhw *ctr)
 {
 	return 16u << ctr->depth_log;
 }
 
-static unsigned int depth_mask(const struct rvp_ctr *ctr)
+static unsigned int depth_mask(const struct ctrhw *ctr)
 {
 	return (16u << ctr->depth_log) - 1;
 }
 
-bool rvp_ctr_mode_enabled(const struct rvp_ctr *ctr, enum rvp_mode mode)
+bool ctrhw_mode_enabled(const struct ctrhw *ctr, enum hw_mode mode)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 
 	switch (mode) {
-	case RVP_MODE_M:
+	case HW_MODE_M:
 		return ctr->mctl & lay->m;
-	case RVP_MODE_S:
+	case HW_MODE_S:
 		return ctr->mctl & lay->s;
-	case RVP_MODE_U:
+	case HW_MODE_U:
 		return ctr->mctl & lay->u;
-	case RVP_MODE_VS:	/* vsctrctl.S sits where sctrctl.S does */
+	case HW_MODE_VS:	/* vsctrctl.S sits where sctrctl.S does */
 		return ctr->vsctl & lay->s;
-	case RVP_MODE_VU:
+	case HW_MODE_VU:
 		return ctr->vsctl & lay->u;
 	}
 	return false;
@@ -248,16 +248,16 @@ bool rvp_ctr_mode_enabled(const struct rvp_ctr *ctr, enum rvp_mode mode)
 
 /* The control register whose filter bits apply: vsctrctl when V=1
  * ("CSRs"; draft chapter 2: "ctrcontrol" is the active one). */
-static uint64_t active_ctl(const struct rvp_ctr *ctr, enum rvp_mode mode)
+static uint64_t active_ctl(const struct ctrhw *ctr, enum hw_mode mode)
 {
-	return rvp_mode_is_virtual(mode) ? ctr->vsctl : ctr->mctl;
+	return hw_mode_is_virtual(mode) ? ctr->vsctl : ctr->mctl;
 }
 
 /* Types recorded under control register CTL ("Transfer Type Filtering",
  * "RAS Emulation Mode"), traps and trap returns included. */
-static uint32_t accepted_types(const struct rvp_ctr *ctr, uint64_t ctl)
+static uint32_t accepted_types(const struct ctrhw *ctr, uint64_t ctl)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 	uint32_t types = 0;
 
 	if (ctl & lay->rasemu)
@@ -276,9 +276,9 @@ static uint32_t accepted_types(const struct rvp_ctr *ctr, uint64_t ctl)
 }
 
 /* The fast-path masks follow the mode, the control registers, FROZEN. */
-static void recompute(struct rvp_ctr *ctr)
+static void recompute(struct ctrhw *ctr)
 {
-	bool active = !ctr->frozen && rvp_ctr_mode_enabled(ctr, ctr->mode);
+	bool active = !ctr->frozen && ctrhw_mode_enabled(ctr, ctr->mode);
 
 	ctr->accept = active ? accepted_types(ctr, active_ctl(ctr, ctr->mode)) &
 				       INMODE_TYPES
@@ -286,19 +286,19 @@ static void recompute(struct rvp_ctr *ctr)
 	ctr->counting = active && ctr->cfg.cycle_counting;
 }
 
-int rvp_ctr_init(struct rvp_ctr *ctr, const struct rvp_ctr_config *cfg)
+int ctrhw_init(struct ctrhw *ctr, const struct ctrhw_config *cfg)
 {
-	const struct rvp_ctr_layout_desc *lay;
+	const struct ctrhw_layout_desc *lay;
 	unsigned char *p = (unsigned char *)ctr;
 
-	if (rvp_ctr_config_check(cfg))
+	if (ctrhw_config_check(cfg))
 		return -1;
 	for (unsigned long i = 0; i < sizeof(*ctr); i++)
 		p[i] = 0;
 	lay = layout_of(cfg->layout);
 	ctr->lay = lay;
 	ctr->cfg = *cfg;
-	ctr->mode = RVP_MODE_M;
+	ctr->mode = HW_MODE_M;
 	ctr->mstateen_ctr = ctr->hstateen_ctr = true;
 	ctr->depth_log_min = (unsigned int)depth_log_of(cfg->depth_min);
 	ctr->depth_log_max = (unsigned int)depth_log_of(cfg->depth_max);
@@ -324,14 +324,14 @@ int rvp_ctr_init(struct rvp_ctr *ctr, const struct rvp_ctr_config *cfg)
 	return 0;
 }
 
-void rvp_ctr_set_mode(struct rvp_ctr *ctr, enum rvp_mode mode)
+void ctrhw_set_mode(struct ctrhw *ctr, enum hw_mode mode)
 {
 	ctr->mode = mode;
 	recompute(ctr);
 }
 
-void rvp_ctr_set_stateen(struct rvp_ctr *ctr, bool mstateen_ctr,
-			 bool hstateen_ctr)
+void ctrhw_set_stateen(struct ctrhw *ctr, bool mstateen_ctr,
+		       bool hstateen_ctr)
 {
 	ctr->mstateen_ctr = mstateen_ctr;
 	/* Smstateen: hstateen0.CTR is read-only 0 while mstateen0.CTR=0. */
@@ -356,7 +356,7 @@ static uint64_t cc_encode(uint64_t count, unsigned int cce_bits)
 	return ((uint64_t)cce << 12) | ((count >> (cce - 1)) & 0xFFF);
 }
 
-static uint64_t record_data(struct rvp_ctr *ctr, unsigned int type)
+static uint64_t record_data(struct ctrhw *ctr, unsigned int type)
 {
 	uint64_t data = 0;
 
@@ -374,7 +374,7 @@ static uint64_t record_data(struct rvp_ctr *ctr, unsigned int type)
 	return data;
 }
 
-static void fill(struct rvp_ctr *ctr, struct rvp_ctr_entry *e,
+static void fill(struct ctrhw *ctr, struct ctrhw_entry *e,
 		 unsigned int type, uint64_t source, uint64_t target,
 		 bool misp)
 {
@@ -388,7 +388,7 @@ static void fill(struct rvp_ctr *ctr, struct rvp_ctr_entry *e,
 
 /* "Behavior": a qualified transfer goes to the WRPTR entry, which becomes
  * logical entry 0; WRPTR then advances (draft: WRAP on wrapping). */
-static void push_record(struct rvp_ctr *ctr, unsigned int type,
+static void push_record(struct ctrhw *ctr, unsigned int type,
 			uint64_t source, uint64_t target, bool misp)
 {
 	fill(ctr, &ctr->entry[ctr->wrptr], type, source, target, misp);
@@ -400,8 +400,8 @@ static void push_record(struct rvp_ctr *ctr, unsigned int type,
 	}
 }
 
-void rvp_ctr_transfer_slow(struct rvp_ctr *ctr, unsigned int type,
-			   uint64_t source, uint64_t target, bool misp)
+void ctrhw_transfer_slow(struct ctrhw *ctr, unsigned int type,
+			 uint64_t source, uint64_t target, bool misp)
 {
 	if (active_ctl(ctr, ctr->mode) & ctr->lay->rasemu) {
 		unsigned int mask = depth_mask(ctr);
@@ -429,8 +429,8 @@ void rvp_ctr_transfer_slow(struct rvp_ctr *ctr, unsigned int type,
 	push_record(ctr, type, source, target, misp);
 }
 
-void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
-			       unsigned int n)
+void ctrhw_transfers_untimed(struct ctrhw *ctr, const struct hw_xfer *x,
+			     unsigned int n)
 {
 	uint32_t accept = ctr->accept;
 	unsigned int i = 0, kept = 0, skip = 0, mask = depth_mask(ctr);
@@ -442,8 +442,8 @@ void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
 		for (; i < n; i++) {
 			if (ctr->counting)
 				ctr->ccv_valid = false;
-			rvp_ctr_transfer(ctr, x[i].type, x[i].source,
-					 x[i].target, x[i].misp);
+			ctrhw_transfer(ctr, x[i].type, x[i].source,
+				       x[i].target, x[i].misp);
 		}
 		return;
 	}
@@ -452,7 +452,7 @@ void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
 	for (i = n; i > 0 && kept <= mask;)
 		kept += (accept >> (x[--i].type & 15)) & 1;
 	if (!kept) {
-		/* rvp_ctr_cycles_lost() for each: nothing else happens */
+		/* ctrhw_cycles_lost() for each: nothing else happens */
 		if (ctr->counting)
 			ctr->ccv_valid = false;
 		return;
@@ -487,7 +487,7 @@ void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
 
 		for (i++; i < n; i++) {
 			unsigned int type = x[i].type & 15;
-			struct rvp_ctr_entry *e = &ctr->entry[w];
+			struct ctrhw_entry *e = &ctr->entry[w];
 
 			if (!((accept >> type) & 1))
 				continue;
@@ -506,12 +506,12 @@ void rvp_ctr_transfers_untimed(struct rvp_ctr *ctr, const struct rvp_xfer *x,
 		ctr->cycle_counter = 0;
 		ctr->ccv_valid = true;
 	}
-	/* rvp_ctr_cycles_lost() before a last transfer not recorded */
+	/* ctrhw_cycles_lost() before a last transfer not recorded */
 	if (ctr->counting && !((accept >> (x[n - 1].type & 15)) & 1))
 		ctr->ccv_valid = false;
 }
 
-void rvp_ctr_cycles_slow(struct rvp_ctr *ctr, uint64_t n)
+void ctrhw_cycles_slow(struct ctrhw *ctr, uint64_t n)
 {
 	uint64_t c = ctr->cycle_counter + n;
 
@@ -520,7 +520,7 @@ void rvp_ctr_cycles_slow(struct rvp_ctr *ctr, uint64_t n)
 	ctr->cycle_counter = c;
 }
 
-void rvp_ctr_cycles_lost(struct rvp_ctr *ctr)
+void ctrhw_cycles_lost(struct ctrhw *ctr)
 {
 	ctr->ccv_valid = false;
 }
@@ -528,47 +528,47 @@ void rvp_ctr_cycles_lost(struct rvp_ctr *ctr)
 /* "External Traps": the xTE bits a trap from SRC to DST needs, the
  * intervening modes' included (ratified table "External Trap Enable
  * Requirements"); draft 5.2.1: ETEN and the target's xTE only. */
-static bool external_trap_enabled(const struct rvp_ctr *ctr,
-				  enum rvp_mode src, enum rvp_mode dst,
+static bool external_trap_enabled(const struct ctrhw *ctr,
+				  enum hw_mode src, enum hw_mode dst,
 				  uint64_t cfg_ctl)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 	bool mte = ctr->mctl & lay->mte;
 	bool ste = ctr->mctl & lay->ste;
 	bool vste = ctr->vsctl & lay->ste;
 
-	if (ctr->cfg.layout == RVP_CTR_LAYOUT_DRAFT) {
+	if (ctr->cfg.layout == CTRHW_LAYOUT_DRAFT) {
 		if (!(cfg_ctl & lay->eten))
 			return false;
-		return dst == RVP_MODE_M ? mte : dst == RVP_MODE_S ? ste : vste;
+		return dst == HW_MODE_M ? mte : dst == HW_MODE_S ? ste : vste;
 	}
 	switch (dst) {
-	case RVP_MODE_M:
-		return mte && (src == RVP_MODE_S || ste) &&
-		       (src != RVP_MODE_VU || vste);
-	case RVP_MODE_S:
-		return ste && (src != RVP_MODE_VU || vste);
-	case RVP_MODE_VS:
+	case HW_MODE_M:
+		return mte && (src == HW_MODE_S || ste) &&
+		       (src != HW_MODE_VU || vste);
+	case HW_MODE_S:
+		return ste && (src != HW_MODE_VU || vste);
+	case HW_MODE_VS:
 		return vste;
 	default:
 		return false;
 	}
 }
 
-void rvp_ctr_trap(struct rvp_ctr *ctr, bool interrupt, uint64_t cause,
-		  enum rvp_mode target, uint64_t epc, uint64_t vector)
+void ctrhw_trap(struct ctrhw *ctr, bool interrupt, uint64_t cause,
+		enum hw_mode target, uint64_t epc, uint64_t vector)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
-	enum rvp_mode src = ctr->mode;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
+	enum hw_mode src = ctr->mode;
 	unsigned int type = interrupt ? RVP_CTRDATA_TYPE_INTERRUPT
 				      : RVP_CTRDATA_TYPE_EXCEPTION;
 	/* "Freeze": the freeze bits of the target mode's register
 	 * (vsctrctl for traps to VS, sctrctl = mctrctl's bits for HS and
 	 * M; "Virtualization Mode Transitions"). */
-	uint64_t tgt_ctl = target == RVP_MODE_VS ? ctr->vsctl : ctr->mctl;
+	uint64_t tgt_ctl = target == HW_MODE_VS ? ctr->vsctl : ctr->mctl;
 	/* Every other field: vsctrctl whenever V=1 on either side. */
-	uint64_t cfg_ctl = rvp_mode_is_virtual(src) ||
-				   rvp_mode_is_virtual(target)
+	uint64_t cfg_ctl = hw_mode_is_virtual(src) ||
+				   hw_mode_is_virtual(target)
 			   ? ctr->vsctl
 			   : ctr->mctl;
 	bool src_en, dst_en;
@@ -583,8 +583,8 @@ void rvp_ctr_trap(struct rvp_ctr *ctr, bool interrupt, uint64_t cause,
 		return;
 	}
 	if (!ctr->frozen && !(cfg_ctl & lay->rasemu)) {
-		src_en = rvp_ctr_mode_enabled(ctr, src);
-		dst_en = rvp_ctr_mode_enabled(ctr, target);
+		src_en = ctrhw_mode_enabled(ctr, src);
+		dst_en = ctrhw_mode_enabled(ctr, target);
 		if (dst_en && !(cfg_ctl & lay->inhibit[type])) {
 			/* From a disabled mode: partially recorded, source
 			 * PC 0 ("Privilege Mode Transitions" table). */
@@ -600,23 +600,23 @@ void rvp_ctr_trap(struct rvp_ctr *ctr, bool interrupt, uint64_t cause,
 	recompute(ctr);
 }
 
-void rvp_ctr_trap_return(struct rvp_ctr *ctr, enum rvp_mode target,
-			 uint64_t source, uint64_t dest)
+void ctrhw_trap_return(struct ctrhw *ctr, enum hw_mode target,
+		       uint64_t source, uint64_t dest)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
-	enum rvp_mode src = ctr->mode;
-	uint64_t cfg_ctl = rvp_mode_is_virtual(src) ||
-				   rvp_mode_is_virtual(target)
+	const struct ctrhw_layout_desc *lay = ctr->lay;
+	enum hw_mode src = ctr->mode;
+	uint64_t cfg_ctl = hw_mode_is_virtual(src) ||
+				   hw_mode_is_virtual(target)
 			   ? ctr->vsctl
 			   : ctr->mctl;
 
 	ctr->mode = target;
 	if (!ctr->frozen && !(cfg_ctl & lay->rasemu) &&
-	    rvp_ctr_mode_enabled(ctr, src) &&
+	    ctrhw_mode_enabled(ctr, src) &&
 	    !(cfg_ctl & lay->inhibit[RVP_CTRDATA_TYPE_TRAP_RETURN])) {
 		/* To a disabled mode: partially recorded, target PC 0. */
 		push_record(ctr, RVP_CTRDATA_TYPE_TRAP_RETURN, source,
-			    rvp_ctr_mode_enabled(ctr, target) ? dest : 0,
+			    ctrhw_mode_enabled(ctr, target) ? dest : 0,
 			    false);
 	}
 	recompute(ctr);
@@ -631,9 +631,9 @@ enum ctr_reg {
 	REG_MSTATUS, REG_SSTATUS, REG_DEPTH,
 };
 
-static enum ctr_reg decode_csr(const struct rvp_ctr *ctr, unsigned int csrno)
+static enum ctr_reg decode_csr(const struct ctrhw *ctr, unsigned int csrno)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 
 	if (csrno == lay->csr_mctl)
 		return REG_MCTL;
@@ -665,35 +665,35 @@ static enum ctr_reg decode_csr(const struct rvp_ctr *ctr, unsigned int csrno)
  * CSRs; VS-mode for H-level CSRs (vsctrctl) and sctrdepth, and for
  * sctrctl/sctrstatus while hstateen0.CTR=0.
  */
-static enum rvp_access check_access(const struct rvp_ctr *ctr,
-				    unsigned int csrno, bool is_depth,
-				    bool vs_redirectable)
+static enum hw_access check_access(const struct ctrhw *ctr,
+				   unsigned int csrno, bool is_depth,
+				   bool vs_redirectable)
 {
 	unsigned int level = (csrno >> 8) & 3;
 
-	if (ctr->mode == RVP_MODE_M)
-		return RVP_ACCESS_OK;
+	if (ctr->mode == HW_MODE_M)
+		return HW_ACCESS_OK;
 	if (level == 3)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	if (!ctr->mstateen_ctr)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	switch (ctr->mode) {
-	case RVP_MODE_U:
-		return RVP_ACCESS_ILLEGAL;
-	case RVP_MODE_VU:
-		return RVP_ACCESS_VIRTUAL;
-	case RVP_MODE_VS:
+	case HW_MODE_U:
+		return HW_ACCESS_ILLEGAL;
+	case HW_MODE_VU:
+		return HW_ACCESS_VIRTUAL;
+	case HW_MODE_VS:
 		if (level == 2 || is_depth)
-			return RVP_ACCESS_VIRTUAL;
+			return HW_ACCESS_VIRTUAL;
 		if (!vs_redirectable || !ctr->hstateen_ctr)
-			return RVP_ACCESS_VIRTUAL;
-		return RVP_ACCESS_OK;
+			return HW_ACCESS_VIRTUAL;
+		return HW_ACCESS_OK;
 	default:
-		return RVP_ACCESS_OK;
+		return HW_ACCESS_OK;
 	}
 }
 
-static uint64_t depth_field(const struct rvp_ctr *ctr)
+static uint64_t depth_field(const struct ctrhw *ctr)
 {
 	/* draft 2.1: thermometer code, 2^depth_log - 1 (0000, 0001, 0011,
 	 * 0111, 1111 for 16 .. 256). */
@@ -701,9 +701,9 @@ static uint64_t depth_field(const struct rvp_ctr *ctr)
 	       ctr->lay->depth;
 }
 
-static uint64_t read_ctl(const struct rvp_ctr *ctr, enum ctr_reg reg)
+static uint64_t read_ctl(const struct ctrhw *ctr, enum ctr_reg reg)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 
 	switch (reg) {
 	case REG_MCTL:
@@ -712,7 +712,7 @@ static uint64_t read_ctl(const struct rvp_ctr *ctr, enum ctr_reg reg)
 	case REG_SCTL:
 	case REG_SCTLH:
 		/* sctrctl: M and MTE read-only 0 */
-		if (rvp_mode_is_virtual(ctr->mode))
+		if (hw_mode_is_virtual(ctr->mode))
 			return ctr->vsctl | depth_field(ctr);
 		return (ctr->mctl & ~(lay->m | lay->mte)) | depth_field(ctr);
 	case REG_VSCTL:
@@ -724,7 +724,7 @@ static uint64_t read_ctl(const struct rvp_ctr *ctr, enum ctr_reg reg)
 	}
 }
 
-static void clear_entries(struct rvp_ctr *ctr, unsigned int count)
+static void clear_entries(struct ctrhw *ctr, unsigned int count)
 {
 	for (unsigned int i = 0; i < count; i++) {
 		ctr->entry[i].source = 0;
@@ -733,7 +733,7 @@ static void clear_entries(struct rvp_ctr *ctr, unsigned int count)
 	}
 }
 
-static void set_depth_log(struct rvp_ctr *ctr, unsigned int dl)
+static void set_depth_log(struct ctrhw *ctr, unsigned int dl)
 {
 	if (dl < ctr->depth_log_min)
 		dl = ctr->depth_log_min;
@@ -759,15 +759,15 @@ static unsigned int draft_depth_log(uint64_t field)
 	return dl;
 }
 
-static void write_ctl(struct rvp_ctr *ctr, enum ctr_reg reg, uint64_t val)
+static void write_ctl(struct ctrhw *ctr, enum ctr_reg reg, uint64_t val)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 	bool to_vs = reg == REG_VSCTL || reg == REG_VSCTLH ||
 		     ((reg == REG_SCTL || reg == REG_SCTLH) &&
-		      rvp_mode_is_virtual(ctr->mode));
+		      hw_mode_is_virtual(ctr->mode));
 	bool high = reg == REG_MCTLH || reg == REG_SCTLH || reg == REG_VSCTLH;
 	uint64_t old = to_vs ? ctr->vsctl : ctr->mctl;
-	unsigned int old_depth = rvp_ctr_depth(ctr);
+	unsigned int old_depth = ctrhw_depth(ctr);
 	bool clr = false;
 
 	if (high) {
@@ -795,8 +795,8 @@ static void write_ctl(struct rvp_ctr *ctr, enum ctr_reg reg, uint64_t val)
 	 * vsctrcontrol only when V=1 (draft 2.3).  The model clears up to
 	 * the larger of the old and new depth, so a CLR that reduces DEPTH
 	 * leaves nothing in the now-inaccessible entries (draft 2.1 note). */
-	if (clr && (!to_vs || rvp_mode_is_virtual(ctr->mode))) {
-		unsigned int n = rvp_ctr_depth(ctr);
+	if (clr && (!to_vs || hw_mode_is_virtual(ctr->mode))) {
+		unsigned int n = ctrhw_depth(ctr);
 
 		clear_entries(ctr, n > old_depth ? n : old_depth);
 		ctr->wrptr = 0;
@@ -810,18 +810,18 @@ static void write_ctl(struct rvp_ctr *ctr, enum ctr_reg reg, uint64_t val)
 	recompute(ctr);
 }
 
-static uint64_t read_status(const struct rvp_ctr *ctr)
+static uint64_t read_status(const struct ctrhw *ctr)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 
 	return ((uint64_t)ctr->wrptr & lay->status_wrptr) |
 	       (ctr->wrap ? lay->status_wrap : 0) |
 	       (ctr->frozen ? lay->status_frozen : 0);
 }
 
-static void write_status(struct rvp_ctr *ctr, uint64_t val)
+static void write_status(struct ctrhw *ctr, uint64_t val)
 {
-	const struct rvp_ctr_layout_desc *lay = ctr->lay;
+	const struct ctrhw_layout_desc *lay = ctr->lay;
 
 	/* WRPTR bits above depth-1 are read-only 0. */
 	ctr->wrptr = (unsigned int)(val & lay->status_wrptr) & depth_mask(ctr);
@@ -830,25 +830,25 @@ static void write_status(struct rvp_ctr *ctr, uint64_t val)
 	recompute(ctr);
 }
 
-enum rvp_access rvp_ctr_csr_read(struct rvp_ctr *ctr, unsigned int csrno,
-				 uint64_t *val)
+enum hw_access ctrhw_csr_read(struct ctrhw *ctr, unsigned int csrno,
+			      uint64_t *val)
 {
 	enum ctr_reg reg = decode_csr(ctr, csrno);
-	enum rvp_access acc;
+	enum hw_access acc;
 	bool high = reg == REG_MCTLH || reg == REG_SCTLH || reg == REG_VSCTLH;
 
 	if (reg == REG_NONE)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	/* Registers this configuration lacks: vsctrctl without H, the
 	 * RV32-only upper halves in RV64. */
 	if ((reg == REG_VSCTL || reg == REG_VSCTLH) && !ctr->cfg.h_ext)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	if (high && ctr->cfg.xlen != 32)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	acc = check_access(ctr, csrno, reg == REG_DEPTH,
 			   reg == REG_SCTL || reg == REG_SCTLH ||
 				   reg == REG_SSTATUS);
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	switch (reg) {
 	case REG_MSTATUS:
@@ -865,26 +865,26 @@ enum rvp_access rvp_ctr_csr_read(struct rvp_ctr *ctr, unsigned int csrno,
 		break;
 	}
 	*val &= ctr->xlen_mask;
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
-enum rvp_access rvp_ctr_csr_write(struct rvp_ctr *ctr, unsigned int csrno,
-				  uint64_t val)
+enum hw_access ctrhw_csr_write(struct ctrhw *ctr, unsigned int csrno,
+			       uint64_t val)
 {
 	enum ctr_reg reg = decode_csr(ctr, csrno);
-	enum rvp_access acc;
+	enum hw_access acc;
 	bool high = reg == REG_MCTLH || reg == REG_SCTLH || reg == REG_VSCTLH;
 
 	if (reg == REG_NONE)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	if ((reg == REG_VSCTL || reg == REG_VSCTLH) && !ctr->cfg.h_ext)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	if (high && ctr->cfg.xlen != 32)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	acc = check_access(ctr, csrno, reg == REG_DEPTH,
 			   reg == REG_SCTL || reg == REG_SCTLH ||
 				   reg == REG_SSTATUS);
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	val &= ctr->xlen_mask;
 	switch (reg) {
@@ -906,7 +906,7 @@ enum rvp_access rvp_ctr_csr_write(struct rvp_ctr *ctr, unsigned int csrno,
 		write_ctl(ctr, reg, val);
 		break;
 	}
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
 /* Which *ireg (1..6) of which file (its *iselect number) CSRNO is; 0 for
@@ -948,70 +948,70 @@ static int ireg_decode(unsigned int csrno, unsigned int *file)
 
 /* Who may reach the entries through which *ireg file ("Entry Registers",
  * "State Enable Access Control"; draft chapters 3 and 4). */
-static enum rvp_access ireg_access(const struct rvp_ctr *ctr,
-				   unsigned int csrno, unsigned int iselect,
-				   int *n)
+static enum hw_access ireg_access(const struct ctrhw *ctr,
+				  unsigned int csrno, unsigned int iselect,
+				  int *n)
 {
 	unsigned int file = 0;
 
 	*n = ireg_decode(csrno, &file);
 	if (!*n || iselect < RVP_CTR_ISELECT_FIRST ||
 	    iselect > RVP_CTR_ISELECT_LAST)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	if (file == RVP_CSR_MISELECT) {
 		/* Ratified: "an extension could ... make CTR entries
 		 * accessible via miselect/mireg*": v1.0 does not. */
 		if (!ctr->lay->mireg_entries)
-			return RVP_ACCESS_NOT_MINE;
-		return ctr->mode == RVP_MODE_M ? RVP_ACCESS_OK
-					       : RVP_ACCESS_ILLEGAL;
+			return HW_ACCESS_NOT_MINE;
+		return ctr->mode == HW_MODE_M ? HW_ACCESS_OK
+					       : HW_ACCESS_ILLEGAL;
 	}
 	if (file == RVP_CSR_VSISELECT && !ctr->cfg.h_ext)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	return check_access(ctr, csrno, false, file == RVP_CSR_SISELECT);
 }
 
-static uint64_t *entry_field(struct rvp_ctr *ctr, unsigned int iselect,
+static uint64_t *entry_field(struct ctrhw *ctr, unsigned int iselect,
 			     int n)
 {
 	unsigned int logical = iselect - RVP_CTR_ISELECT_FIRST;
-	struct rvp_ctr_entry *e;
+	struct ctrhw_entry *e;
 
 	/* Entries at or beyond the depth read 0 and ignore writes;
 	 * *ireg4..6 are read-only 0. */
-	if (logical >= rvp_ctr_depth(ctr) || n > 3)
+	if (logical >= ctrhw_depth(ctr) || n > 3)
 		return (void *)0;
 	/* Logical X is physical (WRPTR - X - 1) % depth ("sctrstatus"). */
 	e = &ctr->entry[(ctr->wrptr - logical - 1) & depth_mask(ctr)];
 	return n == 1 ? &e->source : n == 2 ? &e->target : &e->data;
 }
 
-enum rvp_access rvp_ctr_ireg_read(struct rvp_ctr *ctr, unsigned int csrno,
-				  unsigned int iselect, uint64_t *val)
+enum hw_access ctrhw_ireg_read(struct ctrhw *ctr, unsigned int csrno,
+			       unsigned int iselect, uint64_t *val)
 {
 	int n;
-	enum rvp_access acc = ireg_access(ctr, csrno, iselect, &n);
+	enum hw_access acc = ireg_access(ctr, csrno, iselect, &n);
 	uint64_t *f;
 
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	f = entry_field(ctr, iselect, n);
 	*val = f ? *f & ctr->xlen_mask : 0;
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
-enum rvp_access rvp_ctr_ireg_write(struct rvp_ctr *ctr, unsigned int csrno,
-				   unsigned int iselect, uint64_t val)
+enum hw_access ctrhw_ireg_write(struct ctrhw *ctr, unsigned int csrno,
+				unsigned int iselect, uint64_t val)
 {
 	int n;
-	enum rvp_access acc = ireg_access(ctr, csrno, iselect, &n);
+	enum hw_access acc = ireg_access(ctr, csrno, iselect, &n);
 	uint64_t *f;
 
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	f = entry_field(ctr, iselect, n);
 	if (!f)
-		return RVP_ACCESS_OK;
+		return HW_ACCESS_OK;
 	/* Narrow writes are zero-extended ("ctrsource"). */
 	val &= ctr->xlen_mask;
 	if (n == 2)
@@ -1019,47 +1019,47 @@ enum rvp_access rvp_ctr_ireg_write(struct rvp_ctr *ctr, unsigned int csrno,
 	else if (n == 3)
 		val &= ctr->data_wmask;
 	*f = val;
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
-enum rvp_access rvp_ctr_sctrclr(struct rvp_ctr *ctr)
+enum hw_access ctrhw_sctrclr(struct ctrhw *ctr)
 {
 	if (!ctr->lay->sctrclr)
-		return RVP_ACCESS_ILLEGAL;
+		return HW_ACCESS_ILLEGAL;
 	/* "Supervisor CTR Clear Instruction" and "State Enable Access
 	 * Control": illegal in U, virtual in VU, gated by mstateen0.CTR
 	 * below M and by hstateen0.CTR in VS. */
 	switch (ctr->mode) {
-	case RVP_MODE_M:
+	case HW_MODE_M:
 		break;
-	case RVP_MODE_U:
-		return RVP_ACCESS_ILLEGAL;
-	case RVP_MODE_S:
+	case HW_MODE_U:
+		return HW_ACCESS_ILLEGAL;
+	case HW_MODE_S:
 		if (!ctr->mstateen_ctr)
-			return RVP_ACCESS_ILLEGAL;
+			return HW_ACCESS_ILLEGAL;
 		break;
-	case RVP_MODE_VS:
+	case HW_MODE_VS:
 		if (!ctr->mstateen_ctr)
-			return RVP_ACCESS_ILLEGAL;
+			return HW_ACCESS_ILLEGAL;
 		if (!ctr->hstateen_ctr)
-			return RVP_ACCESS_VIRTUAL;
+			return HW_ACCESS_VIRTUAL;
 		break;
-	case RVP_MODE_VU:
-		return ctr->mstateen_ctr ? RVP_ACCESS_VIRTUAL
-					 : RVP_ACCESS_ILLEGAL;
+	case HW_MODE_VU:
+		return ctr->mstateen_ctr ? HW_ACCESS_VIRTUAL
+					 : HW_ACCESS_ILLEGAL;
 	}
 	/* Zeroes every entry register for all depths, the cycle counter and
 	 * CCV (the next record has CCV=0). */
-	clear_entries(ctr, RVP_CTR_MAX_DEPTH);
+	clear_entries(ctr, CTRHW_MAX_DEPTH);
 	ctr->cycle_counter = 0;
 	ctr->ccv_valid = false;
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
-void rvp_ctr_entry_get(const struct rvp_ctr *ctr, unsigned int logical,
-		       struct rvp_ctr_entry *out)
+void ctrhw_entry_get(const struct ctrhw *ctr, unsigned int logical,
+		     struct ctrhw_entry *out)
 {
-	if (logical >= rvp_ctr_depth(ctr)) {
+	if (logical >= ctrhw_depth(ctr)) {
 		out->source = out->target = out->data = 0;
 		return;
 	}

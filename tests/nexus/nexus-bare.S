@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bare.S - a bare-metal riscv64 program for rvperf nexus record --system
+ * nexus-bare.S - a bare-metal riscv64 program for rvperf nexus record --system
  * (qemu-system-riscv64 -M virt -bios none -kernel): calls, returns,
  * branches and loops in M-mode, an ecall trapping to M-mode and its mret,
  * a drop to S-mode by mret, ecalls from S-mode, then the virt machine's

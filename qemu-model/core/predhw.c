@@ -1,36 +1,36 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* pred.c - the branch-predictor model of rvp_pred.h. */
-#include "rvp_pred.h"
+/* predhw.c - the branch-predictor model of predhw.h. */
+#include "predhw.h"
 
 #include "rvperf/ctr.h"
 
-void rvp_pred_init(struct rvp_pred *p)
+void predhw_init(struct predhw *p)
 {
-	for (unsigned int i = 0; i < RVP_PRED_BIMODAL_ENTRIES; i++)
+	for (unsigned int i = 0; i < PREDHW_BIMODAL_ENTRIES; i++)
 		p->bimodal[i] = 1;	/* weakly not taken */
-	for (unsigned int i = 0; i < RVP_PRED_BTB_ENTRIES; i++)
+	for (unsigned int i = 0; i < PREDHW_BTB_ENTRIES; i++)
 		p->btb[i] = 0;
-	for (unsigned int i = 0; i < RVP_PRED_RAS_ENTRIES; i++)
+	for (unsigned int i = 0; i < PREDHW_RAS_ENTRIES; i++)
 		p->ras[i] = 0;
 	p->ras_top = p->ras_count = 0;
 }
 
-static void ras_push(struct rvp_pred *p, uint64_t addr)
+static void ras_push(struct predhw *p, uint64_t addr)
 {
-	p->ras_top = (p->ras_top + 1) % RVP_PRED_RAS_ENTRIES;
+	p->ras_top = (p->ras_top + 1) % PREDHW_RAS_ENTRIES;
 	p->ras[p->ras_top] = addr;
-	if (p->ras_count < RVP_PRED_RAS_ENTRIES)
+	if (p->ras_count < PREDHW_RAS_ENTRIES)
 		p->ras_count++;
 }
 
-static inline bool update(struct rvp_pred *p, unsigned int type,
+static inline bool update(struct predhw *p, unsigned int type,
 			  uint64_t source, uint64_t target,
 			  unsigned int length)
 {
 	unsigned int bi = (unsigned int)(source >> 1) &
-			  (RVP_PRED_BIMODAL_ENTRIES - 1);
+			  (PREDHW_BIMODAL_ENTRIES - 1);
 	unsigned int ti = (unsigned int)(source >> 1) &
-			  (RVP_PRED_BTB_ENTRIES - 1);
+			  (PREDHW_BTB_ENTRIES - 1);
 	uint8_t *ctr = &p->bimodal[bi];
 	bool taken, misp = false;
 
@@ -54,8 +54,8 @@ static inline bool update(struct rvp_pred *p, unsigned int type,
 	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
 		if (p->ras_count) {
 			misp = p->ras[p->ras_top] != target;
-			p->ras_top = (p->ras_top + RVP_PRED_RAS_ENTRIES - 1) %
-				     RVP_PRED_RAS_ENTRIES;
+			p->ras_top = (p->ras_top + PREDHW_RAS_ENTRIES - 1) %
+				     PREDHW_RAS_ENTRIES;
 			p->ras_count--;
 		} else {
 			misp = true;
@@ -73,13 +73,13 @@ static inline bool update(struct rvp_pred *p, unsigned int type,
 	return misp;
 }
 
-bool rvp_pred_update(struct rvp_pred *p, unsigned int type, uint64_t source,
-		     uint64_t target, unsigned int length)
+bool predhw_update(struct predhw *p, unsigned int type, uint64_t source,
+		   uint64_t target, unsigned int length)
 {
 	return update(p, type, source, target, length);
 }
 
-/* What each ctrdata TYPE does to the predictor (rvp_pred.h). */
+/* What each ctrdata TYPE does to the predictor (predhw.h). */
 #define PRED_BIMODAL	1u	/* conditional branch: bimodal counter */
 #define PRED_BTB	2u	/* indirect: last-target table */
 #define PRED_POP	4u	/* return, swap: return-address stack pop */
@@ -95,20 +95,20 @@ static const uint8_t pred_class[256] = {	/* by uint8_t TYPE */
 	[RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP] = PRED_BTB,
 };
 
-/* rvp_pred_update()'s rules, table-driven and with the stack pointers in
+/* predhw_update()'s rules, table-driven and with the stack pointers in
  * locals (the misp stores into X could alias the tables and would make
  * the compiler reload them every time). */
-void rvp_pred_updates(struct rvp_pred *p, struct rvp_xfer *x, unsigned int n)
+void predhw_updates(struct predhw *p, struct hw_xfer *x, unsigned int n)
 {
 	unsigned int top = p->ras_top, count = p->ras_count;
 
-	for (struct rvp_xfer *e = x; e < x + n; e++) {
+	for (struct hw_xfer *e = x; e < x + n; e++) {
 		unsigned int f = pred_class[e->type];
 		bool misp = false;
 
 		if (f & PRED_BIMODAL) {
 			uint8_t *c = &p->bimodal[(e->source >> 1) &
-						 (RVP_PRED_BIMODAL_ENTRIES - 1)];
+						 (PREDHW_BIMODAL_ENTRIES - 1)];
 			unsigned int v = *c;
 			bool taken = e->type == RVP_CTRDATA_TYPE_TAKEN_BRANCH;
 
@@ -117,21 +117,21 @@ void rvp_pred_updates(struct rvp_pred *p, struct rvp_xfer *x, unsigned int n)
 		}
 		if (f & PRED_BTB) {
 			uint64_t *t = &p->btb[(e->source >> 1) &
-					      (RVP_PRED_BTB_ENTRIES - 1)];
+					      (PREDHW_BTB_ENTRIES - 1)];
 
 			misp = *t != e->target;
 			*t = e->target;
 		}
 		if (f & PRED_POP) {
 			misp = !count || p->ras[top] != e->target;
-			top = (top + RVP_PRED_RAS_ENTRIES - (count != 0)) %
-			      RVP_PRED_RAS_ENTRIES;
+			top = (top + PREDHW_RAS_ENTRIES - (count != 0)) %
+			      PREDHW_RAS_ENTRIES;
 			count -= count != 0;
 		}
 		if (f & PRED_PUSH) {
-			top = (top + 1) % RVP_PRED_RAS_ENTRIES;
+			top = (top + 1) % PREDHW_RAS_ENTRIES;
 			p->ras[top] = e->source + (e->length ? e->length : 4);
-			count += count < RVP_PRED_RAS_ENTRIES;
+			count += count < PREDHW_RAS_ENTRIES;
 		}
 		e->misp = misp;
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * rvp_pmu_dt.c - riscv,pmu map properties into struct rvp_pmu_maps,
+ * rvp_sbi_pmu_dt.c - riscv,pmu map properties into struct rvp_sbi_pmu_maps,
  * freestanding (no libfdt: the host hands the property bytes over).
  */
-#include "rvp_pmu_dt.h"
+#include "rvp_sbi_pmu_dt.h"
 
 #define TIME_CTR	(1U << 1)	/* the time CSR is not a PMU counter */
 
@@ -28,8 +28,8 @@ static int ctr_map_ok(uint32_t map)
 	return map && !(map & TIME_CTR);
 }
 
-int rvp_pmu_dt_prop(struct rvp_pmu_maps *m, const char *name,
-		    const void *val, uint32_t len)
+int rvp_sbi_pmu_dt_prop(struct rvp_sbi_pmu_maps *m, const char *name,
+			const void *val, uint32_t len)
 {
 	const uint8_t *p = val;
 	uint32_t i, n, tuple;
@@ -64,27 +64,27 @@ int rvp_pmu_dt_prop(struct rvp_pmu_maps *m, const char *name,
 				return RVP_SBI_ERR_INVALID_PARAM;
 		}
 	}
-	if (tuple == 5 ? n > RVP_PMU_MAX_MAP - m->nr_raw :
+	if (tuple == 5 ? n > RVP_SBI_PMU_MAX_MAP - m->nr_raw :
 	    same(name, "riscv,event-to-mhpmevent") ?
-	    n > RVP_PMU_MAX_MAP - m->nr_sel : n > RVP_PMU_MAX_MAP - m->nr_ctrs)
+	    n > RVP_SBI_PMU_MAX_MAP - m->nr_sel : n > RVP_SBI_PMU_MAX_MAP - m->nr_ctrs)
 		return RVP_SBI_ERR_NOT_SUPPORTED;
 
 	for (i = 0; i < n; i++) {
 		const uint8_t *t = p + 4 * tuple * i;
 
 		if (tuple == 5) {
-			struct rvp_pmu_raw_ctrs *r = &m->raw[m->nr_raw++];
+			struct rvp_sbi_pmu_raw_ctrs *r = &m->raw[m->nr_raw++];
 
 			r->select = ((uint64_t)cell(t, 0) << 32) | cell(t, 1);
 			r->mask = ((uint64_t)cell(t, 2) << 32) | cell(t, 3);
 			r->ctr_map = cell(t, 4);
 		} else if (same(name, "riscv,event-to-mhpmevent")) {
-			struct rvp_pmu_evt_sel *s = &m->sel[m->nr_sel++];
+			struct rvp_sbi_pmu_evt_sel *s = &m->sel[m->nr_sel++];
 
 			s->event_idx = cell(t, 0);
 			s->select = ((uint64_t)cell(t, 1) << 32) | cell(t, 2);
 		} else {
-			struct rvp_pmu_evt_ctrs *c = &m->ctrs[m->nr_ctrs++];
+			struct rvp_sbi_pmu_evt_ctrs *c = &m->ctrs[m->nr_ctrs++];
 
 			c->first = cell(t, 0);
 			c->last = cell(t, 1);

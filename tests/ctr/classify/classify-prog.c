@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * main.c - the C half of the classifier test program: calls, returns, a
- * tail call and an indirect call as the compiler emits them.
+ * classify-prog.c - the C half of the classifier test program: calls,
+ * returns, a tail call and an indirect call as the compiler emits them.
  */
 void rvp_forms(void);
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * pmu.c - the counter model of rvp_pmu.h.  Section names are those of the
+ * hpmhw.c - the counter model of hpmhw.h.  Section names are those of the
  * privileged specification: "Hardware Performance Monitor", "Machine
  * Counter-Enable Register (mcounteren)", "Machine Counter-Inhibit Register
  * (mcountinhibit)", the Sscofpmf chapter, and the H extension's
  * "hcounteren" and virtual-instruction rules.
  */
-#include "rvp_pmu.h"
+#include "hpmhw.h"
 
 #include "rvperf/csr.h"
 
@@ -14,73 +14,73 @@
 #define COUNTER_IR 2
 #define HPM_FIRST 3
 
-static const char *const event_names[RVP_PMU_EVENT_COUNT] = {
-	[RVP_PMU_EVENT_NONE] = "none",
-	[RVP_PMU_EVENT_CYCLES] = "cycles",
-	[RVP_PMU_EVENT_INSTRUCTIONS] = "instructions",
-	[RVP_PMU_EVENT_BRANCHES] = "branches",
-	[RVP_PMU_EVENT_TAKEN_BRANCHES] = "taken-branches",
-	[RVP_PMU_EVENT_MISPREDICTS] = "mispredicted-branches",
-	[RVP_PMU_EVENT_CALLS] = "calls",
-	[RVP_PMU_EVENT_RETURNS] = "returns",
-	[RVP_PMU_EVENT_OTHER_JUMPS] = "other-jumps",
-	[RVP_PMU_EVENT_EXCEPTIONS] = "exceptions",
-	[RVP_PMU_EVENT_INTERRUPTS] = "interrupts",
+static const char *const event_names[HPMHW_EVENT_COUNT] = {
+	[HPMHW_EVENT_NONE] = "none",
+	[HPMHW_EVENT_CYCLES] = "cycles",
+	[HPMHW_EVENT_INSTRUCTIONS] = "instructions",
+	[HPMHW_EVENT_BRANCHES] = "branches",
+	[HPMHW_EVENT_TAKEN_BRANCHES] = "taken-branches",
+	[HPMHW_EVENT_MISPREDICTS] = "mispredicted-branches",
+	[HPMHW_EVENT_CALLS] = "calls",
+	[HPMHW_EVENT_RETURNS] = "returns",
+	[HPMHW_EVENT_OTHER_JUMPS] = "other-jumps",
+	[HPMHW_EVENT_EXCEPTIONS] = "exceptions",
+	[HPMHW_EVENT_INTERRUPTS] = "interrupts",
 };
 
-const char *rvp_pmu_event_name(enum rvp_pmu_event event)
+const char *hpmhw_event_name(enum hpmhw_event event)
 {
-	return (unsigned int)event < RVP_PMU_EVENT_COUNT ? event_names[event]
+	return (unsigned int)event < HPMHW_EVENT_COUNT ? event_names[event]
 							 : (void *)0;
 }
 
 /* The Sscofpmf inhibit bit for counting in MODE. */
-static uint64_t inhibit_bit(enum rvp_mode mode)
+static uint64_t inhibit_bit(enum hw_mode mode)
 {
 	switch (mode) {
-	case RVP_MODE_M:
+	case HW_MODE_M:
 		return RVP_MHPMEVENT_MINH;
-	case RVP_MODE_S:
+	case HW_MODE_S:
 		return RVP_MHPMEVENT_SINH;
-	case RVP_MODE_U:
+	case HW_MODE_U:
 		return RVP_MHPMEVENT_UINH;
-	case RVP_MODE_VS:
+	case HW_MODE_VS:
 		return RVP_MHPMEVENT_VSINH;
-	case RVP_MODE_VU:
+	case HW_MODE_VU:
 		return RVP_MHPMEVENT_VUINH;
 	}
 	return 0;
 }
 
-static void recompute(struct rvp_pmu *pmu)
+static void recompute(struct hpmhw *pmu)
 {
-	static const enum rvp_mode modes[] = { RVP_MODE_U, RVP_MODE_S,
-					       RVP_MODE_M, RVP_MODE_VU,
-					       RVP_MODE_VS };
+	static const enum hw_mode modes[] = { HW_MODE_U, HW_MODE_S,
+					       HW_MODE_M, HW_MODE_VU,
+					       HW_MODE_VS };
 
-	for (unsigned int m = 0; m < RVP_MODE_SLOTS; m++)
-		for (unsigned int e = 0; e < RVP_PMU_EVENT_COUNT; e++)
+	for (unsigned int m = 0; m < HW_MODE_SLOTS; m++)
+		for (unsigned int e = 0; e < HPMHW_EVENT_COUNT; e++)
 			pmu->counts[m][e] = 0;
-	for (unsigned int n = 0; n < RVP_PMU_COUNTERS; n++) {
+	for (unsigned int n = 0; n < HPMHW_COUNTERS; n++) {
 		if (!((pmu->implemented >> n) & 1) ||
 		    ((pmu->mcountinhibit >> n) & 1))
 			continue;
 		for (unsigned int i = 0; i < sizeof(modes) / sizeof(modes[0]);
 		     i++) {
-			enum rvp_mode m = modes[i];
+			enum hw_mode m = modes[i];
 			uint64_t ev;
 
 			if (n == COUNTER_CY) {
-				pmu->counts[m][RVP_PMU_EVENT_CYCLES] |= 1u << n;
+				pmu->counts[m][HPMHW_EVENT_CYCLES] |= 1u << n;
 				continue;
 			}
 			if (n == COUNTER_IR) {
-				pmu->counts[m][RVP_PMU_EVENT_INSTRUCTIONS] |=
+				pmu->counts[m][HPMHW_EVENT_INSTRUCTIONS] |=
 					1u << n;
 				continue;
 			}
 			ev = pmu->event[n] & RVP_MHPMEVENT_EVENT;
-			if (ev == RVP_PMU_EVENT_NONE ||
+			if (ev == HPMHW_EVENT_NONE ||
 			    (pmu->event[n] & inhibit_bit(m)))
 				continue;
 			pmu->counts[m][ev] |= 1u << n;
@@ -88,8 +88,8 @@ static void recompute(struct rvp_pmu *pmu)
 	}
 }
 
-void rvp_pmu_init(struct rvp_pmu *pmu, const struct rvp_pmu_config *cfg,
-		  const struct rvp_pmu_ops *ops, void *opaque)
+void hpmhw_init(struct hpmhw *pmu, const struct hpmhw_config *cfg,
+		const struct hpmhw_ops *ops, void *opaque)
 {
 	unsigned char *p = (unsigned char *)pmu;
 	unsigned int hpm = cfg->hpm_counters > 29 ? 29 : cfg->hpm_counters;
@@ -105,8 +105,8 @@ void rvp_pmu_init(struct rvp_pmu *pmu, const struct rvp_pmu_config *cfg,
 	recompute(pmu);
 }
 
-void rvp_pmu_count_slow(struct rvp_pmu *pmu, enum rvp_mode mode,
-			enum rvp_pmu_event event, uint64_t n)
+void hpmhw_count_slow(struct hpmhw *pmu, enum hw_mode mode,
+		      enum hpmhw_event event, uint64_t n)
 {
 	uint32_t set = pmu->counts[mode][event];
 
@@ -132,7 +132,7 @@ enum csr_kind { K_NONE, K_MCOUNTER, K_UCOUNTER, K_EVENT, K_INHIBIT,
 		K_MCOUNTEREN, K_SCOUNTEREN, K_HCOUNTEREN, K_SCOUNTOVF };
 
 /* What CSRNO is; *index the counter, *high the RV32 upper half. */
-static enum csr_kind decode(const struct rvp_pmu *pmu, unsigned int csrno,
+static enum csr_kind decode(const struct hpmhw *pmu, unsigned int csrno,
 			    unsigned int *index, bool *high)
 {
 	bool rv32 = pmu->cfg.xlen == 32;
@@ -190,24 +190,24 @@ static enum csr_kind decode(const struct rvp_pmu *pmu, unsigned int csrno,
 /* Privilege rules by CSR number: bits 9:8 give the lowest level that may
  * access it, bits 11:10 = 3 make it read-only.  VU gets virtual-instruction
  * for S- and H-level CSRs, VS for H-level ones (H extension, "Traps"). */
-static enum rvp_access level_check(enum rvp_mode mode, unsigned int csrno,
-				   bool write)
+static enum hw_access level_check(enum hw_mode mode, unsigned int csrno,
+				  bool write)
 {
 	unsigned int level = (csrno >> 8) & 3;
 
 	if (write && (csrno >> 10) == 3)
-		return RVP_ACCESS_ILLEGAL;
-	if (mode == RVP_MODE_M)
-		return RVP_ACCESS_OK;
+		return HW_ACCESS_ILLEGAL;
+	if (mode == HW_MODE_M)
+		return HW_ACCESS_OK;
 	if (level == 3)
-		return RVP_ACCESS_ILLEGAL;
-	if (mode == RVP_MODE_U && level != 0)
-		return RVP_ACCESS_ILLEGAL;
-	if (mode == RVP_MODE_VU && level != 0)
-		return RVP_ACCESS_VIRTUAL;
-	if (mode == RVP_MODE_VS && level == 2)
-		return RVP_ACCESS_VIRTUAL;
-	return RVP_ACCESS_OK;
+		return HW_ACCESS_ILLEGAL;
+	if (mode == HW_MODE_U && level != 0)
+		return HW_ACCESS_ILLEGAL;
+	if (mode == HW_MODE_VU && level != 0)
+		return HW_ACCESS_VIRTUAL;
+	if (mode == HW_MODE_VS && level == 2)
+		return HW_ACCESS_VIRTUAL;
+	return HW_ACCESS_OK;
 }
 
 /* Zicntr/Zihpm read access of cycle/instret/hpmcounterN: mcounteren for
@@ -215,47 +215,47 @@ static enum rvp_access level_check(enum rvp_mode mode, unsigned int csrno,
  * scounteren (virtual-instruction: the H extension raises it "when the
  * corresponding bit in either hcounteren or scounteren is 0 and the same
  * bit in mcounteren is 1"), scounteren for U (illegal). */
-static enum rvp_access counter_enabled(const struct rvp_pmu *pmu,
-				       enum rvp_mode mode, unsigned int index)
+static enum hw_access counter_enabled(const struct hpmhw *pmu,
+				      enum hw_mode mode, unsigned int index)
 {
 	uint32_t bit = 1u << index;
 
-	if (mode == RVP_MODE_M)
-		return RVP_ACCESS_OK;
+	if (mode == HW_MODE_M)
+		return HW_ACCESS_OK;
 	if (!(pmu->mcounteren & bit))
-		return RVP_ACCESS_ILLEGAL;
-	if (rvp_mode_is_virtual(mode) && !(pmu->hcounteren & bit))
-		return RVP_ACCESS_VIRTUAL;
-	if (mode == RVP_MODE_VU && !(pmu->scounteren & bit))
-		return RVP_ACCESS_VIRTUAL;
-	if (mode == RVP_MODE_U && !(pmu->scounteren & bit))
-		return RVP_ACCESS_ILLEGAL;
-	return RVP_ACCESS_OK;
+		return HW_ACCESS_ILLEGAL;
+	if (hw_mode_is_virtual(mode) && !(pmu->hcounteren & bit))
+		return HW_ACCESS_VIRTUAL;
+	if (mode == HW_MODE_VU && !(pmu->scounteren & bit))
+		return HW_ACCESS_VIRTUAL;
+	if (mode == HW_MODE_U && !(pmu->scounteren & bit))
+		return HW_ACCESS_ILLEGAL;
+	return HW_ACCESS_OK;
 }
 
-static uint32_t enable_mask(const struct rvp_pmu *pmu)
+static uint32_t enable_mask(const struct hpmhw *pmu)
 {
 	return pmu->implemented;
 }
 
-enum rvp_access rvp_pmu_csr_read(struct rvp_pmu *pmu, enum rvp_mode mode,
-				 unsigned int csrno, uint64_t *val)
+enum hw_access hpmhw_csr_read(struct hpmhw *pmu, enum hw_mode mode,
+			      unsigned int csrno, uint64_t *val)
 {
 	unsigned int index;
 	bool high;
 	enum csr_kind kind = decode(pmu, csrno, &index, &high);
-	enum rvp_access acc;
+	enum hw_access acc;
 	uint64_t v = 0;
 
 	if (kind == K_NONE)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	acc = level_check(mode, csrno, false);
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	switch (kind) {
 	case K_UCOUNTER:
 		acc = counter_enabled(pmu, mode, index);
-		if (acc != RVP_ACCESS_OK)
+		if (acc != HW_ACCESS_OK)
 			return acc;
 		/* fall through */
 	case K_MCOUNTER:
@@ -281,12 +281,12 @@ enum rvp_access rvp_pmu_csr_read(struct rvp_pmu *pmu, enum rvp_mode mode,
 		 * below M and also by hcounteren in VS. */
 		uint32_t mask = 0;
 
-		for (unsigned int i = HPM_FIRST; i < RVP_PMU_COUNTERS; i++)
+		for (unsigned int i = HPM_FIRST; i < HPMHW_COUNTERS; i++)
 			if (pmu->event[i] & RVP_MHPMEVENT_OF)
 				mask |= 1u << i;
-		if (mode != RVP_MODE_M)
+		if (mode != HW_MODE_M)
 			mask &= pmu->mcounteren;
-		if (rvp_mode_is_virtual(mode))
+		if (hw_mode_is_virtual(mode))
 			mask &= pmu->hcounteren;
 		v = mask;
 		break;
@@ -299,18 +299,18 @@ enum rvp_access rvp_pmu_csr_read(struct rvp_pmu *pmu, enum rvp_mode mode,
 	else if (pmu->cfg.xlen == 32)
 		v &= 0xFFFFFFFFull;
 	*val = v;
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
 
 /* mhpmeventN is WARL: unknown events read back as none, the Sscofpmf bits
  * exist only with Sscofpmf, VSINH/VUINH only with H. */
-static uint64_t legal_event(const struct rvp_pmu *pmu, uint64_t val)
+static uint64_t legal_event(const struct hpmhw *pmu, uint64_t val)
 {
 	uint64_t ev = val & RVP_MHPMEVENT_EVENT;
 	uint64_t keep = 0;
 
-	if (ev >= RVP_PMU_EVENT_COUNT)
-		ev = RVP_PMU_EVENT_NONE;
+	if (ev >= HPMHW_EVENT_COUNT)
+		ev = HPMHW_EVENT_NONE;
 	if (pmu->cfg.sscofpmf) {
 		keep = RVP_MHPMEVENT_OF | RVP_MHPMEVENT_MINH |
 		       RVP_MHPMEVENT_SINH | RVP_MHPMEVENT_UINH;
@@ -329,18 +329,18 @@ static uint64_t merge(uint64_t old, uint64_t val, bool high, bool rv32)
 	return val;
 }
 
-enum rvp_access rvp_pmu_csr_write(struct rvp_pmu *pmu, enum rvp_mode mode,
-				  unsigned int csrno, uint64_t val)
+enum hw_access hpmhw_csr_write(struct hpmhw *pmu, enum hw_mode mode,
+			       unsigned int csrno, uint64_t val)
 {
 	unsigned int index;
 	bool high, rv32 = pmu->cfg.xlen == 32;
 	enum csr_kind kind = decode(pmu, csrno, &index, &high);
-	enum rvp_access acc;
+	enum hw_access acc;
 
 	if (kind == K_NONE)
-		return RVP_ACCESS_NOT_MINE;
+		return HW_ACCESS_NOT_MINE;
 	acc = level_check(mode, csrno, true);
-	if (acc != RVP_ACCESS_OK)
+	if (acc != HW_ACCESS_OK)
 		return acc;
 	if (rv32)
 		val &= 0xFFFFFFFFull;
@@ -380,5 +380,5 @@ enum rvp_access rvp_pmu_csr_write(struct rvp_pmu *pmu, enum rvp_mode mode,
 	default:	/* read-only: level_check refused the write */
 		break;
 	}
-	return RVP_ACCESS_OK;
+	return HW_ACCESS_OK;
 }
