@@ -6,7 +6,9 @@
 #   GENERIC_FW    upstream OpenSBI 1.8.1's own generic platform (the
 #                 M-mode benchmark's baseline)
 #   CTR_QEMU      Debian's QEMU 10.0.2 (bookworm-backports): Smctr/Ssctr;
-#   CTR_QEMU_USER and its qemu-riscv64 (plugin API with registers)
+#   CTR_QEMU_USER and its qemu-riscv64: a static build without plugin
+#                 support (Debian's qemu-user since 9.1), for running
+#                 riscv64 programs; plugins need the system's QEMU 7.2
 # The firmware is copied into $(O) so that its path does not change with
 # the content key the cache uses.
 CTR_QEMU_BIN = $(RVPERF_CACHE)/qemu-10.0.2/rvperf-bin

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Debian's QEMU 10.0.2 for bookworm (bookworm-backports; Smctr/Ssctr, plugin
-# API with register access), unpacked into the cache so that the system's
-# QEMU 7.2 stays what it is.  Prints a folder with two wrappers,
+# Debian's QEMU 10.0.2 for bookworm (bookworm-backports; Smctr/Ssctr; the
+# system emulator loads plugins with register access, its qemu-riscv64 is a
+# static build that loads none), unpacked into the cache so that the
+# system's QEMU 7.2 stays what it is.  Prints a folder with two wrappers,
 # qemu-system-riscv64 (which passes -L for the unpacked ROMs) and
 # qemu-riscv64, that any script taking a QEMU path can run.
 # Environment: RVPERF_CACHE.
