@@ -5,3 +5,14 @@ HOST_TESTS += linux-driver/tests/checkpatch.sh
 HOST_TESTS += linux-driver/tests/ctr-regs-sync.sh
 HOST_TESTS += linux-driver/tests/module-build.sh
 HOST_TESTS += linux-driver/tests/sparse.sh
+HOST_TESTS += linux-driver/tests/series-sync.sh
+
+# The upstream series against the pinned Linux 7.2.8 (linux-driver/patches/):
+# each patch applied, checkpatch --strict, its objects built with W=1.
+# Heavy (the first run prepares a kernel build directory), so not in check.
+# check-series-6.12: the same for the backport to Debian's 6.12 (patches/6.12/).
+.PHONY: check-series check-series-6.12
+check-series:
+	$(Q)linux-driver/patches/check-series.sh
+check-series-6.12:
+	$(Q)linux-driver/patches/check-series.sh --6.12

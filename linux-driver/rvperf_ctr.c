@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/asm-extable.h>
+#include <asm/cpufeature.h>
 #include <asm/csr.h>
 
 #include "rvperf_ctr.h"
@@ -220,6 +221,16 @@ static unsigned int rvctr_set_depth(unsigned int want, unsigned long *bits_out)
 
 /* ---------------------------------------------------------- detection */
 
+#ifdef RISCV_ISA_EXT_SSCTR
+/*
+ * The cpufeature code found Ssctr (or Smctr, which includes it) with
+ * Sscsrind, for sireg2/3, on every hart.
+ */
+static bool rvctr_isa_present(void)
+{
+	return riscv_isa_extension_available(NULL, SSCTR);
+}
+#else
 /* Whether an ISA string ("rv64imac_ssctr_...") names @ext. */
 static bool rvctr_isa_has(const char *isa, const char *ext)
 {
@@ -250,7 +261,7 @@ static bool rvctr_node_has(struct device_node *np, const char *ext)
  * includes it) and Sscsrind (or Smcsrind) for sireg2/3.  Without a
  * devicetree (ACPI) only the CSR probe decides.
  */
-static bool rvctr_dt_present(void)
+static bool rvctr_isa_present(void)
 {
 	struct device_node *np;
 	bool any = false;
@@ -270,6 +281,7 @@ static bool rvctr_dt_present(void)
 	}
 	return any;
 }
+#endif
 
 static u64 rvctr_ctl_write_read(void *arg, u64 val)
 {
@@ -324,7 +336,7 @@ int rvctr_probe(struct pmu *pmu)
 {
 	int ret;
 
-	if (!rvctr_dt_present())
+	if (!rvctr_isa_present())
 		return -ENODEV;
 
 	preempt_disable();
@@ -466,11 +478,50 @@ int rvctr_event_init(struct perf_event *event)
 	return 0;
 }
 
+#ifdef RVPERF_HAS_PERF_CTX_DATA
+/*
+ * The call-stack save area perf keeps for @task (Linux 6.15 on: in the
+ * task, allocated from pmu::task_ctx_cache); the caller holds the RCU read
+ * lock or has interrupts off.
+ */
+static struct rvctr_task_ctx *rvctr_task_data(struct task_struct *task)
+{
+	struct perf_ctx_data *cd;
+
+	if (!task)
+		return NULL;
+	cd = rcu_dereference_sched(task->perf_ctx_data);
+	return cd ? cd->data : NULL;
+}
+
+/* The call-stack save area perf keeps for @event's task, if any. */
+static struct rvctr_task_ctx *rvctr_event_task_ctx(struct perf_event *event)
+{
+	return rvctr_task_data(event->hw.target);
+}
+
+/* The save area of the task switched in or out. */
+static struct rvctr_task_ctx *
+rvctr_switch_task_ctx(struct perf_event_pmu_context *pmu_ctx,
+		      struct task_struct *task)
+{
+	return rvctr_task_data(task);
+}
+#else
 /* The call-stack save area perf keeps for @event's task, if any. */
 static struct rvctr_task_ctx *rvctr_event_task_ctx(struct perf_event *event)
 {
 	return event->pmu_ctx ? event->pmu_ctx->task_ctx_data : NULL;
 }
+
+/* Before 6.15 the save area is in the task's perf context. */
+static struct rvctr_task_ctx *
+rvctr_switch_task_ctx(struct perf_event_pmu_context *pmu_ctx,
+		      struct task_struct *task)
+{
+	return pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+}
+#endif
 
 /* Programs the union of the cpu's branch events (0 when none). */
 static void rvctr_program(struct rvctr_cpu *c)
@@ -618,15 +669,12 @@ static void rvctr_task_restore(struct rvctr_cpu *c, struct rvctr_task_ctx *t)
  * other switch in the records are wiped: they belong to another address
  * space, if not another user.
  */
-static void rvctr_switch(struct perf_event_pmu_context *pmu_ctx,
-			 bool sched_in)
+static void rvctr_switch(struct rvctr_task_ctx *t, bool sched_in)
 {
 	struct rvctr_cpu *c = this_cpu_ptr(rvctr.cpus);
-	struct rvctr_task_ctx *t;
 
 	if (!rvctr.present || !c->users)
 		return;
-	t = pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
 	if (t && c->cs_users) {
 		if (sched_in)
 			rvctr_task_restore(c, t);
@@ -642,12 +690,13 @@ static void rvctr_switch(struct perf_event_pmu_context *pmu_ctx,
 void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
 		      struct task_struct *task, bool sched_in)
 {
-	rvctr_switch(pmu_ctx, sched_in);
+	rvctr_switch(rvctr_switch_task_ctx(pmu_ctx, task), sched_in);
 }
 #else
 void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx, bool sched_in)
 {
-	rvctr_switch(pmu_ctx, sched_in);
+	/* current: the task switched out, or in */
+	rvctr_switch(rvctr_switch_task_ctx(pmu_ctx, current), sched_in);
 }
 #endif
 

@@ -117,10 +117,10 @@ static void rvctr_test_types(struct kunit *test)
 {
 	static const u8 want[16][2] = {
 		[0] = { PERF_BR_UNKNOWN, 0 },
-		[1] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_1 },
+		[1] = { PERF_BR_EXTEND_ABI, PERF_BR_RISCV_EXCEPTION },
 		[2] = { PERF_BR_IRQ, 0 },
 		[3] = { PERF_BR_ERET, 0 },
-		[4] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_2 },
+		[4] = { PERF_BR_EXTEND_ABI, PERF_BR_RISCV_NOT_TAKEN },
 		[5] = { PERF_BR_COND, 0 },
 		[6] = { PERF_BR_UNKNOWN, 0 },
 		[7] = { PERF_BR_UNKNOWN, 0 },
@@ -128,7 +128,7 @@ static void rvctr_test_types(struct kunit *test)
 		[9] = { PERF_BR_CALL, 0 },
 		[10] = { PERF_BR_IND, 0 },
 		[11] = { PERF_BR_UNCOND, 0 },
-		[12] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_3 },
+		[12] = { PERF_BR_EXTEND_ABI, PERF_BR_RISCV_COROUTINE_SWAP },
 		[13] = { PERF_BR_RET, 0 },
 		[14] = { PERF_BR_IND, 0 },
 		[15] = { PERF_BR_UNCOND, 0 },
@@ -212,7 +212,7 @@ static void rvctr_test_sanitise(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.from, (u64)UADDR);
 	KUNIT_EXPECT_EQ(test, e.to, 0ULL);
 	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_EXTEND_ABI);
-	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_1);
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_RISCV_EXCEPTION);
 	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fk, &r, &e));
 	KUNIT_EXPECT_EQ(test, e.from, 0ULL);
 	KUNIT_EXPECT_EQ(test, e.to, (u64)KADDR);
@@ -298,7 +298,7 @@ static void rvctr_test_syscall(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fcall, &fault, &e));
 	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fany, &fault, &e));
 	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_EXTEND_ABI);
-	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_1);
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_RISCV_EXCEPTION);
 	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&fany, &ecall, &e));
 	KUNIT_EXPECT_EQ(test, (u32)e.type, PERF_BR_SYSCALL);
 	KUNIT_EXPECT_FALSE(test, rvctr_record_to_entry(&fret, &ecall, &e));
@@ -505,7 +505,7 @@ static void rvctr_test_coroutine(struct kunit *test)
 	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_DRAFT, f.types, f.priv, true, ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_COROUTINE_SWAP), 0ULL);
 	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&f, &swap, &e));
-	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_NEW_ARCH_3);
+	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_RISCV_COROUTINE_SWAP);
 }
 
 static struct kunit_case rvctr_logic_cases[] = {

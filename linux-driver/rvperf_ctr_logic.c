@@ -218,8 +218,9 @@ EXPORT_SYMBOL_GPL(rvctr_impl_allows);
  * CTR records no exception cause, so the reader looks at the source
  * instruction: ecall is PERF_BR_SYSCALL.  Other synchronous exceptions
  * (faults, ebreak: data or instruction is not known) are
- * PERF_BR_NEW_ARCH_1, not-taken branches PERF_BR_NEW_ARCH_2 and co-routine
- * swaps PERF_BR_NEW_ARCH_3: perf has no generic name for them.
+ * PERF_BR_RISCV_EXCEPTION, not-taken branches PERF_BR_RISCV_NOT_TAKEN and
+ * co-routine swaps PERF_BR_RISCV_COROUTINE_SWAP: perf has no generic name
+ * for them.
  */
 void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 			u8 *new_type)
@@ -232,7 +233,7 @@ void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 			break;
 		}
 		*type = PERF_BR_EXTEND_ABI;
-		*new_type = PERF_BR_NEW_ARCH_1;
+		*new_type = PERF_BR_RISCV_EXCEPTION;
 		break;
 	case RVP_CTRDATA_TYPE_INTERRUPT:
 		*type = PERF_BR_IRQ;
@@ -242,7 +243,7 @@ void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 		break;
 	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:
 		*type = PERF_BR_EXTEND_ABI;
-		*new_type = PERF_BR_NEW_ARCH_2;
+		*new_type = PERF_BR_RISCV_NOT_TAKEN;
 		break;
 	case RVP_CTRDATA_TYPE_TAKEN_BRANCH:
 		*type = PERF_BR_COND;
@@ -263,7 +264,7 @@ void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 		break;
 	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
 		*type = PERF_BR_EXTEND_ABI;
-		*new_type = PERF_BR_NEW_ARCH_3;
+		*new_type = PERF_BR_RISCV_COROUTINE_SWAP;
 		break;
 	case RVP_CTRDATA_TYPE_FUNCTION_RETURN:
 		*type = PERF_BR_RET;

@@ -17,6 +17,17 @@ enum rvctr_layout {
 	RVCTR_LAYOUT_DRAFT,	/* v0.1.4 draft: sctrcontrol with DEPTH */
 };
 
+#ifndef PERF_BR_RISCV_EXCEPTION
+/*
+ * RISC-V names of perf's architecture-specific branch types, as the
+ * upstream series adds them to <uapi/linux/perf_event.h>; kernels without
+ * them get the same values here.
+ */
+#define PERF_BR_RISCV_EXCEPTION		PERF_BR_NEW_ARCH_1
+#define PERF_BR_RISCV_NOT_TAKEN		PERF_BR_NEW_ARCH_2
+#define PERF_BR_RISCV_COROUTINE_SWAP	PERF_BR_NEW_ARCH_3
+#endif
+
 /* The deepest CTR buffer (sctrdepth 4, the draft's DEPTH 0b1111). */
 #define RVCTR_MAX_DEPTH		256
 

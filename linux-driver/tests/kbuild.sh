@@ -43,7 +43,7 @@ kbuild_driver() {
 	kb_log=$kb_src.log
 	[ -n "${KB_KEEP:-}" ] || trap 'rm -rf "$kb_src" "$kb_log"' EXIT
 	(cd linux-driver && find . -type f ! -name build.mk ! -name '*.md' \
-		! -path './tests/*' -exec cp --parents {} "$kb_src" \;)
+		! -path './tests/*' ! -path './patches/*' -exec cp --parents {} "$kb_src" \;)
 	# The M= build reads auto.conf from $kb_out; the driver becomes a
 	# module and its KUnit suite (built-in only) stays out.  MAKEFLAGS is
 	# cleared: under 'make -s check' kbuild would inherit -s and print no

@@ -46,10 +46,10 @@ if [ ! -e "$src/.rvperf-unpacked" ]; then
 fi
 
 # The driver's kernel files: everything but the project's own build glue,
-# notes and host tests.
+# notes, host tests and the upstream series (patches/).
 driver_files() {
 	(cd "$driver" && find . -type f ! -name build.mk ! -name '*.md' \
-		! -path './tests/*' | LC_ALL=C sort)
+		! -path './tests/*' ! -path './patches/*' | LC_ALL=C sort)
 }
 
 # Copies the driver into drivers/perf/rvperf/, touching only files whose

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Applies the series (linux-driver/patches/*.patch) patch by patch to the
+# pinned Linux source, or with --6.12 its backport (patches/6.12/) to
+# Debian's linux-source-6.12, and checks each one (TAP):
+#   - it applies (git apply, in a scratch copy of the source);
+#   - scripts/checkpatch.pl --strict passes on it;
+#   - the objects of the files the series touches that exist at that
+#     point build with W=1 (ARCH=riscv, tinyconfig + check.config), and
+#     with C=1 sparse when SPARSE=1.
+# Only objects are built (make <dir>/<file>.o), never vmlinux.
+# checkpatch's advice to include <linux/cpufeature.h> for <asm/cpufeature.h>
+# is dropped: on RISC-V (no GENERIC_CPU_AUTOPROBE) the former does not
+# include the latter, so riscv_pmu_sbi.c includes the asm header too.
+# Signed-off-by is not checked: whoever submits the series adds theirs.
+#
+# Environment: RVPERF_CACHE (default ~/.cache/rvperf): the pinned source
+# is unpacked there by scripts/registry/fetch.sh, the scratch source
+# (series-src-7.2.8, hard links but for the files the series touches) and
+# the build directory (series-build-7.2.8, kept between runs) go there
+# too.  CROSS_COMPILE (default riscv64-linux-gnu-), JOBS, SERIES_DIR (another
+# series to check, e.g. a fresh gen-series.sh output).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top" || exit 1
+. tests/tap.sh
+
+export RVPERF_CACHE=${RVPERF_CACHE:-$HOME/.cache/rvperf}
+cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
+jobs=${JOBS:-$(nproc)}
+if [ "${1:-}" = --6.12 ]; then
+	series=${SERIES_DIR:-$here/6.12}
+	pristine=$("$here/gen-series.sh" base-6.12) || exit 1
+	src=$RVPERF_CACHE/series-src-6.12
+	out=$RVPERF_CACHE/series-build-6.12
+else
+	series=${SERIES_DIR:-$here}
+	pristine=$RVPERF_CACHE/linux-7.2.8
+	scripts/registry/fetch.sh unpack "$pristine" linux-7.2.8.src >/dev/null ||
+		exit 1
+	src=$RVPERF_CACHE/series-src-7.2.8
+	out=$RVPERF_CACHE/series-build-7.2.8
+fi
+# Objects the series builds, once their source exists.
+objs="arch/riscv/kernel/cpufeature.o drivers/perf/riscv_pmu.o
+drivers/perf/riscv_pmu_sbi.o drivers/perf/riscv_ctr.o
+drivers/perf/riscv_ctr_logic.o drivers/perf/riscv_ctr_kunit.o"
+
+command -v "${cross}gcc" >/dev/null ||
+	exec scripts/tap-skip "${cross}gcc missing (run 'make deps')"
+
+exec 9>"$out.lock"
+flock 9
+# A scratch source: hard links to the pristine one, except fresh copies
+# (new mtimes, so kbuild sees them change) of every file a patch touches.
+rm -rf "$src"
+cp -al "$pristine" "$src" || exit 1
+patches=$(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v /0000-)
+[ -n "$patches" ] || { echo "Bail out! no patches in $series"; exit 1; }
+for f in $(cat $patches | sed -n 's|^+++ b/||p' | sort -u); do
+	[ -e "$src/$f" ] && cp --remove-destination "$pristine/$f" "$src/$f"
+done
+
+kmake() { make -s -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$cross" "$@"; }
+
+configure() {
+	local cfg
+	cfg=$(mktemp -d)
+	kmake O="$cfg" tinyconfig >/dev/null 2>&1 &&
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" \
+		"$here/check.config" >/dev/null 2>&1 &&
+	kmake O="$cfg" olddefconfig >/dev/null 2>&1 || { rm -rf "$cfg"; return 1; }
+	mkdir -p "$out"
+	cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"
+	rm -rf "$cfg"
+}
+
+for p in $patches; do
+	name=$(basename "$p" .patch)
+	out_cp=$(cd "$src" &&
+		perl scripts/checkpatch.pl --strict --no-summary --terse \
+		--no-signoff --ignore FILE_PATH_CHANGES "$p" 2>&1 |
+		grep -v 'Use #include <linux/cpufeature.h> instead of <asm/cpufeature.h>')
+	[ -z "$out_cp" ]
+	ok $? "$name: checkpatch --strict" || diag "$out_cp"
+	log=$(git -C "$src" apply --whitespace=error-all "$p" 2>&1)
+	ok $? "$name: applies" || { diag "$log"; break; }
+	if ! configure; then
+		ok 1 "$name: configures"
+		break
+	fi
+	built=""
+	for o in $objs; do
+		[ -f "$src/${o%.o}.c" ] && built="$built $o"
+	done
+	log=$(kmake -j"$jobs" W=1 ${SPARSE:+C=1} $built 2>&1)
+	rc=$?
+	# No warning at all in the files the series touches.
+	warn=$(echo "$log" | grep -E 'warning|error' | grep -E 'riscv_(pmu|ctr)|cpufeature|hwcap')
+	[ $rc -eq 0 ] && [ -z "$warn" ]
+	ok $? "$name: W=1${SPARSE:+ C=1} builds$built" || diag "$log"
+done
+tap_done
+exit $?
