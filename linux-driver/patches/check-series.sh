@@ -7,6 +7,9 @@
 #   - scripts/checkpatch.pl --strict passes on it;
 #   - the objects of the files the series touches that exist at that
 #     point build with W=1 (ARCH=riscv, tinyconfig + check.config);
+#   - after the last patch, when it adds the not-for-upstream draft layout:
+#     riscv_ctr.o again with CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y (kbuild's
+#     per-option dependencies rebuild only it, both ways);
 #   - with SPARSE=1, after the last patch: sparse (C=2) on those objects.
 # Only objects are built (make <dir>/<file>.o), never vmlinux.
 # checkpatch's advice to include <linux/cpufeature.h> for <asm/cpufeature.h>
@@ -64,12 +67,13 @@ done
 
 kmake() { make -s -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$cross" "$@"; }
 
+# configure [FRAGMENT]: tinyconfig + check.config (+ FRAGMENT).
 configure() {
 	local cfg
 	cfg=$(mktemp -d)
 	kmake O="$cfg" tinyconfig >/dev/null 2>&1 &&
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" \
-		"$here/check.config" >/dev/null 2>&1 &&
+		"$here/check.config" ${1:+"$1"} >/dev/null 2>&1 &&
 	kmake O="$cfg" olddefconfig >/dev/null 2>&1 || { rm -rf "$cfg"; return 1; }
 	mkdir -p "$out"
 	cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"
@@ -102,6 +106,22 @@ for p in $patches; do
 	ok $? "$name: W=1 builds$built" || diag "$log"
 done
 
+if grep -q '^config RISCV_PMU_SBI_CTR_DRAFT$' "$src/drivers/perf/Kconfig"; then
+	frag=$(mktemp)
+	echo CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y >"$frag"
+	if configure "$frag" && grep -qx CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y "$out/.config"; then
+		log=$(kmake -j"$jobs" W=1 drivers/perf/riscv_ctr.o 2>&1)
+		rc=$?
+		warn=$(echo "$log" | grep -E 'warning|error' | grep -E 'riscv_ctr')
+		[ $rc -eq 0 ] && [ -z "$warn" ]
+		ok $? "draft layout: W=1 builds drivers/perf/riscv_ctr.o" || diag "$log"
+	else
+		ok 1 "draft layout: configures"
+	fi
+	rm -f "$frag"
+	configure
+fi
+
 if [ -n "${SPARSE:-}" ] && [ -n "${built:-}" ]; then
 	# Debian's sparse 0.6.4 dies on the ISA extensions in -march; it
 	# only needs the base ISA (as in linux-driver/tests/sparse.sh).
@@ -110,12 +130,24 @@ if [ -n "${SPARSE:-}" ] && [ -n "${built:-}" ]; then
 		'	case $a in -march=*) a=${a%%_*} ;; esac' \
 		'	args+=("$a")' 'done' 'exec sparse "${args[@]}"' >"$wrap"
 	chmod +x "$wrap"
-	log=$(kmake -j"$jobs" C=2 CHECK="$wrap" $built 2>&1)
+	# Not silent: the CHECK lines show that sparse ran.
+	log=$(make -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$cross" \
+		-j"$jobs" C=2 CHECK="$wrap" $built 2>&1)
 	rc=$?
 	rm -f "$wrap"
-	warn=$(echo "$log" | grep -E 'warning|error' | grep -E 'riscv_(pmu|ctr)|cpufeature')
-	[ $rc -eq 0 ] && [ -z "$warn" ]
-	ok $? "sparse: no warning in$built" || diag "$warn" "$(echo "$log" | tail -5)"
+	if echo "$log" | grep -q 'is not available or not up to date'; then
+		# The kernel's scripts/checker-valid.sh refuses it (Linux 7.x
+		# needs a sparse that knows __typeof_unqual__).
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - sparse # SKIP $(sparse --version) is too old for this kernel"
+	else
+		warn=$(echo "$log" | grep -E 'warning|error' |
+			grep -E 'riscv_(pmu|ctr)|cpufeature')
+		n=$(echo "$log" | grep -c '^  CHECK ')
+		[ $rc -eq 0 ] && [ -z "$warn" ] && [ "$n" -ge 1 ]
+		ok $? "sparse ran ($n files), no warning in$built" ||
+			diag "$warn" "$(echo "$log" | tail -5)"
+	fi
 fi
 tap_done
 exit $?
