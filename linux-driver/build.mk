@@ -6,6 +6,12 @@ HOST_TESTS += linux-driver/tests/ctr-regs-sync.sh
 HOST_TESTS += linux-driver/tests/module-build.sh
 HOST_TESTS += linux-driver/tests/sparse.sh
 HOST_TESTS += linux-driver/tests/series-sync.sh
+# series-sync compares with a fresh generation from the pinned Linux 7.2.8
+# source: make check unpacks it into the cache first (once).
+.PHONY: linux-7.2.8-src
+linux-7.2.8-src:
+	$(Q)scripts/registry/fetch.sh unpack $(RVPERF_CACHE)/linux-7.2.8 linux-7.2.8.src >/dev/null
+STACK_TARGETS += linux-7.2.8-src
 
 # The upstream series against the pinned Linux 7.2.8 (linux-driver/patches/):
 # each patch applied, checkpatch --strict, its objects built with W=1.
