@@ -830,13 +830,18 @@ static void write_status(struct ctrhw *ctr, uint64_t val)
 	recompute(ctr);
 }
 
-enum hw_access ctrhw_csr_read(struct ctrhw *ctr, unsigned int csrno,
-			      uint64_t *val)
+/*
+ * Which CTR register csrno is (*reg, *high for an RV32 upper half) and
+ * whether the current mode may access it, for a read or a write alike.
+ */
+static enum hw_access csr_access(struct ctrhw *ctr, unsigned int csrno,
+				 enum ctr_reg *reg_out, bool *high_out)
 {
 	enum ctr_reg reg = decode_csr(ctr, csrno);
-	enum hw_access acc;
 	bool high = reg == REG_MCTLH || reg == REG_SCTLH || reg == REG_VSCTLH;
 
+	*reg_out = reg;
+	*high_out = high;
 	if (reg == REG_NONE)
 		return HW_ACCESS_NOT_MINE;
 	/* Registers this configuration lacks: vsctrctl without H, the
@@ -845,9 +850,18 @@ enum hw_access ctrhw_csr_read(struct ctrhw *ctr, unsigned int csrno,
 		return HW_ACCESS_ILLEGAL;
 	if (high && ctr->cfg.xlen != 32)
 		return HW_ACCESS_ILLEGAL;
-	acc = check_access(ctr, csrno, reg == REG_DEPTH,
-			   reg == REG_SCTL || reg == REG_SCTLH ||
-				   reg == REG_SSTATUS);
+	return check_access(ctr, csrno, reg == REG_DEPTH,
+			    reg == REG_SCTL || reg == REG_SCTLH ||
+				    reg == REG_SSTATUS);
+}
+
+enum hw_access ctrhw_csr_read(struct ctrhw *ctr, unsigned int csrno,
+			      uint64_t *val)
+{
+	enum ctr_reg reg;
+	bool high;
+	enum hw_access acc = csr_access(ctr, csrno, &reg, &high);
+
 	if (acc != HW_ACCESS_OK)
 		return acc;
 	switch (reg) {
@@ -871,19 +885,10 @@ enum hw_access ctrhw_csr_read(struct ctrhw *ctr, unsigned int csrno,
 enum hw_access ctrhw_csr_write(struct ctrhw *ctr, unsigned int csrno,
 			       uint64_t val)
 {
-	enum ctr_reg reg = decode_csr(ctr, csrno);
-	enum hw_access acc;
-	bool high = reg == REG_MCTLH || reg == REG_SCTLH || reg == REG_VSCTLH;
+	enum ctr_reg reg;
+	bool high;
+	enum hw_access acc = csr_access(ctr, csrno, &reg, &high);
 
-	if (reg == REG_NONE)
-		return HW_ACCESS_NOT_MINE;
-	if ((reg == REG_VSCTL || reg == REG_VSCTLH) && !ctr->cfg.h_ext)
-		return HW_ACCESS_ILLEGAL;
-	if (high && ctr->cfg.xlen != 32)
-		return HW_ACCESS_ILLEGAL;
-	acc = check_access(ctr, csrno, reg == REG_DEPTH,
-			   reg == REG_SCTL || reg == REG_SCTLH ||
-				   reg == REG_SSTATUS);
 	if (acc != HW_ACCESS_OK)
 		return acc;
 	val &= ctr->xlen_mask;
