@@ -20,6 +20,11 @@ export RVPERF_PINS=$here/pins.txt
 cc=${CROSS_CC:-riscv64-linux-gnu-gcc}
 key=$(cat "$here/pins.txt" "$0" | sha256sum | cut -c1-16)
 out=$RVPERF_CACHE/realprogs/$key
+# Tests that run at once (make check's TEST_JOBS) may all ask for it: one
+# builds, the others wait and take its result.
+mkdir -p "$RVPERF_CACHE/realprogs"
+exec 9>"$RVPERF_CACHE/realprogs/.lock"
+flock 9
 if [ -f "$out/.done" ]; then
 	echo "$out"
 	exit 0
