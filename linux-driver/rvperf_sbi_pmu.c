@@ -1017,20 +1017,12 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	DECLARE_BITMAP(ovf_ctrs, RVPMU_MAX_COUNTERS);
 	struct perf_event *event;
 	struct pt_regs *regs;
+	bool brs, handled = false;
 	unsigned long ovf;
 	unsigned int idx;
 	u64 start_ns;
-	bool brs;
 
 	start_ns = local_clock();
-	ovf = csr_read(CSR_SCOUNTOVF);
-	csr_clear(CSR_SIP, SIP_LCOFIP);
-	if (!ovf) {
-		/* LCOFIFRZ may have frozen CTR all the same. */
-		rvctr_irq_none();
-		return IRQ_NONE;
-	}
-
 	/*
 	 * Stop every running hardware counter until the end: a group is
 	 * sampled as one, and no period includes this handler (a period
@@ -1043,6 +1035,14 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 		    (cpuc->events[idx]->hw.state & PERF_HES_STOPPED))
 			__clear_bit(idx, running);
 	rvpmu_ovf_stop(pmu, cpuc, running, snapped, ovf_ctrs);
+	/*
+	 * Which counters overflowed, once none runs: scountovf, and the
+	 * snapshot's bitmap (ovf_ctrs), the only one a KVM guest has (its
+	 * scountovf reads 0).  LCOFIP is cleared only now, so no overflow
+	 * can fall between the clear and the stop.
+	 */
+	ovf = csr_read(CSR_SCOUNTOVF);
+	csr_clear(CSR_SIP, SIP_LCOFIP);
 	bitmap_zero(resume, RVPMU_MAX_COUNTERS);
 	/*
 	 * CTR froze on the interrupt (LCOFIFRZ): read once, unfreeze once, at
@@ -1062,10 +1062,12 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 		else
 			rvpmu_event_update(event);
 		if ((bit < BITS_PER_LONG && (ovf & BIT(bit))) ||
-		    test_bit(idx, ovf_ctrs))
+		    test_bit(idx, ovf_ctrs)) {
 			rvpmu_overflowed(event, regs);
-		else
+			handled = true;
+		} else {
 			__set_bit(idx, resume);	/* from where it is */
+		}
 	}
 
 	/* From the snapshot page where it holds the values, else one by one. */
@@ -1080,6 +1082,12 @@ static irqreturn_t rvpmu_overflow_irq(int irq, void *dev)
 	}
 	bitmap_andnot(resume, resume, snapped, RVPMU_MAX_COUNTERS);
 	rvpmu_sbi_start_mask(resume, pmu->num_counters);
+	if (!handled) {
+		/* LCOFIFRZ may have frozen CTR all the same. */
+		if (brs)
+			rvctr_irq_none();
+		return IRQ_NONE;
+	}
 	rvpmu_sample_took(start_ns);
 	if (brs)
 		rvctr_irq_end();
