@@ -5,14 +5,10 @@
 # lives in $O and grows from run to run; it starts from seeds written here
 # (the first byte picks XLEN/FLEN/MLEN, mode and chunk size).
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../fuzz-brief-run.sh"
 O=${O:-build}
 fuzzer=$O/tests/tv/fuzz-decode
-secs=${FUZZ_BRIEF_SECONDS:-20}
-if [ ! -x "$fuzzer" ]; then
-	echo "ok 1 - trace decoder fuzzer # SKIP clang with libFuzzer not installed"
-	echo "1..1"
-	exit 0
-fi
+fuzz_brief_skip_unless "$fuzzer" "trace decoder fuzzer"
 corpus=$O/tests/tv/fuzz-corpus
 mkdir -p "$corpus"
 # add gp,t0,t1 (C.1); a store with its response; an orphan end (lenient).
@@ -23,12 +19,6 @@ printf '\020\002\001\013\007\012\000\020\000\000\000\000\000\000\002' >"$corpus/
 # decode takes its fast path there while the byte-by-byte one does not.
 { printf '\000\001\020\001\000\007\012\021\042\063\104\125\146\167\210\002'
   for _ in 1 2 3 4 5 6 7 8; do printf '\001\003\020\001\000\002'; done; } >"$corpus/seed-fast-path"
-log=$O/tests/tv/fuzz-brief.log
-nice "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-artifact_prefix="$O/tests/tv/" "$corpus" >"$log" 2>&1
-status=$?
-ok $status "trace decoder fuzzer ran $secs s under ASan/UBSan with every invariant holding"
-[ $status -eq 0 ] || diag "$(tail -n 30 "$log")"
-runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
-[ -n "$runs" ] && diag "$runs inputs run"
+fuzz_brief_run "trace decoder fuzzer" "every invariant holds" \
+	"$fuzzer" "$corpus" "$O/tests/tv"
 tap_done
