@@ -9,19 +9,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import ok, done  # noqa: E402
+
 M = '# rvperf-guest: '
-n = failed = 0
 
 
-def ok(cond, desc, diag=''):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, desc))
-    if not cond and diag:
-        for line in diag.splitlines():
-            print('# ' + line)
 
 
 def section(cmd, lines, status='0'):
@@ -125,5 +118,4 @@ ok(rc == 1 and 'ok 5 - kunit: map_any' in out and
    'not ok 6 - kunit: map_call' in out and 'kunit: rvperf_filter' not in out,
    'KUnit cases in the kernel log are results; a suite line is not', out)
 
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+sys.exit(done())

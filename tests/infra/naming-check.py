@@ -19,21 +19,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import ok, done  # noqa: E402
+
 DOC = os.environ.get('NAMING_DOC', 'docs/naming.md')
 SOURCE = re.compile(r'\.(c|h|S|py|sh)$')
-n = failed = 0
 
 
-def ok(cond, desc, diag=''):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, desc))
-    if not cond and diag:
-        for line in diag.splitlines():
-            print('# ' + line)
-    return cond
 
 
 def table(lines, heading):
@@ -152,8 +144,7 @@ def main():
                       if first_word(x) == first_word(y)]
             ok(not nested, '%s and %s declare prefixes with no common first '
                'word' % (a, b), ' '.join(nested))
-    print('1..%d' % n)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == '__main__':

@@ -21,18 +21,16 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import tap  # noqa: E402
+from tap import done  # noqa: E402
+
 O = os.environ.get('O', 'build')
-n = failed = 0
 
 
 def ok(cond, desc, diag=''):
-    global n, failed
-    n += 1
-    failed += not cond
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, desc))
-    if not cond and diag:
-        for line in str(diag).splitlines()[:20]:
-            print('# ' + line)
+    """tap.ok with at most 20 lines of diagnostics (page excerpts are long)."""
+    return tap.ok(cond, desc, diag, max_diag=20)
 
 
 class Page(html.parser.HTMLParser):
@@ -268,5 +266,4 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         ok(True, 'a real program # SKIP the real programs are not built or no qemu-riscv64: %s' %
            (r.stderr.strip().splitlines() or [''])[-1])
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+sys.exit(done())
