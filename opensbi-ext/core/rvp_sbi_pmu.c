@@ -469,6 +469,22 @@ static uint64_t event_candidates(const struct rvp_sbi_pmu_hart *h, uint32_t idx,
 	return hw_to_logical(h, bits);
 }
 
+/*
+ * With Sscofpmf, a programmable counter that can count the event is taken
+ * before mcycle/minstret (as OpenSBI does): only it raises the overflow
+ * interrupt that sampling needs, and it honours the mode filters without
+ * Smcntrpmf.  Linux's SBI PMU driver offers both kinds for cycles and
+ * instructions and samples on whatever comes back; S-mode that wants the
+ * fixed counter names it alone in cmask.
+ */
+static uint64_t prefer_programmable(const struct rvp_sbi_pmu_hart *h,
+				    uint64_t avail)
+{
+	uint64_t hpm = avail & hw_to_logical(h, HPM_CTRS);
+
+	return h->hw.sscofpmf && hpm ? hpm : avail;
+}
+
 /* ------------------------------------------------------------ counter sets */
 
 /*
@@ -661,7 +677,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_sbi_pmu_hart *h
 		avail = set & cand & ~h->configured & ~h->started;
 		if (!avail)
 			return ret_err(RVP_SBI_ERR_NOT_SUPPORTED);
-		l = lowest_bit(avail);
+		l = lowest_bit(prefer_programmable(h, avail));
 	}
 
 	/* Nothing can fail from here on. */
