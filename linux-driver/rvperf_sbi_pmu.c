@@ -886,11 +886,12 @@ static bool rvpmu_excluded_mode(struct perf_event *event,
  * perf allows when a handler is slow: a branch stack of 256 entries makes
  * one so).  Neither is exported, so the out-of-tree module goes without;
  * built in, a period shorter than this handler and the interrupt exit
- * cannot keep a hart in them.
+ * cannot keep a hart in them.  MODULE, not IS_BUILTIN(): an M= build
+ * against a kernel that has the driver built in sees its =y.
  */
 static bool rvpmu_account_dropped(struct perf_event *event)
 {
-#if IS_BUILTIN(CONFIG_RVPERF_PMU)
+#ifndef MODULE
 	return perf_event_account_interrupt(event);
 #else
 	return false;
@@ -899,7 +900,7 @@ static bool rvpmu_account_dropped(struct perf_event *event)
 
 static void rvpmu_sample_took(u64 start_ns)
 {
-#if IS_BUILTIN(CONFIG_RVPERF_PMU)
+#ifndef MODULE
 	perf_sample_event_took(local_clock() - start_ns);
 #endif
 }

@@ -2,10 +2,12 @@
 # Sourced by module-build.sh and sparse.sh: an out-of-tree build of the
 # driver against the guest kernel configuration with modules enabled.
 #
-# The guest kernel (in $KBUILD_OUT, from $LINUX_SRC) is built without
-# CONFIG_MODULES, so a sibling build directory under $O gets its .config
-# plus CONFIG_MODULES=y and "make modules_prepare" (headers and host tools
-# only, no vmlinux: modpost then only warns about kernel symbols).
+# A sibling build directory under $O gets the guest kernel's .config (from
+# $KBUILD_OUT, source $LINUX_SRC; it has CONFIG_MODULES=y) and "make
+# modules_prepare" (headers and host tools), and the guest kernel's
+# Module.symvers, so modpost knows which kernel symbols are exported and
+# names those the module needs but the kernel does not export (as
+# warnings: KBUILD_MODPOST_WARN, so the callers see them all).
 # kbuild_driver ARGS... copies the driver into a scratch directory and runs
 # the M= build there; its output is in $kb_log.
 
@@ -32,6 +34,23 @@ kbuild_prepare() {
 		kb_km olddefconfig >/dev/null &&
 		kb_km -j"${JOBS:-2}" modules_prepare >/dev/null 2>"$kb_out.err" &&
 		touch "$kb_out/.prepared"
+	fi
+	# make Image leaves vmlinux.symvers; with modules built it is part
+	# of Module.symvers.  The guest kernel has the driver built in: its
+	# own exports (the CTR logic's, for KUnit) are left out, so the
+	# module links as against a kernel without it.
+	local symvers=$KBUILD_OUT/Module.symvers own
+	[ -f "$symvers" ] || symvers=$KBUILD_OUT/vmlinux.symvers
+	if [ -f "$symvers" ]; then
+		own=$(grep -ho 'EXPORT_SYMBOL[A-Z_]*([A-Za-z0-9_]*' linux-driver/*.c |
+			sed 's/.*(//')
+		awk -F '\t' 'NR == FNR { own[$1] = 1; next } !($2 in own)' \
+			<(printf '%s\n' "$own") "$symvers" >"$kb_out/Module.symvers.new"
+		cmp -s "$kb_out/Module.symvers.new" "$kb_out/Module.symvers" ||
+			mv "$kb_out/Module.symvers.new" "$kb_out/Module.symvers"
+		rm -f "$kb_out/Module.symvers.new"
+	else
+		rm -f "$kb_out/Module.symvers"
 	fi
 	flock -u 9
 	[ -f "$kb_out/.prepared" ]
