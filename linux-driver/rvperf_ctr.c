@@ -405,7 +405,12 @@ unsigned int rvctr_depth(void)
 		return 0;
 	depth = get_cpu_ptr(rvctr.cpus)->depth;
 	put_cpu_ptr(rvctr.cpus);
-	return depth;
+	/*
+	 * 0 until the hotplug callback set this cpu up, which may come after
+	 * the PMU registered (and sysfs asked whether caps/branches exists):
+	 * then what probe found on the boot hart.
+	 */
+	return depth ? depth : rvctr.depth;
 }
 
 /* Applies ctr_depth to this hart, which records nothing at the moment. */
