@@ -60,7 +60,7 @@ def boot(args):
     append = 'console=ttyS0 panic=-1'
     if args.icount is not None:
         append += ' rvperf.icount=1'
-    cmd = [args.qemu, '-M', 'virt', '-cpu', args.cpu, '-smp', '1',
+    cmd = [args.qemu, '-M', 'virt', '-cpu', args.cpu, '-smp', str(args.smp),
            '-m', '512M', '-display', 'none', '-monitor', 'none',
            '-no-reboot', '-bios', args.bios, '-kernel', args.kernel,
            '-initrd', args.initrd, '-append', append,
@@ -339,6 +339,8 @@ def main():
     ap.add_argument('--no-icount', dest='icount', action='store_const',
                     const=None, help='boot without -icount (free-running '
                     'clock, as kernel CI runs QEMU); overrides GUEST_ICOUNT')
+    ap.add_argument('--smp', type=int, default=1,
+                    help='harts (default 1; ctr-migrate needs 2)')
     ap.add_argument('--qemu-arg', action='append', default=[],
                     help='one more QEMU argument (repeatable), e.g. a -plugin')
     args = ap.parse_args()

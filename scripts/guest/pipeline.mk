@@ -272,6 +272,45 @@ STACK_TIERS += \
 	$(call ctr-guest-tier,rvperf-qemu-guest,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=ratified,$(PLATFORM_FW),$(GUEST_KERNEL),) \
 	$(call ctr-guest-tier,rvperf-qemu-guest-draft,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=draft,$(PLATFORM_FW),$(GUEST_KERNEL_DRAFT),0)
 
+# ---- make check: the upstream-shaped series (linux-driver/patches/)
+# booted.  build-series-kernel.sh applies it to the pinned Linux 7.2.8 and
+# its backport to Debian's 6.12, and builds each with the guest fragment:
+# the stock riscv_pmu_sbi driver with the CTR helper instead of rvperf's own
+# driver.  The image runs the checks that hold for any driver (driver-pmu
+# and driver-sbi read rvperf's own sysfs; driver-series checks the stock
+# driver's side and what the series adds; ctr-irq-cost sets rvperf's depth
+# knob), on Debian's QEMU 10.0.2 with CTR and rvperf's OpenSBI platform,
+# under -icount, with two harts (ctr-migrate moves a task between them and
+# takes one offline); the series' KUnit suite reports through the kernel log.
+SERIES_KERNEL_VERSIONS := 7.2.8 6.12
+series-kernel = $(RVPERF_CACHE)/series-kernel-$(1)/arch/riscv/boot/Image
+$(foreach v,$(SERIES_KERNEL_VERSIONS),$(eval $$(call series-kernel,$(v)): FORCE ; 	$$(Q)JOBS=$$(JOBS) scripts/guest/build-series-kernel.sh $(v) >/dev/null))
+$(eval $(call guest-program,$(GUEST_DIR)/bin/driver-series,tests/guest/driver-series.c))
+SERIES_GUEST_TESTS = $(filter-out %/driver-pmu %/driver-sbi %/ctr-irq-cost,\
+	$(GUEST_TESTS)) $(GUEST_DIR)/bin/driver-series
+GUEST_SERIES_PLAN := $(GUEST_DIR)/series/plan
+GUEST_SERIES_INITRD := $(GUEST_DIR)/series/initramfs.cpio.gz
+guest-series-lines = $(foreach t,$(SERIES_GUEST_TESTS),'$(call guest-path,$(t))')
+$(GUEST_SERIES_PLAN): FORCE
+	$(call guest-plan,$@,$(guest-series-lines))
+$(GUEST_SERIES_INITRD): $(GUEST_SERIES_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
+		$(GUEST_PERF) $(SERIES_GUEST_TESTS) $(GUEST_PROGS) \
+		scripts/guest/mkinitramfs.sh
+	$(if $(Q),@echo "  CPIO    $@")
+	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
+		$(GUEST_SERIES_PLAN) $(call guest-files,$(SERIES_GUEST_TESTS) $(GUEST_PROGS)) \
+		$(GUEST_PERF:%=/bin/perf=%)
+.PHONY: series-guest-image
+series-guest-image: $(foreach v,$(SERIES_KERNEL_VERSIONS),$(call series-kernel,$(v))) \
+	$(GUEST_SERIES_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
+series-guest-tier = '$(1)=scripts/guest/guest.py check --kernel $(2) \
+	--initrd $(GUEST_SERIES_INITRD) --plan $(GUEST_SERIES_PLAN) \
+	--out $(GUEST_DIR)/$(1)/out --qemu $(CTR_QEMU) --cpu $(CTR_QEMU_CPU) \
+	--bios $(PLATFORM_FW) --timeout $(GUEST_E2E_TIMEOUT) --icount 0 --smp 2'
+STACK_TARGETS += series-guest-image
+STACK_TIERS += $(foreach v,$(SERIES_KERNEL_VERSIONS),\
+	$(call series-guest-tier,series-$(v)-guest,$(call series-kernel,$(v))))
+
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
 E2E_IMAGE :=

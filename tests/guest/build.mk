@@ -35,6 +35,8 @@ GUEST_TESTS += $(O)/guest/bin/ctr-isolation
 # The overflow handler lifts CTR's freeze last: it never records itself.
 $(eval $(call guest-program,$(O)/guest/bin/ctr-freeze,tests/guest/ctr-freeze.c))
 GUEST_TESTS += $(O)/guest/bin/ctr-freeze
+$(eval $(call guest-program,$(O)/guest/bin/ctr-migrate,tests/guest/ctr-migrate.c))
+GUEST_TESTS += $(O)/guest/bin/ctr-migrate
 
 # The example extra program (see the file); built with the image so that
 # tests/infra/guest-extra-selftest.sh can pass it as GUEST_EXTRA.

@@ -123,6 +123,13 @@ perf_ring_drain(void *ring, size_t data_pages,
 
 #define PERF_CPU_PMU_DIR "/sys/bus/event_source/devices/cpu"
 
+/* Whether the cpu PMU is rvperf's own driver (only it has rvperf/ in
+ * sysfs), not the stock riscv_pmu_sbi of the upstream-shaped series. */
+static inline int perf_pmu_is_rvperf(void)
+{
+	return access(PERF_CPU_PMU_DIR "/rvperf", F_OK) == 0;
+}
+
 /* The first line of a (sysfs) file, without its newline; 0 or -1. */
 static inline int perf_read_line(const char *path, char *buf, size_t len)
 {
