@@ -385,7 +385,8 @@ static int load_headers(struct elf_syms *es, Elf *elf)
 	return 0;
 }
 
-int elf_syms_load(struct elf_syms *es, const char *path)
+/* The headers, load segments and build id; symbols too with SYMBOLS. */
+static int load(struct elf_syms *es, const char *path, int symbols)
 {
 	Elf *elf;
 	int fd, err;
@@ -405,11 +406,21 @@ int elf_syms_load(struct elf_syms *es, const char *path)
 	err = load_headers(es, elf);
 	elf_end(elf);
 	close(fd);
-	if (!err)
+	if (!err && symbols)
 		err = load_symbols(es, path);
 	if (err)
 		elf_syms_free(es);
 	return err ? -1 : 0;
+}
+
+int elf_syms_load(struct elf_syms *es, const char *path)
+{
+	return load(es, path, 1);
+}
+
+int elf_syms_load_headers(struct elf_syms *es, const char *path)
+{
+	return load(es, path, 0);
 }
 
 void elf_syms_free(struct elf_syms *es)

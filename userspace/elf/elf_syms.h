@@ -50,6 +50,11 @@ struct elf_syms {
 int elf_syms_load(struct elf_syms *es, const char *path);
 void elf_syms_free(struct elf_syms *es);
 
+/* The same without the symbols (no symbol table read or sorted, no debug
+ * file looked for): for callers that need only the headers, the load
+ * segments and the build id. */
+int elf_syms_load_headers(struct elf_syms *es, const char *path);
+
 /* The same file with perf 6.12's symbol table instead (what `perf
  * script` names addresses by): functions, objects and visible labels,
  * one per address as perf picks it, unsized ones running to the next. */

@@ -70,9 +70,16 @@ struct pd_branch {
 #define PD_BR_SPEC(f)		((unsigned int)(((f) >> 24) & 0x3))
 #define PD_BR_NEW_TYPE(f)	((unsigned int)(((f) >> 26) & 0xf))
 #define PD_BR_PRIV(f)		((unsigned int)(((f) >> 30) & 0x7))
-uint64_t pd_branch_flags(unsigned int mispred, unsigned int predicted,
-			 unsigned int cycles, unsigned int type,
-			 unsigned int new_type, unsigned int priv);
+/* The flag word from its fields; inline: a conversion makes millions. */
+static inline uint64_t pd_branch_flags(unsigned int mispred,
+				       unsigned int predicted,
+				       unsigned int cycles, unsigned int type,
+				       unsigned int new_type, unsigned int priv)
+{
+	return (uint64_t)(mispred & 1) | (uint64_t)(predicted & 1) << 1 |
+	       (uint64_t)(cycles & 0xffff) << 4 | (uint64_t)(type & 0xf) << 20 |
+	       (uint64_t)(new_type & 0xf) << 26 | (uint64_t)(priv & 7) << 30;
+}
 /* perf's name for a branch type ("" for PERF_BR_UNKNOWN), as perf script
  * prints it; PERF_BR_EXTEND_ABI is named by new_type. */
 const char *pd_branch_type_name(unsigned int type, unsigned int new_type);
@@ -179,7 +186,9 @@ struct pd_writer_config {
 };
 
 struct pd_writer {
-	FILE *f;
+	FILE *f;			/* unbuffered: buf is the buffer */
+	unsigned char *buf;		/* records not yet written, buf_len */
+	size_t buf_len;
 	struct perf_event_attr attr;
 	uint64_t data_offset, data_size;
 	struct pd_build_id *build_ids;

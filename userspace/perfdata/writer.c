@@ -30,15 +30,6 @@ static uint64_t align8(uint64_t n)
 	return (n + 7) & ~7ULL;
 }
 
-uint64_t pd_branch_flags(unsigned int mispred, unsigned int predicted,
-			 unsigned int cycles, unsigned int type,
-			 unsigned int new_type, unsigned int priv)
-{
-	return (uint64_t)(mispred & 1) | (uint64_t)(predicted & 1) << 1 |
-	       (uint64_t)(cycles & 0xffff) << 4 | (uint64_t)(type & 0xf) << 20 |
-	       (uint64_t)(new_type & 0xf) << 26 | (uint64_t)(priv & 7) << 30;
-}
-
 const char *pd_branch_type_name(unsigned int type, unsigned int new_type)
 {
 	static const char *const names[16] = {
@@ -57,10 +48,33 @@ const char *pd_branch_type_name(unsigned int type, unsigned int new_type)
 	return name ? name : "";
 }
 
-static int put(struct pd_writer *w, const void *p, size_t n)
+/*
+ * Records go to the file in big writes from the writer's own buffer (a
+ * recording is hundreds of thousands of small fields): put() is a copy,
+ * stdio stays unbuffered, and flush() runs before every seek.
+ */
+#define BUF_SIZE	(1u << 20)
+
+static int flush(struct pd_writer *w)
 {
-	if (n && fwrite(p, 1, n, w->f) != n)
+	size_t n = w->buf_len;
+
+	w->buf_len = 0;
+	if (n && fwrite(w->buf, 1, n, w->f) != n)
 		return PD_ERR_IO;
+	return PD_OK;
+}
+
+static inline int put(struct pd_writer *w, const void *p, size_t n)
+{
+	if (__builtin_expect(w->buf_len + n > BUF_SIZE, 0)) {
+		if (flush(w))
+			return PD_ERR_IO;
+		if (n > BUF_SIZE)
+			return fwrite(p, 1, n, w->f) == n ? PD_OK : PD_ERR_IO;
+	}
+	memcpy(w->buf + w->buf_len, p, n);
+	w->buf_len += n;
 	return PD_OK;
 }
 
@@ -111,9 +125,16 @@ int pd_writer_open(struct pd_writer *w, const char *path,
 	w->osrelease = cfg->osrelease;
 	w->nr_cpus = cfg->nr_cpus ? cfg->nr_cpus : 1;
 
+	w->buf = malloc(BUF_SIZE);
+	if (!w->buf)
+		return PD_ERR_NOMEM;
 	w->f = fopen(path, "wb");
-	if (!w->f)
+	if (!w->f) {
+		free(w->buf);
+		w->buf = NULL;
 		return PD_ERR_IO;
+	}
+	setvbuf(w->f, NULL, _IONBF, 0);
 	/* Placeholder header, then the ids and the attribute. */
 	if (put_zeros(w, FILE_HEADER_SIZE) || put_u64(w, id))
 		goto io;
@@ -127,6 +148,8 @@ int pd_writer_open(struct pd_writer *w, const char *path,
 io:
 	fclose(w->f);
 	w->f = NULL;
+	free(w->buf);
+	w->buf = NULL;
 	return PD_ERR_IO;
 }
 
@@ -248,6 +271,8 @@ int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
 	uint64_t nr = branches ? s->nr_branches : 0;
 	uint64_t size = sizeof(struct perf_event_header) + 8 + 8 + 8 + 8;
 	uint32_t ids[2] = { s->pid, s->tid };
+	uint64_t head[6];
+	unsigned int n = 0;
 	int err;
 
 	if (branches)
@@ -255,15 +280,19 @@ int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
 	err = begin_record(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
 	if (err)
 		return err;
-	if (put_u64(w, s->ip) || put(w, ids, sizeof(ids)) ||
-	    put_u64(w, s->time) || put_u64(w, s->period))
-		return PD_ERR_IO;
+	/* The fixed part in one copy: samples are most of a recording. */
+	head[n++] = s->ip;
+	memcpy(&head[n++], ids, sizeof(ids));
+	head[n++] = s->time;
+	head[n++] = s->period;
 	if (branches) {
-		if (put_u64(w, nr) ||
-		    (hw_idx && put_u64(w, s->has_hw_idx ? s->hw_idx : ~0ULL)) ||
-		    put(w, s->branches, nr * sizeof(struct pd_branch)))
-			return PD_ERR_IO;
+		head[n++] = nr;
+		if (hw_idx)
+			head[n++] = s->has_hw_idx ? s->hw_idx : ~0ULL;
 	}
+	if (put(w, head, n * sizeof(head[0])) ||
+	    (nr && put(w, s->branches, nr * sizeof(struct pd_branch))))
+		return PD_ERR_IO;
 	return PD_OK;
 }
 
@@ -331,7 +360,7 @@ int pd_writer_close(struct pd_writer *w)
 
 	/* Payloads go after the table; write them first, then the table. */
 	pos = w->data_offset + w->data_size + n * sizeof(struct file_section);
-	if (fseek(w->f, (long)pos, SEEK_SET))
+	if (flush(w) || fseek(w->f, (long)pos, SEEK_SET))
 		err = PD_ERR_IO;
 	for (i = 0; i < n && !err; i++) {
 		uint64_t size = 0;
@@ -359,7 +388,8 @@ int pd_writer_close(struct pd_writer *w)
 		pos += size;
 		flags[feats[i] / 64] |= 1ULL << (feats[i] % 64);
 	}
-	if (!err && (fseek(w->f, (long)(w->data_offset + w->data_size),
+	if (!err && (flush(w) ||
+		     fseek(w->f, (long)(w->data_offset + w->data_size),
 			   SEEK_SET) ||
 		     put(w, table, n * sizeof(table[0]))))
 		err = PD_ERR_IO;
@@ -369,16 +399,20 @@ int pd_writer_close(struct pd_writer *w)
 	attrs.size = attr_size;
 	data.offset = w->data_offset;
 	data.size = w->data_size;
-	if (!err && (fseek(w->f, 0, SEEK_SET) || put(w, "PERFILE2", 8) ||
+	if (!err && (flush(w) || fseek(w->f, 0, SEEK_SET) ||
+		     put(w, "PERFILE2", 8) ||
 		     put_u64(w, FILE_HEADER_SIZE) || put_u64(w, attr_size) ||
 		     put(w, &attrs, sizeof(attrs)) ||
 		     put(w, &data, sizeof(data)) ||
 		     put(w, &types, sizeof(types)) ||
-		     put(w, flags, sizeof(flags))))
+		     put(w, flags, sizeof(flags)) || flush(w)))
 		err = PD_ERR_IO;
 	if (fclose(w->f) && !err)
 		err = PD_ERR_IO;
 	w->f = NULL;
+	free(w->buf);
+	w->buf = NULL;
+	w->buf_len = 0;
 	free(w->build_ids);
 	w->build_ids = NULL;
 	return err;
