@@ -32,7 +32,7 @@
 #define EXIT_USAGE	2
 #define MAX_ENTRIES	256	/* the deepest CTR (sctrdepth 4) */
 
-unsigned int ctr_cycles(uint64_t data)
+static inline unsigned int cycles_of(uint64_t data)
 {
 	uint64_t cce, ccm, cycles;
 
@@ -44,60 +44,54 @@ unsigned int ctr_cycles(uint64_t data)
 	return cycles > 0xffff ? 0xffff : (unsigned int)cycles;
 }
 
+unsigned int ctr_cycles(uint64_t data)
+{
+	return cycles_of(data);
+}
+
+/* perf's type, and new_type for PERF_BR_EXTEND_ABI, of each ctrdata TYPE.
+ * Where perf has no generic name, the same architecture-specific new_type
+ * the driver reports (linux-driver/rvperf_ctr_logic.c), so a recording
+ * reads the same from QEMU as from hardware.  A table: a recording
+ * converts millions of records. */
+static const struct {
+	unsigned char type, new_type;
+} ctr_types[16] = {
+	[RVP_CTRDATA_TYPE_EXCEPTION] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_1 },
+	[RVP_CTRDATA_TYPE_INTERRUPT] = { PERF_BR_IRQ, 0 },
+	[RVP_CTRDATA_TYPE_TRAP_RETURN] = { PERF_BR_ERET, 0 },
+	/* Not COND: tools would read it as taken. */
+	[RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_2 },
+	[RVP_CTRDATA_TYPE_TAKEN_BRANCH] = { PERF_BR_COND, 0 },
+	[RVP_CTRDATA_TYPE_INDIRECT_CALL] = { PERF_BR_IND_CALL, 0 },
+	[RVP_CTRDATA_TYPE_DIRECT_CALL] = { PERF_BR_CALL, 0 },
+	[RVP_CTRDATA_TYPE_INDIRECT_JUMP] = { PERF_BR_IND, 0 },
+	[RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP] = { PERF_BR_IND, 0 },
+	[RVP_CTRDATA_TYPE_DIRECT_JUMP] = { PERF_BR_UNCOND, 0 },
+	[RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP] = { PERF_BR_UNCOND, 0 },
+	[RVP_CTRDATA_TYPE_FUNCTION_RETURN] = { PERF_BR_RET, 0 },
+	[RVP_CTRDATA_TYPE_COROUTINE_SWAP] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_3 },
+};
+
+/* The flag word of a record of TYPE, its cycles aside. */
+static uint64_t branch_flags_of(unsigned int type, int has_misp, int misp,
+				unsigned int priv)
+{
+	return pd_branch_flags(has_misp && misp, has_misp && !misp, 0,
+			       ctr_types[type & 15].type,
+			       ctr_types[type & 15].new_type, priv);
+}
+
 void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 		   int has_misp, unsigned int priv, struct pd_branch *out)
 {
-	unsigned int type = PERF_BR_UNKNOWN, new_type = 0;
-	int misp = has_misp && (target & RVP_CTRTARGET_MISP);
+	unsigned int t = (data & RVP_CTRDATA_TYPE) >> RVP_CTRDATA_TYPE_SHIFT;
 
-	switch ((data & RVP_CTRDATA_TYPE) >> RVP_CTRDATA_TYPE_SHIFT) {
-	/* Where perf has no generic name, the same architecture-specific
-	 * new_type the driver reports (linux-driver/rvperf_ctr_logic.c), so
-	 * a recording reads the same from QEMU as from hardware. */
-	case RVP_CTRDATA_TYPE_EXCEPTION:
-		type = PERF_BR_EXTEND_ABI;
-		new_type = PERF_BR_NEW_ARCH_1;
-		break;
-	case RVP_CTRDATA_TYPE_INTERRUPT:
-		type = PERF_BR_IRQ;
-		break;
-	case RVP_CTRDATA_TYPE_TRAP_RETURN:
-		type = PERF_BR_ERET;
-		break;
-	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH:
-		/* Not COND: tools would read it as taken. */
-		type = PERF_BR_EXTEND_ABI;
-		new_type = PERF_BR_NEW_ARCH_2;
-		break;
-	case RVP_CTRDATA_TYPE_TAKEN_BRANCH:
-		type = PERF_BR_COND;
-		break;
-	case RVP_CTRDATA_TYPE_INDIRECT_CALL:
-		type = PERF_BR_IND_CALL;
-		break;
-	case RVP_CTRDATA_TYPE_DIRECT_CALL:
-		type = PERF_BR_CALL;
-		break;
-	case RVP_CTRDATA_TYPE_INDIRECT_JUMP:
-	case RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP:
-		type = PERF_BR_IND;
-		break;
-	case RVP_CTRDATA_TYPE_DIRECT_JUMP:
-	case RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP:
-		type = PERF_BR_UNCOND;
-		break;
-	case RVP_CTRDATA_TYPE_FUNCTION_RETURN:
-		type = PERF_BR_RET;
-		break;
-	case RVP_CTRDATA_TYPE_COROUTINE_SWAP:
-		type = PERF_BR_EXTEND_ABI;
-		new_type = PERF_BR_NEW_ARCH_3;
-		break;
-	}
 	out->from = source & ~RVP_CTRSOURCE_V;
 	out->to = target & ~RVP_CTRTARGET_MISP;
-	out->flags = pd_branch_flags(misp, has_misp && !misp, ctr_cycles(data),
-				     type, new_type, priv);
+	out->flags = branch_flags_of(t, has_misp,
+				     !!(target & RVP_CTRTARGET_MISP), priv) |
+		     (uint64_t)cycles_of(data) << 4;
 }
 
 /* ---- the command line */
@@ -564,6 +558,8 @@ static int stream_open(struct trace_stream *st, const char *path, uint64_t tid)
 	st->f = fopen(path, "rb");
 	if (!st->f)
 		return -1;
+	/* Megabytes of samples: read in big chunks, not stdio's 4 kB. */
+	setvbuf(st->f, NULL, _IOFBF, 256 << 10);
 	if (read_exact(st->f, &st->h, sizeof(st->h)) ||
 	    st->h.magic != RVP_TRACE_MAGIC) {
 		fclose(st->f);
@@ -607,7 +603,7 @@ static const struct mapped_file *mapped_file(struct mapped_files *mf,
 	f->path = strdup(path);
 	if (!f->path)
 		return NULL;
-	if (elf_syms_load(&es, path) == 0) {
+	if (elf_syms_load_headers(&es, path) == 0) {
 		memcpy(f->build_id, es.build_id, es.build_id_size);
 		f->build_id_size = es.build_id_size;
 	}
@@ -670,7 +666,7 @@ static int write_program_mmaps(struct pd_writer *w, uint32_t pid,
 	snprintf(ld_path, sizeof(ld_path), "%s%s", prefix ? prefix : "", interp);
 	if (!prefix || access(ld_path, F_OK))
 		snprintf(ld_path, sizeof(ld_path), "%s", interp);
-	if (!realpath(ld_path, interp) || elf_syms_load(&ld, interp)) {
+	if (!realpath(ld_path, interp) || elf_syms_load_headers(&ld, interp)) {
 		fprintf(stderr, "rvperf record: warning: the dynamic loader "
 			"%s is not readable: its code stays unnamed\n", ld_path);
 		elf_syms_free(&ld);
@@ -725,6 +721,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 	uint64_t samples = 0;
 	size_t nr_streams = 1, cap_streams = 8, i;
 	unsigned int priv;
+	uint64_t flags_of[2][16];	/* [MISP][TYPE] */
 	int rc = 0, cut = 0;
 	const char *comm = base_name(o->prog_argv[0]);
 
@@ -742,6 +739,12 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 			    o->plugin);
 	}
 	priv = branch_priv(streams[0].h.ctl, streams[0].h.layout);
+	for (i = 0; i < 16; i++) {
+		flags_of[0][i] = branch_flags_of((unsigned int)i,
+						 (int)streams[0].h.misp, 0, priv);
+		flags_of[1][i] = branch_flags_of((unsigned int)i,
+						 (int)streams[0].h.misp, 1, priv);
+	}
 	if (pd_writer_open(&w, o->output, &cfg)) {
 		fclose(streams[0].f);
 		free(streams);
@@ -771,10 +774,18 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 				(const struct rvp_trace_entry *)st->payload;
 			struct pd_sample s = { 0 };
 
-			for (i = 0; i < r->nr; i++)
-				ctr_to_branch(ent[i].source, ent[i].target,
-					      ent[i].data, (int)st->h.misp, priv,
-					      &br[i]);
+			/* ctr_to_branch(), with the flags of each type and
+			 * MISP looked up: millions of records. */
+			for (i = 0; i < r->nr; i++) {
+				uint64_t to = ent[i].target;
+
+				br[i].from = ent[i].source & ~RVP_CTRSOURCE_V;
+				br[i].to = to & ~RVP_CTRTARGET_MISP;
+				br[i].flags = flags_of[!!(to & RVP_CTRTARGET_MISP)]
+						      [(ent[i].data & RVP_CTRDATA_TYPE) >>
+						       RVP_CTRDATA_TYPE_SHIFT] |
+					      (uint64_t)cycles_of(ent[i].data) << 4;
+			}
 			if (!seen_tid(&tids, r->tid))
 				rc |= pd_write_comm(&w, pid, r->tid, comm, r->time);
 			s.ip = r->ip;
@@ -943,7 +954,7 @@ int rvperf_record(int argc, char **argv)
 			    o.plugin ? o.plugin : "?");
 	if (stat(o.prog_argv[0], &st) || !S_ISREG(st.st_mode))
 		return fail("no program '%s'", o.prog_argv[0]);
-	if (elf_syms_load(&es, o.prog_argv[0])) {
+	if (elf_syms_load_headers(&es, o.prog_argv[0])) {
 		fprintf(stderr, "rvperf record: %s: %s\n", o.prog_argv[0], es.error);
 		elf_syms_free(&es);
 		return EXIT_BAD_DATA;
