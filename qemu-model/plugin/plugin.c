@@ -85,11 +85,10 @@ enum tb_end {
 	END_XRET,		/* sret/mret (system mode) */
 };
 
+/* What the loop over the queue reads of every block comes first: one
+ * aligned half cache line (tb_trans() allocates them 64-byte aligned). */
 struct tb_desc {
 	uint64_t start;
-	uint64_t last_pc;
-	uint64_t fallthrough;
-	uint64_t target;
 	/* drain_defer()'s check: the block went on to ok_a or ok_b, or
 	 * anywhere when any_dst; 1 (no block starts there) for neither. */
 	uint64_t ok_a, ok_b;
@@ -98,6 +97,9 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
+	uint64_t last_pc;
+	uint64_t fallthrough;
+	uint64_t target;
 };
 
 /* Blocks a vCPU ran that the model has not seen yet (user mode). */
@@ -105,9 +107,10 @@ struct tb_desc {
 
 struct vcpu {
 	/* The previous block (a description that no block precedes before
-	 * the first), and how many of ring[] are waiting. */
+	 * the first), and where the next block goes in ring[]: those before
+	 * are waiting. */
 	const struct tb_desc *prev;
-	unsigned int queued;
+	const struct tb_desc **qpos;
 	uint64_t tid;
 	/* Instructions (= cycles) given to the counter model, those not yet
 	 * given, and how many more it takes to overflow the sampled counter:
@@ -322,9 +325,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (!plugin.active)
 		return;
-	d = calloc(1, sizeof(*d));
+	d = aligned_alloc(64, 64);
 	if (!d)
 		return;
+	memset(d, 0, sizeof(*d));
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = n;
@@ -581,27 +585,27 @@ done:
 static __attribute__((noinline)) void drain_fast(struct vcpu *v)
 {
 	const struct tb_desc *p = v->prev;
-	unsigned int i, n = v->queued;
+	unsigned int i, n = (unsigned int)(v->qpos - v->ring);
 
 	for (i = 0; i < n; i++) {
 		block_ran(v, p, v->ring[i], true);
 		p = v->ring[i];
 	}
 	v->prev = p;
-	v->queued = 0;
+	v->qpos = v->ring;
 }
 
 static __attribute__((noinline)) void drain_any(struct vcpu *v)
 {
 	const struct tb_desc *p = v->prev;
-	unsigned int i, n = v->queued;
+	unsigned int i, n = (unsigned int)(v->qpos - v->ring);
 
 	for (i = 0; i < n; i++) {
 		block_ran(v, p, v->ring[i], false);
 		p = v->ring[i];
 	}
 	v->prev = p;
-	v->queued = 0;
+	v->qpos = v->ring;
 }
 
 /* The block before ring[J] (the batch starts after V->prev). */
@@ -677,7 +681,7 @@ static inline __attribute__((always_inline)) void
 drain_defer_body(struct vcpu *v, uint32_t ev_types)
 {
 	const struct tb_desc *first_prev = v->prev, *p = first_prev, *d;
-	unsigned int i, from = 0, n = v->queued;
+	unsigned int i, from = 0, n = (unsigned int)(v->qpos - v->ring);
 	uint64_t unflushed = v->unflushed, budget = v->budget;
 	uint64_t transfers = v->transfers;
 	/* A sampled event counted by transfer type (ev_types: the types it
@@ -730,7 +734,7 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 		hpmhw_count(&v->hart.pmu, harthw_mode(&v->hart),
 			    plugin.event, ev);
 	v->prev = p;
-	v->queued = 0;
+	v->qpos = v->ring;
 }
 
 static __attribute__((noinline)) void drain_defer(struct vcpu *v)
@@ -758,15 +762,36 @@ static void drain(struct vcpu *v)
 		drain_any(v);
 }
 
-/* User mode: one mode, so nothing but the block, queued. */
+/* User mode: each vCPU is a thread of its own, which finds its vCPU here
+ * in one load (initial-exec: no call), not in plugin.vcpus[]. */
+static __thread struct vcpu *this_vcpu __attribute__((tls_model("initial-exec")));
+
+static __attribute__((noinline)) struct vcpu *first_block(unsigned int vcpu_index)
+{
+	return this_vcpu = vcpu_get(vcpu_index);
+}
+
+static void tb_exec_user(unsigned int vcpu_index, void *udata);
+
+static __attribute__((noinline)) void
+tb_exec_user_first(unsigned int vcpu_index, void *udata)
+{
+	if (first_block(vcpu_index))
+		tb_exec_user(vcpu_index, udata);
+}
+
+/* User mode: one mode, so nothing but the block, queued.  Both calls are
+ * tail calls: the common path needs no stack frame. */
 static void tb_exec_user(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_get(vcpu_index);
+	struct vcpu *v = this_vcpu;
 
-	if (!v)
+	if (__builtin_expect(!v, 0)) {
+		tb_exec_user_first(vcpu_index, udata);
 		return;
-	v->ring[v->queued++] = udata;
-	if (__builtin_expect(v->queued == RING, 0))
+	}
+	*v->qpos++ = udata;
+	if (__builtin_expect(v->qpos == v->ring + RING, 0))
 		drain(v);
 }
 
@@ -775,11 +800,11 @@ static void tb_exec_user(unsigned int vcpu_index, void *udata)
  * current. */
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_get(vcpu_index);
+	struct vcpu *v = this_vcpu;
 
-	if (!v)
+	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
 		return;
-	v->ring[v->queued++] = udata;
+	*v->qpos++ = udata;
 	drain(v);
 }
 
@@ -1089,6 +1114,7 @@ static struct vcpu *vcpu_new(unsigned int index)
 		return NULL;
 	}
 	v->prev = &no_block;
+	v->qpos = v->ring;
 	v->pend_mask = 2 * ctrhw_depth(&v->hart.ctr) - 1;
 	v->budget = next_budget(v);
 	v->tid = syscall(SYS_gettid);
