@@ -97,6 +97,9 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
+	/* n_insns + (transfer << 32): drain_defer() sums both in one add
+	 * (a batch holds far fewer than 2^32 instructions). */
+	uint64_t step;
 	uint64_t last_pc;
 	uint64_t fallthrough;
 	uint64_t target;
@@ -260,6 +263,7 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 	d->any_dst = d->end == END_NONE || d->end == END_INDIRECT;
 	d->transfer = d->end == END_BRANCH || d->end == END_DIRECT ||
 		      d->end == END_INDIRECT;
+	d->step = d->n_insns + ((uint64_t)d->transfer << 32);
 }
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
@@ -682,14 +686,20 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 {
 	const struct tb_desc *first_prev = v->prev, *p = first_prev, *d;
 	unsigned int i, from = 0, n = (unsigned int)(v->qpos - v->ring);
-	uint64_t unflushed = v->unflushed, budget = v->budget;
-	uint64_t transfers = v->transfers;
+	/* The blocks' steps since the last write-back to v: instructions
+	 * in the low 32 bits, transfers above; the sampled counter is due
+	 * when the instructions reach left (v->budget - v->unflushed,
+	 * at most 2^32 - 1: a batch never gets there). */
+	uint64_t acc = 0, left;
 	/* A sampled event counted by transfer type (ev_types: the types it
 	 * counts): how many the loop saw, how many more overflow it. */
 	uint64_t ev = 0, ev_left = ev_types ? -v->hart.pmu.counter[3] : 0;
 
+#define LEFT(v) ((v)->budget - (v)->unflushed > UINT32_MAX ? UINT32_MAX : \
+		 (uint32_t)((v)->budget - (v)->unflushed))
+	left = LEFT(v);
 	for (i = 0; i < n; i++, p = d) {
-		uint64_t u = unflushed + p->n_insns, dst;
+		uint64_t a = acc + p->step, dst;
 		unsigned int hit = 0;
 
 		d = v->ring[i];
@@ -701,35 +711,34 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 
 			hit = (ev_types >> type) & 1;
 		}
-		if (__builtin_expect(u >= budget ||
+		if (__builtin_expect((uint32_t)a >= left ||
 				     (ev_types && ev + hit >= ev_left) ||
 				     !(p->any_dst | (dst == p->ok_a) |
 				       (dst == p->ok_b)), 0)) {
-			v->unflushed = unflushed;
-			v->transfers = transfers;
+			v->unflushed += (uint32_t)acc;
+			v->transfers += acc >> 32;
+			acc = 0;
 			pend_range(v, first_prev, from, i,
-				   v->flushed + unflushed);
+				   v->flushed + v->unflushed);
 			if (ev_types && ev)
 				hpmhw_count(&v->hart.pmu,
 					    harthw_mode(&v->hart),
 					    plugin.event, ev);
 			block_ran_slow(v, p, d);
 			from = i + 1;
-			unflushed = v->unflushed;
-			budget = v->budget;
-			transfers = v->transfers;
+			left = LEFT(v);
 			ev = 0;
 			if (ev_types)
 				ev_left = -v->hart.pmu.counter[3];
 			continue;
 		}
-		unflushed = u;
-		transfers += p->transfer;
+		acc = a;
 		ev += hit;
 	}
-	v->unflushed = unflushed;
-	v->transfers = transfers;
-	pend_range(v, first_prev, from, n, v->flushed + unflushed);
+#undef LEFT
+	v->unflushed += (uint32_t)acc;
+	v->transfers += acc >> 32;
+	pend_range(v, first_prev, from, n, v->flushed + v->unflushed);
 	if (ev_types && ev)
 		hpmhw_count(&v->hart.pmu, harthw_mode(&v->hart),
 			    plugin.event, ev);
