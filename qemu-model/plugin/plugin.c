@@ -24,12 +24,16 @@
  * the transfer is dropped and counted, never guessed.  Indirect transfers
  * take whatever address came next.
  *
- * Batches.  In user mode the callback only queues the block; the model runs
- * over the queue in order when it fills, before every system call and at
- * exit, and keeps back the CTR records that would be overwritten before
- * anything reads CTR (drain_defer(), give_pending()).  The trace is the
- * same byte for byte as with batch=off, which runs the model at every
- * block (tests/plugin/record-test.sh compares them).
+ * Batches.  In user mode the model does not run at every block.  In the
+ * common case the callback only adds up the previous block's instructions
+ * and checks where it went (tb_exec_check()); otherwise it queues the
+ * block and the model runs over the queue in order when it fills
+ * (drain_defer(), drain_fast()).  Either way the model catches up before
+ * every system call and at exit, and the CTR records that would be
+ * overwritten before anything reads CTR are never made (pend_range(),
+ * give_pending()).  The trace is the same byte for byte as with
+ * batch=off, which runs the model at every block
+ * (tests/plugin/record-test.sh compares them).
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
@@ -97,7 +101,8 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
-	/* n_insns + (transfer << 32): drain_defer() sums both in one add
+	/* n_insns + (transfer << 32): tb_exec_check() and drain_defer() sum
+	 * both in one add
 	 * (a batch holds far fewer than 2^32 instructions). */
 	uint64_t step;
 	uint64_t last_pc;
@@ -114,6 +119,13 @@ struct vcpu {
 	 * are waiting. */
 	const struct tb_desc *prev;
 	const struct tb_desc **qpos;
+	/* The checking callback (tb_exec_check()): the steps of the blocks
+	 * it passed since the last write-back to unflushed and transfers,
+	 * as in drain_defer(), and how many instructions make the sampled
+	 * counter due (at most 2^32 - 1); the block before ring[0]. */
+	uint64_t acc;
+	uint32_t left;
+	const struct tb_desc *seg_prev;
 	uint64_t tid;
 	/* Instructions (= cycles) given to the counter model, those not yet
 	 * given, and how many more it takes to overflow the sampled counter:
@@ -130,11 +142,13 @@ struct vcpu {
 	/* retired() when this process began (a forked child's vCPU goes on
 	 * from its parent's count): the totals are this process's. */
 	uint64_t born;
-	/* User mode: the execution callback only queues the block here; the
-	 * model runs over the queue, in order, when it fills, before every
-	 * system call and at exit (drain()).  Nothing the model does depends
-	 * on when it runs, only on the order of the blocks, so the trace is
-	 * the same byte for byte as running it block by block. */
+	/* User mode: the blocks the model has not seen yet, queued by the
+	 * execution callback; the model runs over the queue, in order, when
+	 * it fills, before every system call and at exit (drain()).  Nothing
+	 * the model does depends on when it runs, only on the order of the
+	 * blocks, so the trace is the same byte for byte as running it block
+	 * by block.  tb_exec_check() keeps here the blocks it has checked
+	 * since the last flush, whose records are not made yet. */
 	const struct tb_desc *ring[RING];
 	/* Records CTR will hold, not yet given to it (drain_defer()): the
 	 * newest are pend[(n - 1) & mask], [(n - 2) & mask], ...; the ring
@@ -171,6 +185,7 @@ static struct {
 	bool misp;		/* run the predictor model: ctrtarget.MISP */
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
+	bool check;		/* and blocks are checked as they run */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	bool noop;		/* noop=on: a callback per block, doing nothing */
 	uint32_t ev_types;	/* transfer types the sampled event counts */
@@ -268,6 +283,8 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
+static void tb_exec_check(unsigned int vcpu_index, void *udata);
+static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
 static enum hw_mode mode_at(uint64_t pc);
 
@@ -338,6 +355,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	d->n_insns = n;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
+						 plugin.check ? (d->end == END_ECALL ?
+						 tb_exec_check_ecall : tb_exec_check) :
 						 d->end == END_ECALL || !plugin.batch ?
 						 tb_exec_user_ecall : tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
@@ -682,7 +701,7 @@ static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
  * transfer gone elsewhere) goes through block_ran() after them.
  */
 static inline __attribute__((always_inline)) void
-drain_defer_body(struct vcpu *v, uint32_t ev_types)
+drain_defer(struct vcpu *v, uint32_t ev_types)
 {
 	const struct tb_desc *first_prev = v->prev, *p = first_prev, *d;
 	unsigned int i, from = 0, n = (unsigned int)(v->qpos - v->ring);
@@ -746,25 +765,23 @@ drain_defer_body(struct vcpu *v, uint32_t ev_types)
 	v->qpos = v->ring;
 }
 
-static __attribute__((noinline)) void drain_defer(struct vcpu *v)
-{
-	drain_defer_body(v, 0);
-}
-
-/* The same for a sampled event the model counts per transfer (branches,
- * calls, ...): only the sampled counter counts, so the events go to it in
- * one go, and the transfer that overflows it goes through the model. */
+/* drain_defer() for a sampled event the model counts per transfer
+ * (branches, calls, ...; other events take tb_exec_check()): only the
+ * sampled counter counts, so the events go to it in one go, and the
+ * transfer that overflows it goes through the model. */
 static __attribute__((noinline)) void drain_defer_ev(struct vcpu *v)
 {
-	drain_defer_body(v, plugin.ev_types);
+	drain_defer(v, plugin.ev_types);
 }
+
+static void drain_check(struct vcpu *v);
 
 static void drain(struct vcpu *v)
 {
-	if (plugin.defer && plugin.ev_types)
-		drain_defer_ev(v);
+	if (plugin.check)
+		drain_check(v);
 	else if (plugin.defer)
-		drain_defer(v);
+		drain_defer_ev(v);
 	else if (plugin.fast_transfer)
 		drain_fast(v);
 	else
@@ -815,6 +832,95 @@ static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata)
 		return;
 	*v->qpos++ = udata;
 	drain(v);
+}
+
+/*
+ * The common case of drain_defer() (no sampled event counted per transfer
+ * type) done in the callback itself, with no second pass over the queue:
+ * each block adds its predecessor's step and checks where that one went
+ * (drain_defer()'s test); ring[] keeps the blocks passed since the last
+ * flush (from the one after seg_prev), whose records pend_range() makes
+ * when something is to read CTR, before a system call, or when the ring
+ * is full.  Anything else
+ * goes through check_slow(): the same order of work, so the same trace.
+ */
+static inline uint32_t check_left(const struct vcpu *v)
+{
+	uint64_t left = v->budget - v->unflushed;
+
+	return left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+/* The passed blocks' counts into v, their records into pend[]. */
+static void check_flush(struct vcpu *v)
+{
+	v->unflushed += (uint32_t)v->acc;
+	v->transfers += v->acc >> 32;
+	v->acc = 0;
+	pend_range(v, v->seg_prev, 0, (unsigned int)(v->qpos - v->ring),
+		   v->flushed + v->unflushed);
+	v->qpos = v->ring;
+	v->seg_prev = v->prev;
+}
+
+static __attribute__((noinline)) void check_slow(struct vcpu *v,
+						 const struct tb_desc *p,
+						 const struct tb_desc *d)
+{
+	check_flush(v);
+	block_ran_slow(v, p, d);
+	v->prev = v->seg_prev = d;
+	v->left = check_left(v);
+}
+
+static __attribute__((noinline)) void drain_check(struct vcpu *v)
+{
+	check_flush(v);
+	v->left = check_left(v);
+}
+
+static __attribute__((noinline)) void tb_exec_check_first(unsigned int vcpu_index,
+							  void *udata)
+{
+	if (first_block(vcpu_index))
+		tb_exec_check(vcpu_index, udata);
+}
+
+static void tb_exec_check(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = this_vcpu;
+	const struct tb_desc *d = udata, *p;
+	uint64_t a, dst;
+
+	if (__builtin_expect(!v, 0)) {
+		tb_exec_check_first(vcpu_index, udata);
+		return;
+	}
+	p = v->prev;
+	a = v->acc + p->step;
+	dst = d->start;
+	if (__builtin_expect((uint32_t)a >= v->left ||
+			     !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)),
+			     0)) {
+		check_slow(v, p, d);
+		return;
+	}
+	v->acc = a;
+	v->prev = d;
+	*v->qpos++ = d;
+	if (__builtin_expect(v->qpos == v->ring + RING, 0))
+		drain_check(v);
+}
+
+/* A block that ends in ecall: the model catches up before the call. */
+static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v;
+
+	tb_exec_check(vcpu_index, udata);
+	v = this_vcpu;
+	if (v)
+		drain_check(v);
 }
 
 /* System mode: the mode may have changed between the blocks. */
@@ -1122,10 +1228,11 @@ static struct vcpu *vcpu_new(unsigned int index)
 		free(v);
 		return NULL;
 	}
-	v->prev = &no_block;
+	v->prev = v->seg_prev = &no_block;
 	v->qpos = v->ring;
 	v->pend_mask = 2 * ctrhw_depth(&v->hart.ctr) - 1;
 	v->budget = next_budget(v);
+	v->left = check_left(v);
 	v->tid = syscall(SYS_gettid);
 	pthread_mutex_lock(&plugin.lock);
 	/* Cycles and stamps count from here, as from 0 (differences only). */
@@ -1384,6 +1491,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		!(plugin.ctl & (plugin.layout == CTRHW_LAYOUT_DRAFT ?
 				RVP_CTR_DRAFT_MCTRCONTROL_RASEMU :
 				RVP_CTR_V1_MCTRCTL_RASEMU));
+	/* The common case checks each block in its callback; a sampled
+	 * event counted per transfer type takes drain_defer_ev(). */
+	plugin.check = plugin.defer && !plugin.ev_types;
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 
