@@ -700,6 +700,15 @@ static __attribute__((noinline)) void block_ran_slow(struct vcpu *v,
  * (pend_range()).  Anything else (the sampled counter due, an ecall, a
  * transfer gone elsewhere) goes through block_ran() after them.
  */
+/* Instructions until the sampled counter is due, at most 2^32 - 1: the
+ * low half of a sum of steps (tb_desc.step) is compared with it. */
+static inline uint32_t check_left(const struct vcpu *v)
+{
+	uint64_t left = v->budget - v->unflushed;
+
+	return left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
 static inline __attribute__((always_inline)) void
 drain_defer(struct vcpu *v, uint32_t ev_types)
 {
@@ -707,16 +716,12 @@ drain_defer(struct vcpu *v, uint32_t ev_types)
 	unsigned int i, from = 0, n = (unsigned int)(v->qpos - v->ring);
 	/* The blocks' steps since the last write-back to v: instructions
 	 * in the low 32 bits, transfers above; the sampled counter is due
-	 * when the instructions reach left (v->budget - v->unflushed,
-	 * at most 2^32 - 1: a batch never gets there). */
-	uint64_t acc = 0, left;
+	 * when the instructions reach left (a batch never gets to 2^32). */
+	uint64_t acc = 0, left = check_left(v);
 	/* A sampled event counted by transfer type (ev_types: the types it
 	 * counts): how many the loop saw, how many more overflow it. */
 	uint64_t ev = 0, ev_left = ev_types ? -v->hart.pmu.counter[3] : 0;
 
-#define LEFT(v) ((v)->budget - (v)->unflushed > UINT32_MAX ? UINT32_MAX : \
-		 (uint32_t)((v)->budget - (v)->unflushed))
-	left = LEFT(v);
 	for (i = 0; i < n; i++, p = d) {
 		uint64_t a = acc + p->step, dst;
 		unsigned int hit = 0;
@@ -745,7 +750,7 @@ drain_defer(struct vcpu *v, uint32_t ev_types)
 					    plugin.event, ev);
 			block_ran_slow(v, p, d);
 			from = i + 1;
-			left = LEFT(v);
+			left = check_left(v);
 			ev = 0;
 			if (ev_types)
 				ev_left = -v->hart.pmu.counter[3];
@@ -754,7 +759,6 @@ drain_defer(struct vcpu *v, uint32_t ev_types)
 		acc = a;
 		ev += hit;
 	}
-#undef LEFT
 	v->unflushed += (uint32_t)acc;
 	v->transfers += acc >> 32;
 	pend_range(v, first_prev, from, n, v->flushed + v->unflushed);
@@ -841,16 +845,9 @@ static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata)
  * (drain_defer()'s test); ring[] keeps the blocks passed since the last
  * flush (from the one after seg_prev), whose records pend_range() makes
  * when something is to read CTR, before a system call, or when the ring
- * is full.  Anything else
- * goes through check_slow(): the same order of work, so the same trace.
+ * is full.  Anything else goes through check_slow(): the same order of
+ * work as drain_defer(), so the same trace.
  */
-static inline uint32_t check_left(const struct vcpu *v)
-{
-	uint64_t left = v->budget - v->unflushed;
-
-	return left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
-}
-
 /* The passed blocks' counts into v, their records into pend[]. */
 static void check_flush(struct vcpu *v)
 {
