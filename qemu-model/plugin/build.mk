@@ -2,10 +2,14 @@
 # qemu-model/plugin/: the TCG plugin that runs the core on stock QEMU.
 # QEMU dlopen()s it and resolves the plugin API against its own exports.
 PLUGIN_SO := $(O)/qemu-model/librvperf-ctr.so
+# nexus=FILE (nexus_rec.c) encodes N-Trace in the plugin with the encoder
+# of userspace/nexus (no decoder, no libelf).
+PLUGIN_NEXUS_SRCS := qemu-model/plugin/nexus_rec.c userspace/nexus/encoder.c \
+	userspace/nexus/codec.c userspace/nexus/config.c
 PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
-	qemu-model/plugin/itrace_write.c
+	qemu-model/plugin/itrace_write.c $(PLUGIN_NEXUS_SRCS)
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
-	$(QM_CFLAGS) -Iqemu-model/plugin -O2 -flto -shared -fPIC \
+	$(QM_CFLAGS) -Iqemu-model/plugin -Iuserspace/nexus -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))
 HOST_PROGS += $(PLUGIN_SO)
 

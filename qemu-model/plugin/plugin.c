@@ -7,10 +7,13 @@
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
  *       [,event=instructions][,period=N][,misp=on][,batch=off]
- *       [,itrace=FILE][,noop=on] PROG ARGS
+ *       [,itrace=FILE | ,blocks=FILE][,nexus=FILE[,nx-OPTION=VALUE]...]
+ *       [,noop=on] PROG ARGS
  *
  * itrace=FILE also writes every executed instruction (itrace_write.c), the
- * input of rvperf nexus record; with event=none only that runs.
+ * ground truth of N-Trace; blocks=FILE only the blocks' descriptions (the
+ * code rvperf nexus record keeps).  nexus=FILE writes the N-Trace itself
+ * (nexus_rec.c).  With event=none only these run.
  *
  * How transfers are seen.  RISC-V QEMU ends every translation block (TB) at
  * a control transfer, so each TB is classified once, when it is translated,
@@ -72,6 +75,7 @@
 #include "qemu_plugin_api.h"
 #include "filter.h"
 #include "itrace_write.h"
+#include "nexus_rec.h"
 #include "qemu-model/core/insnhw.h"
 #include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
@@ -196,7 +200,8 @@ static struct {
 	qemu_plugin_insn_data_v1_t insn_data_v1;
 	qemu_plugin_insn_data_v3_t insn_data_v3;
 	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
-	const char *itrace;		/* itrace=FILE */
+	const char *itrace;		/* itrace=FILE (or blocks=FILE) */
+	bool itrace_blocks_only;	/* blocks=FILE: no executions */
 	const char *out_path;		/* out=FILE: a forked child's is .PID */
 	/* The cloning thread's time at its last clone: a new thread's time
 	 * goes on from there, so each thread's records come after the
@@ -301,19 +306,36 @@ static void itrace_exec(unsigned int vcpu_index, void *udata)
 	rvp_itrace_exec(vcpu_index, t->id, hw_mode_priv(mode_at(t->start)));
 }
 
+static void nexus_exec_system(unsigned int vcpu_index, void *udata)
+{
+	rvp_nexus_exec(vcpu_index, udata,
+		       hw_mode_priv(mode_at(rvp_nexus_block_start(udata))));
+}
+
+/* itrace=, blocks=, nexus=: the block's instructions, once. */
 static void itrace_tb(struct qemu_plugin_tb *tb, size_t n)
 {
 	struct itrace_tb *t = malloc(sizeof(*t));
 	uint32_t *words = malloc(n * sizeof(*words));
+	enum qemu_plugin_cb_flags regs = plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
+							 : QEMU_PLUGIN_CB_NO_REGS;
+	uint64_t start = qemu_plugin_tb_vaddr(tb);
+	void *nx;
 	size_t i;
 
 	if (t && words) {
 		for (i = 0; i < n; i++)
 			words[i] = insn_word(qemu_plugin_tb_get_insn(tb, i));
-		t->start = qemu_plugin_tb_vaddr(tb);
-		t->id = rvp_itrace_block(t->start, n, words);
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, itrace_exec,
-			plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS, t);
+		t->start = start;
+		if (plugin.itrace)
+			t->id = rvp_itrace_block(t->start, n, words);
+		if (plugin.itrace && !plugin.itrace_blocks_only)
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, itrace_exec, regs, t);
+		else
+			free(t);
+		if (rvp_nexus_wanted() && (nx = rvp_nexus_block(start, n, words)))
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ?
+				nexus_exec_system : rvp_nexus_exec_user, regs, nx);
 	} else {
 		free(t);
 	}
@@ -337,7 +359,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	if (!n)
 		return;
-	if (plugin.itrace)
+	if (plugin.itrace || rvp_nexus_wanted())
 		itrace_tb(tb, n);
 	if (plugin.noop) {
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_noop,
@@ -1254,6 +1276,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	rvp_nexus_close();
 	rvp_itrace_close();
 	for (i = 0; i < MAX_VCPUS; i++) {
 		struct vcpu *v = plugin.vcpus[i];
@@ -1309,7 +1332,7 @@ static int parse_args(int argc, char **argv, const char **out_path)
 	bool have_ctl = false;
 	char err[200];
 	uint64_t v;
-	int i;
+	int i, nx;
 
 	for (i = 0; i < argc; i++) {
 		char *a = argv[i], *val = strchr(a, '=');
@@ -1321,8 +1344,13 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		*val++ = '\0';
 		if (!strcmp(a, "out")) {
 			*out_path = val;
-		} else if (!strcmp(a, "itrace")) {
+		} else if (!strcmp(a, "itrace") || !strcmp(a, "blocks")) {
+			if (plugin.itrace) {
+				fail("give itrace= or blocks=, once%s", "");
+				return -1;
+			}
 			plugin.itrace = val;
+			plugin.itrace_blocks_only = !strcmp(a, "blocks");
 		} else if (!strcmp(a, "filter")) {
 			filter = val;
 		} else if (!strcmp(a, "ctl")) {
@@ -1387,6 +1415,9 @@ static int parse_args(int argc, char **argv, const char **out_path)
 				fail("bad period '%s'", val);
 				return -1;
 			}
+		} else if ((nx = rvp_nexus_arg(a, val)) != 1) {
+			if (nx)
+				return -1;
 		} else {
 			fail("unknown argument '%s'", a);
 			return -1;
@@ -1510,7 +1541,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fail("cannot create '%s'", plugin.itrace);
 		return -1;
 	}
-	if (plugin.active || plugin.itrace) {
+	if (rvp_nexus_open(plugin.system))
+		return -1;
+	if (plugin.active || plugin.itrace || rvp_nexus_wanted()) {
 		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	}

@@ -20,60 +20,6 @@
 
 #define RUN_CAP 0xFF
 
-static int64_t sext(uint64_t v, unsigned int bits)
-{
-	uint64_t m = 1ull << (bits - 1);
-
-	return (int64_t)((v ^ m) - m);
-}
-
-int nx_const_load(uint32_t w, unsigned int *rd, int64_t *value,
-		  bool *pc_relative)
-{
-	if ((w & 3) == 3) {
-		unsigned int op = w & 0x7F;
-
-		if (op != 0x37 && op != 0x17)
-			return 0;
-		*rd = (w >> 7) & 0x1F;
-		*value = sext(w & 0xFFFFF000u, 32);
-		*pc_relative = op == 0x17;
-		return *rd != 0;
-	}
-	/* c.lui: quadrant 1, funct3 011, rd not x0/x2, nzimm[17|16:12]. */
-	if ((w & 3) == 1 && ((w >> 13) & 7) == 3) {
-		unsigned int r = (w >> 7) & 0x1F;
-		uint32_t imm = ((w >> 12) & 1) << 17 | ((w >> 2) & 0x1F) << 12;
-
-		if (r == 0 || r == 2 || !imm)
-			return 0;
-		*rd = r;
-		*value = sext(imm, 18);
-		*pc_relative = false;
-		return 1;
-	}
-	return 0;
-}
-
-int nx_jalr_operands(uint32_t w, unsigned int *rs1, int64_t *imm)
-{
-	if ((w & 3) == 3) {
-		if ((w & 0x7F) != 0x67 || ((w >> 12) & 7))
-			return 0;
-		*rs1 = (w >> 15) & 0x1F;
-		*imm = sext(w >> 20, 12);
-		return 1;
-	}
-	/* c.jr / c.jalr: quadrant 2, funct3 100, rs2 0, rs1 not 0. */
-	if ((w & 3) == 2 && ((w >> 13) & 7) == 4 && !((w >> 2) & 0x1F) &&
-	    ((w >> 7) & 0x1F)) {
-		*rs1 = (w >> 7) & 0x1F;
-		*imm = 0;
-		return 1;
-	}
-	return 0;
-}
-
 void nx_image_init(struct nx_image *img, const struct nx_config *cfg)
 {
 	memset(img, 0, sizeof(*img));
