@@ -199,66 +199,12 @@ static void put_addr(struct bitw *w, const struct nx_config *cfg, uint64_t a)
 	put_var_chunks(w, f, chunks);
 }
 
-/* The MDOs that carry a variable field of V starting with ROOM bits left
- * in the open MDO (put_var()'s count). */
-static inline unsigned int var_chunks(uint64_t v, unsigned int room)
-{
-	/* 1 + ceil((need - room) / 6) when need > room, else 1; the same
-	 * for V 0 and 1, so without a branch. */
-	unsigned int need = 64 - (unsigned int)__builtin_clzll(v | 1);
-
-	return (need + 11 - room) / 6;
-}
-
-/*
- * DirectBranch, IndirectBranch and IndirectBranchHist without SRC, TSTAMP
- * or the MSB extension (most of a trace) in at most eight bytes, built as
- * one 48-bit MDO string and spread into bytes in a few steps; the same
- * bytes as the general way below.  0 when the message is longer.  OUT
- * needs room for eight bytes.
- */
 size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       unsigned int btype, uint64_t icnt, uint64_t addr,
 		       uint64_t hist, uint8_t *out)
 {
-	unsigned int c1, c2 = 0, c3 = 0, n, width = cfg->xlen - 1;
-	uint64_t f = addr >> 1, w, x;
-
-	if (tcode == NX_TCODE_DIRECT_BRANCH) {
-		c1 = var_chunks(icnt, 6);
-		w = tcode | icnt << 6;
-	} else {
-		if (width < 64)
-			f &= (1ull << width) - 1;
-		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
-		c1 = var_chunks(icnt, 4);
-		c2 = var_chunks(f, 6);
-		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST)
-			c3 = var_chunks(hist, 6);
-		if (1 + c1 + c2 + c3 > 8)
-			return 0;
-		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
-		    f << (6 * (1 + c1));
-		if (c3)
-			w |= hist << (6 * (1 + c1 + c2));
-	}
-	n = 1 + c1 + c2 + c3;
-	if (n > 8)
-		return 0;
-	if (n < 8)
-		w &= (1ull << (6 * n)) - 1;
-	/* 6 bits to a byte, above its MSEO. */
-	x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
-	x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
-	x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
-	x <<= 2;
-	x |= 1ull << (8 * c1);
-	if (c3)
-		x |= 1ull << (8 * (c1 + c2));
-	x |= 3ull << (8 * (n - 1));
-	x = __builtin_bswap64(__builtin_bswap64(x));
-	memcpy(out, &x, 8);
-	return n;
+	return nx_branch_bytes_inline(cfg->xlen, tcode, btype, icnt, addr, hist,
+				      out);
 }
 
 size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,

@@ -807,36 +807,40 @@ int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
 	g->priv = priv;
 	g->tstamp = tstamp;
 	g->cls_known = false;
-	g->q_kind = 0;
+	g->qb = NULL;
 	return ret;
 }
 
 enum { Q_NONE, Q_COND, Q_DIRECT, Q_LINEAR, Q_OTHER };
 
-/* resolve() for a held instruction whose q_* are known (no sequential
- * jumps configured): the same nx_insn, in a few steps. */
+/* The itype of the last instruction of QB (q_kind not 0) when NEXT ran
+ * after it. */
+static inline unsigned int quick_itype(const struct nx_itrace_block *qb,
+				       uint64_t next)
+{
+	switch (qb->q_kind) {
+	case Q_COND:
+		return next == qb->q_target ? RVP_ITYPE_TAKEN_BRANCH :
+		       next == qb->q_fall ? RVP_ITYPE_NON_TAKEN_BRANCH :
+		       RVP_ITYPE_INTERRUPT;
+	case Q_DIRECT:
+		return next == qb->q_target ? qb->q_itype : RVP_ITYPE_INTERRUPT;
+	case Q_LINEAR:
+		return next == qb->q_fall ? qb->q_itype : RVP_ITYPE_INTERRUPT;
+	default:
+		return qb->q_itype;
+	}
+}
+
+/* resolve() for a held instruction whose block's q_* are known (no
+ * sequential jumps configured): the same nx_insn, in a few steps. */
 static inline void quick_resolve(struct nx_ingress *g, uint64_t next,
 				 struct nx_insn *out)
 {
-	unsigned int itype = g->q_itype;
+	unsigned int itype = quick_itype(g->qb, next);
 
-	switch (g->q_kind) {
-	case Q_COND:
-		itype = next == g->q_target ? RVP_ITYPE_TAKEN_BRANCH :
-			next == g->q_fall ? RVP_ITYPE_NON_TAKEN_BRANCH :
-			RVP_ITYPE_INTERRUPT;
-		break;
-	case Q_DIRECT:
-		if (next != g->q_target)
-			itype = RVP_ITYPE_INTERRUPT;
-		break;
-	case Q_LINEAR:
-		if (next != g->q_fall)
-			itype = RVP_ITYPE_INTERRUPT;
-		break;
-	}
 	out->addr = g->addr;
-	out->len = g->q_len;
+	out->len = g->qb->q_len;
 	out->itype = itype;
 	out->priv = g->priv;
 	out->v = false;
@@ -878,6 +882,7 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 	b->mid_units = units;
 	b->last_addr = pc;
 	b->first_units = insn_len(b->words[0]) / 2;
+	b->lin_units = b->n > 1 ? b->first_units + units : 0;
 	if (b->n > 1) {
 		b->prev_word = b->words[b->n - 2];
 		b->prev_addr = pc - insn_len(b->prev_word);
@@ -904,15 +909,87 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 		b->q_kind = Q_LINEAR;
 }
 
-void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
-		      struct nx_itrace_block *b, unsigned int priv,
-		      uint64_t tstamp)
+/*
+ * The common execution of a simple block B after the last instruction of
+ * block QB (no sequential jumps), the encoder in its inline way (fast_ok):
+ * that instruction resolved from B's start, then B's linear instructions,
+ * as nx_enc_insn() and quick_emit() would take them one by one, in one go:
+ * an I-CNT and HIST update, or the message the transfer makes written
+ * directly.  0, with nothing changed, when anything else is involved (an
+ * overflow, the stack, a trap, a message of another kind): the general
+ * way then.
+ */
+static inline __attribute__((always_inline)) int
+block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
+	   const struct nx_itrace_block *b)
+{
+	unsigned int a = e->fast_tab[quick_itype(qb, b->start) & 15];
+	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist;
+
+	if (!a || !e->fast_ok || icnt > e->icnt_limit ||
+	    b->lin_units > e->icnt_limit)
+		return 0;
+	if (a & 8) {
+		/* A message waits for B's start: written now, as the next
+		 * instruction would (quick_emit()). */
+		unsigned int tcode = a >> 8;
+		uint64_t field = 0;
+		size_t n;
+
+		if (!e->quick || e->sync_due || e->held_repeat || e->on_msg)
+			return 0;
+		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST && hist == 1)
+			tcode = NX_TCODE_INDIRECT_BRANCH;
+		if (tcode != NX_TCODE_DIRECT_BRANCH)
+			field = e->ref_addr ^ b->start;
+		if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
+			flush_bytes(e);
+		n = nx_branch_bytes_inline(e->cfg.xlen, tcode, 0, icnt, field,
+					   tcode == NX_TCODE_INDIRECT_BRANCH_HIST ? hist : 0,
+					   e->buf + e->fill);
+		if (!n)
+			return 0;
+		e->fill += n;
+		e->n_bytes += n;
+		e->n_msgs++;
+		e->by_tcode[tcode]++;
+		if (tcode != NX_TCODE_DIRECT_BRANCH)
+			e->ref_addr = b->start;
+		e->icnt = b->lin_units;
+		e->hist = 1;
+	} else {
+		if (a & 2)
+			hist = hist << 1 | (a >> 2 & 1);
+		icnt += b->lin_units;
+		if (icnt > e->icnt_limit || (hist & e->hist_limit))
+			return 0;
+		e->icnt = icnt;
+		e->hist = hist;
+	}
+	e->n_insns += b->n;
+	return 1;
+}
+
+/* The held instruction's address and encoding, when only QB says them
+ * (nx_ingress_block()'s quick way leaves them there). */
+static inline void held_from_block(struct nx_ingress *g)
+{
+	if (g->qb) {
+		g->addr = g->qb->last_addr;
+		g->word = g->qb->words[g->qb->n - 1];
+	}
+}
+
+static __attribute__((noinline)) void
+ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
+		   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
 {
 	struct nx_insn in;
 	uint32_t i, n = b->n;
 
 	if (b->simple < 0)
 		note_block(g, b);
+	held_from_block(g);
 	if (!b->simple) {
 		uint64_t pc = b->start;
 
@@ -925,7 +1002,7 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	/* The previous block's last instruction goes where this one starts. */
 	if (g->have) {
-		if (g->q_kind)
+		if (g->qb)
 			quick_resolve(g, b->start, &in);
 		else
 			resolve(g, b->start, true, &in);
@@ -958,28 +1035,46 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		g->prev_addr = b->prev_addr;
 		g->prev_word = b->prev_word;
 	}
+	/* B's last instruction waits for the address that follows. */
 	g->have = true;
 	g->addr = b->last_addr;
 	g->word = b->words[n - 1];
 	g->priv = priv;
 	g->tstamp = tstamp + n - 1;
-	g->q_kind = b->q_kind;
-	if (b->q_kind) {
-		g->q_itype = b->q_itype;
-		g->q_len = b->q_len;
-		g->q_target = b->q_target;
-		g->q_fall = b->q_fall;
-		g->cls_known = false;
-	} else {
+	g->qb = b->q_kind ? b : NULL;
+	if (!b->q_kind) {
 		g->cls = b->last_cls;
 		g->cls_known = true;
+	} else {
+		g->cls_known = false;
 	}
+}
+
+void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+		      struct nx_itrace_block *b, unsigned int priv,
+		      uint64_t tstamp)
+{
+	const struct nx_itrace_block *qb = g->qb;
+
+	if (__builtin_expect(b->simple > 0 && qb && block_fast(e, qb, b), 1)) {
+		/* The last encoder saw B's last linear instruction, or QB's
+		 * last when B has no other; B's last is held, its address and
+		 * encoding left in B (held_from_block()); with no sequential
+		 * jumps, the one before it is not needed. */
+		e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
+		g->qb = b;
+		g->priv = priv;
+		g->tstamp = tstamp + b->n - 1;
+		return;
+	}
+	ingress_block_slow(g, e, b, priv, tstamp);
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)
 {
 	if (!g->have)
 		return 0;
+	held_from_block(g);
 	resolve(g, 0, false, out);
 	g->have = false;
 	return 1;

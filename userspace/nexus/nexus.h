@@ -302,6 +302,8 @@ void nx_enc_overrun(struct nx_encoder *e);
  * Returns 0, or -1 if the sink failed. */
 int nx_enc_finish(struct nx_encoder *e, unsigned int evcode);
 
+struct nx_itrace_block;
+
 /* ---- ingress: raw instructions (address + encoding) to nx_insn, with the
  * shared classifier.  An instruction is known once the next one's address
  * is: that says whether a branch was taken, and a successor the
@@ -316,12 +318,9 @@ struct nx_ingress {
 	/* The held instruction's class, when the caller knew it. */
 	struct insnhw_class cls;
 	bool cls_known;
-	/* Or, quicker (q_kind not 0, no sequential jumps): how its successor's
-	 * address decides its itype: a conditional branch (Q_COND: q_target
-	 * taken, q_fall not), a direct jump (to q_target), a linear one (to
-	 * q_fall), or anything else (q_itype whatever comes). */
-	uint8_t q_kind, q_itype, q_len;
-	uint64_t q_target, q_fall;
+	/* Or, quicker (no sequential jumps): it is the last of block QB,
+	 * whose q_* say how its successor's address decides its itype. */
+	const struct nx_itrace_block *qb;
 	/* The previous retired instruction, for sequential jumps. */
 	bool prev_valid;
 	uint64_t prev_addr;
@@ -463,9 +462,13 @@ struct nx_itrace_block {
 	uint32_t mid_units;
 	uint64_t last_addr;
 	struct insnhw_class last_cls;
-	/* And for the common case: the first's units, the one before the
-	 * last, and how the last resolves (nx_ingress's q_*). */
-	uint32_t first_units;
+	/* And for the common case: the first's units, the units of all but
+	 * the last, the one before the last, and how the last resolves from
+	 * the address that follows (q_kind: a conditional branch, taken at
+	 * q_target, not at q_fall; a direct jump, to q_target; a linear one,
+	 * to q_fall; anything else, q_itype wherever it goes; 0: sequential
+	 * jumps are configured, ask resolve()). */
+	uint32_t first_units, lin_units;
 	uint32_t prev_word;
 	uint64_t prev_addr;
 	uint8_t q_kind, q_itype, q_len;

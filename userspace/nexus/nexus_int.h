@@ -7,6 +7,8 @@
 #ifndef RVPERF_NEXUS_INT_H
 #define RVPERF_NEXUS_INT_H
 
+#include <string.h>
+
 #include "nexus.h"
 
 /* What the decoder does at an instruction. */
@@ -60,6 +62,69 @@ int nx_jalr_operands(uint32_t word, unsigned int *rs1, int64_t *imm);
 size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       unsigned int btype, uint64_t icnt, uint64_t addr,
 		       uint64_t hist, uint8_t *out);
+
+/* The MDOs that carry a variable field of V starting with ROOM bits left
+ * in the open MDO (put_var()'s count). */
+static inline unsigned int nx_var_chunks(uint64_t v, unsigned int room)
+{
+	/* 1 + ceil((need - room) / 6) when need > room, else 1; the same
+	 * for V 0 and 1, so without a branch. */
+	unsigned int need = 64 - (unsigned int)__builtin_clzll(v | 1);
+
+	return (need + 11 - room) / 6;
+}
+
+/*
+ * DirectBranch, IndirectBranch and IndirectBranchHist without SRC, TSTAMP
+ * or the MSB extension (most of a trace) in at most eight bytes, built as
+ * one 48-bit MDO string and spread into bytes in a few steps; the same
+ * bytes as nx_msg_encode().  0 when the message is longer.  OUT needs
+ * room for eight bytes.  Inline for the encoder's per-block way
+ * (encoder.c), nx_branch_bytes() elsewhere.
+ */
+static inline __attribute__((always_inline)) size_t
+nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype,
+		       uint64_t icnt, uint64_t addr, uint64_t hist, uint8_t *out)
+{
+	unsigned int c1, c2 = 0, c3 = 0, n, width = xlen - 1;
+	uint64_t f = addr >> 1, w, x;
+
+	if (tcode == NX_TCODE_DIRECT_BRANCH) {
+		c1 = nx_var_chunks(icnt, 6);
+		w = tcode | icnt << 6;
+	} else {
+		if (width < 64)
+			f &= (1ull << width) - 1;
+		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
+		c1 = nx_var_chunks(icnt, 4);
+		c2 = nx_var_chunks(f, 6);
+		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST)
+			c3 = nx_var_chunks(hist, 6);
+		if (1 + c1 + c2 + c3 > 8)
+			return 0;
+		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
+		    f << (6 * (1 + c1));
+		if (c3)
+			w |= hist << (6 * (1 + c1 + c2));
+	}
+	n = 1 + c1 + c2 + c3;
+	if (n > 8)
+		return 0;
+	if (n < 8)
+		w &= (1ull << (6 * n)) - 1;
+	/* 6 bits to a byte, above its MSEO. */
+	x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
+	x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
+	x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
+	x <<= 2;
+	x |= 1ull << (8 * c1);
+	if (c3)
+		x |= 1ull << (8 * (c1 + c2));
+	x |= 3ull << (8 * (n - 1));
+	x = __builtin_bswap64(__builtin_bswap64(x));
+	memcpy(out, &x, 8);
+	return n;
+}
 
 /* The table entry at PC, or NULL outside every segment. */
 static inline const struct nx_entry *nx_image_entry(struct nx_image *img,
