@@ -818,18 +818,14 @@ enum { Q_NONE, Q_COND, Q_DIRECT, Q_LINEAR, Q_OTHER };
 static inline unsigned int quick_itype(const struct nx_itrace_block *qb,
 				       uint64_t next)
 {
-	switch (qb->q_kind) {
-	case Q_COND:
-		return next == qb->q_target ? RVP_ITYPE_TAKEN_BRANCH :
-		       next == qb->q_fall ? RVP_ITYPE_NON_TAKEN_BRANCH :
-		       RVP_ITYPE_INTERRUPT;
-	case Q_DIRECT:
-		return next == qb->q_target ? qb->q_itype : RVP_ITYPE_INTERRUPT;
-	case Q_LINEAR:
-		return next == qb->q_fall ? qb->q_itype : RVP_ITYPE_INTERRUPT;
-	default:
-		return qb->q_itype;
-	}
+	/* Masks, not branches: whether a guest branch was taken is what
+	 * the host predicts worst here. */
+	unsigned int fall = -(unsigned int)(next == qb->q_fall);
+	unsigned int target = -(unsigned int)(next == qb->q_target);
+	unsigned int it = qb->q_it_else;
+
+	it ^= (it ^ qb->q_it_fall) & fall;
+	return it ^ ((it ^ qb->q_it_target) & target);
 }
 
 /* resolve() for a held instruction whose block's q_* are known (no
@@ -907,65 +903,87 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 		b->q_kind = Q_DIRECT;
 	else if (c.itype == RVP_ITYPE_NO_SPECIAL_TYPE)
 		b->q_kind = Q_LINEAR;
+	/* The same as three choices without a branch (quick_itype()): the
+	 * itype when the next address is q_target, else when it is q_fall,
+	 * else. */
+	b->q_it_target = b->q_it_fall = b->q_it_else = b->q_itype;
+	switch (b->q_kind) {
+	case Q_COND:
+		b->q_it_target = RVP_ITYPE_TAKEN_BRANCH;
+		b->q_it_fall = RVP_ITYPE_NON_TAKEN_BRANCH;
+		b->q_it_else = RVP_ITYPE_INTERRUPT;
+		break;
+	case Q_DIRECT:
+		b->q_it_fall = b->q_it_else = RVP_ITYPE_INTERRUPT;
+		break;
+	case Q_LINEAR:
+		b->q_target = b->q_fall;
+		b->q_it_else = RVP_ITYPE_INTERRUPT;
+		break;
+	}
+	b->q_units = b->q_len / 2;
 }
 
 /*
  * The common execution of a simple block B after the last instruction of
  * block QB (no sequential jumps), the encoder in its inline way (fast_ok):
  * that instruction resolved from B's start, then B's linear instructions,
- * as nx_enc_insn() and quick_emit() would take them one by one, in one go:
- * an I-CNT and HIST update, or the message the transfer makes written
- * directly.  0, with nothing changed, when anything else is involved (an
- * overflow, the stack, a trap, a message of another kind): the general
- * way then.
+ * as nx_enc_insn() and quick_emit() would take them one by one, in one go.
+ * block_msg(): the transfer makes a branch message, written directly.
+ * block_fast(): it only adds to I-CNT and HIST (the message case goes to
+ * block_msg()).  0, with nothing changed, when anything else is involved
+ * (an overflow, the stack, a trap, a message of another kind): the
+ * general way then.
  */
+static __attribute__((noinline)) int
+block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
+	  const struct nx_itrace_block *b, unsigned int a)
+{
+	unsigned int tcode = a >> 8;
+	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist, field = 0;
+	size_t n;
+
+	if (icnt > e->icnt_limit || b->lin_units > e->icnt_limit ||
+	    !e->quick || e->sync_due || e->held_repeat || e->on_msg)
+		return 0;
+	/* IndirectBranchHist with an empty HIST: IndirectBranch (28 -> 4),
+	 * without a branch. */
+	tcode ^= (NX_TCODE_INDIRECT_BRANCH_HIST ^ NX_TCODE_INDIRECT_BRANCH) &
+		 -(unsigned int)((tcode == NX_TCODE_INDIRECT_BRANCH_HIST) & (hist == 1));
+	if (tcode != NX_TCODE_DIRECT_BRANCH)
+		field = e->ref_addr ^ b->start;
+	if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
+		flush_bytes(e);
+	n = nx_branch_bytes_inline(e->cfg.xlen, tcode, 0, icnt, field, hist,
+				   e->buf + e->fill);
+	if (!n)
+		return 0;
+	e->fill += n;
+	e->n_bytes += n;
+	e->n_msgs++;
+	e->by_tcode[tcode]++;
+	if (tcode != NX_TCODE_DIRECT_BRANCH)
+		e->ref_addr = b->start;
+	e->icnt = b->lin_units;
+	e->hist = 1;
+	e->n_insns += b->n;
+	return 1;
+}
+
 static inline __attribute__((always_inline)) int
 block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	   const struct nx_itrace_block *b)
 {
 	unsigned int a = e->fast_tab[quick_itype(qb, b->start) & 15];
-	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist;
+	uint64_t icnt = e->icnt + qb->q_units + b->lin_units;
+	uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
 
-	if (!a || !e->fast_ok || icnt > e->icnt_limit ||
-	    b->lin_units > e->icnt_limit)
+	if (__builtin_expect(a & 8, 0))
+		return block_msg(e, qb, b, a);
+	if (!a || icnt > e->icnt_limit || (hist & e->hist_limit))
 		return 0;
-	if (a & 8) {
-		/* A message waits for B's start: written now, as the next
-		 * instruction would (quick_emit()). */
-		unsigned int tcode = a >> 8;
-		uint64_t field = 0;
-		size_t n;
-
-		if (!e->quick || e->sync_due || e->held_repeat || e->on_msg)
-			return 0;
-		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST && hist == 1)
-			tcode = NX_TCODE_INDIRECT_BRANCH;
-		if (tcode != NX_TCODE_DIRECT_BRANCH)
-			field = e->ref_addr ^ b->start;
-		if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
-			flush_bytes(e);
-		n = nx_branch_bytes_inline(e->cfg.xlen, tcode, 0, icnt, field,
-					   tcode == NX_TCODE_INDIRECT_BRANCH_HIST ? hist : 0,
-					   e->buf + e->fill);
-		if (!n)
-			return 0;
-		e->fill += n;
-		e->n_bytes += n;
-		e->n_msgs++;
-		e->by_tcode[tcode]++;
-		if (tcode != NX_TCODE_DIRECT_BRANCH)
-			e->ref_addr = b->start;
-		e->icnt = b->lin_units;
-		e->hist = 1;
-	} else {
-		if (a & 2)
-			hist = hist << 1 | (a >> 2 & 1);
-		icnt += b->lin_units;
-		if (icnt > e->icnt_limit || (hist & e->hist_limit))
-			return 0;
-		e->icnt = icnt;
-		e->hist = hist;
-	}
+	e->icnt = icnt;
+	e->hist = hist;
 	e->n_insns += b->n;
 	return 1;
 }
@@ -1056,7 +1074,8 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 {
 	const struct nx_itrace_block *qb = g->qb;
 
-	if (__builtin_expect(b->simple > 0 && qb && block_fast(e, qb, b), 1)) {
+	if (__builtin_expect(b->simple > 0 && qb && e->fast_ok &&
+			     block_fast(e, qb, b), 1)) {
 		/* The last encoder saw B's last linear instruction, or QB's
 		 * last when B has no other; B's last is held, its address and
 		 * encoding left in B (held_from_block()); with no sequential

@@ -473,6 +473,9 @@ struct nx_itrace_block {
 	uint64_t prev_addr;
 	uint8_t q_kind, q_itype, q_len;
 	uint64_t q_target, q_fall;
+	/* The same as selects (q_kind not 0): the itype at q_target, else at
+	 * q_fall, else; the last's units. */
+	uint8_t q_it_target, q_it_fall, q_it_else, q_units;
 };
 struct nx_itrace {
 	const uint32_t *w;

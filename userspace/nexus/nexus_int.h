@@ -96,16 +96,18 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 		if (width < 64)
 			f &= (1ull << width) - 1;
 		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
+		/* HIST or not: masks, not branches (which of the two a
+		 * message is, the host predicts badly). */
+		uint64_t has_hist = -(uint64_t)(tcode == NX_TCODE_INDIRECT_BRANCH_HIST);
+
+		hist &= has_hist;
 		c1 = nx_var_chunks(icnt, 4);
 		c2 = nx_var_chunks(f, 6);
-		if (tcode == NX_TCODE_INDIRECT_BRANCH_HIST)
-			c3 = nx_var_chunks(hist, 6);
+		c3 = nx_var_chunks(hist, 6) & (unsigned int)has_hist;
 		if (1 + c1 + c2 + c3 > 8)
 			return 0;
 		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
-		    f << (6 * (1 + c1));
-		if (c3)
-			w |= hist << (6 * (1 + c1 + c2));
+		    f << (6 * (1 + c1)) | hist << (6 * (1 + c1 + c2));
 	}
 	n = 1 + c1 + c2 + c3;
 	if (n > 8)
@@ -117,9 +119,10 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 	x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
 	x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
 	x <<= 2;
-	x |= 1ull << (8 * c1);
-	if (c3)
-		x |= 1ull << (8 * (c1 + c2));
+	/* MSEO: end of field after I-CNT and after the address (without
+	 * the address or HIST, that is the last byte, which ends the
+	 * message anyway). */
+	x |= 1ull << (8 * c1) | 1ull << (8 * (c1 + c2));
 	x |= 3ull << (8 * (n - 1));
 	x = __builtin_bswap64(__builtin_bswap64(x));
 	memcpy(out, &x, 8);
