@@ -897,7 +897,7 @@ static int cmd_encode(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct insn_source src;
-	struct enc_stats st;
+	struct enc_stats st = { 0 };
 	struct nx_image img;
 	struct mapped m = { 0 };
 	FILE *out, *pcs = NULL;
@@ -1054,20 +1054,65 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* PCS: the PC of every instruction in the instruction trace (PCONLY). */
+static int write_pcs(const struct mapped *m, const char *path)
+{
+	struct nx_itrace it;
+	uint64_t pc;
+	uint32_t word;
+	unsigned int priv;
+	FILE *f;
+	int r;
+
+	if (nx_itrace_open(&it, m->data, m->len))
+		return fail(EXIT_BAD_DATA, "the plugin wrote no instruction trace");
+	f = open_output(path, "PC list");
+	if (!f) {
+		nx_itrace_free(&it);
+		return EXIT_BAD_DATA;
+	}
+	while ((r = nx_itrace_next(&it, &pc, &word, &priv)) > 0)
+		fprintf(f, "0x%" PRIX64 "\n", pc);
+	nx_itrace_free(&it);
+	if (fclose(f) || r < 0)
+		return fail(EXIT_BAD_DATA, r < 0 ? "the instruction trace is damaged"
+			    : "cannot write '%s'", path);
+	return 0;
+}
+
+/* Appends ",nx-KEY=VALUE" for every option of CFG (the header's lines)
+ * to ARG: the plugin encodes with exactly these.  sync-mode goes after
+ * sync, which would otherwise turn it on. */
+static int plugin_trace_opts(const struct nx_config *cfg, char *arg, size_t len)
+{
+	char hdr[1024], *line, *save = NULL, sync_mode[64] = "";
+	size_t n = strlen(arg);
+
+	nx_header_format(cfg, hdr, sizeof(hdr));
+	for (line = strtok_r(hdr, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strchr(line, '='))
+			continue;	/* the magic and "end" */
+		if (!strncmp(line, "sync-mode=", 10)) {
+			snprintf(sync_mode, sizeof(sync_mode), "%s", line);
+			continue;
+		}
+		n += (size_t)snprintf(arg + n, n < len ? len - n : 0, ",nx-%s", line);
+	}
+	n += (size_t)snprintf(arg + n, n < len ? len - n : 0, ",nx-%s", sync_mode);
+	return n < len ? 0 : -1;
+}
+
 static int cmd_record(int argc, char **argv)
 {
-	char plugin_buf[PATH_MAX], plugin_arg[PATH_MAX * 2];
-	char itrace_path[] = "/tmp/rvperf-itrace-XXXXXX";
-	const char *output, *qemu;
+	char plugin_buf[PATH_MAX], plugin_arg[PATH_MAX * 4];
+	char tmp_path[] = "/tmp/rvperf-itrace-XXXXXX";
+	const char *output, *qemu, *side;
 	struct opts o = { 0 };
-	struct insn_source src;
-	struct enc_stats st;
 	struct mapped m = { 0 };
 	struct stat sb;
 	char *args[64 + 256];
-	FILE *out, *pcs = NULL;
 	double t0, t1;
-	int rc, n = 0, i, status, fd;
+	int rc = 0, n = 0, i, status, fd;
 	pid_t pid;
 
 	rc = parse(argc, argv, " -o --pcs --qemu --plugin --itrace --system TRACEOPTS ",
@@ -1077,6 +1122,8 @@ static int cmd_record(int argc, char **argv)
 	if (!o.prog_argv || !o.prog_argv[0])
 		return fail(EXIT_USAGE, "no program: rvperf nexus record [OPTIONS] -- PROG [ARGS]");
 	output = o.output ? o.output : "trace.nxt";
+	if (!strcmp(output, "-"))
+		return fail(EXIT_USAGE, "the plugin writes the trace to a file: give -o FILE");
 	{
 		const char *env = getenv(o.system ? "RVPERF_QEMU_SYSTEM" : "RVPERF_QEMU");
 
@@ -1089,16 +1136,29 @@ static int cmd_record(int argc, char **argv)
 	if (!o.plugin || stat(o.plugin, &sb))
 		return fail(EXIT_USAGE, "no plugin at '%s' (build it, or pass --plugin)",
 			    o.plugin ? o.plugin : "?");
+	/* The plugin encodes while QEMU runs (nexus=OUTPUT).  Beside the
+	 * trace it writes the blocks it saw (blocks=, for OUTPUT.code), or
+	 * with --itrace or --pcs the whole instruction trace (itrace=), the
+	 * ground truth the PC list comes from. */
 	if (o.itrace) {
-		snprintf(itrace_path, sizeof(itrace_path), "%s", "");
+		side = o.itrace;
 	} else {
-		fd = mkstemp(itrace_path);
+		fd = mkstemp(tmp_path);
 		if (fd < 0)
 			return fail(EXIT_BAD_DATA, "cannot create a temporary file");
 		close(fd);
+		side = tmp_path;
 	}
-	snprintf(plugin_arg, sizeof(plugin_arg), "%s,out=/dev/null,event=none,itrace=%s",
-		 o.plugin, o.itrace ? o.itrace : itrace_path);
+	if (strchr(output, ',') || strchr(side, ',') || strchr(o.plugin, ',')) {
+		rc = fail(EXIT_USAGE, "a path with ',' cannot be a QEMU plugin option");
+		goto out;
+	}
+	snprintf(plugin_arg, sizeof(plugin_arg), "%s,out=/dev/null,event=none,%s=%s,nexus=%s",
+		 o.plugin, o.itrace || o.pcs ? "itrace" : "blocks", side, output);
+	if (plugin_trace_opts(&o.cfg, plugin_arg, sizeof(plugin_arg))) {
+		rc = fail(EXIT_USAGE, "the plugin's options are too long");
+		goto out;
+	}
 	args[n++] = (char *)qemu;
 	if (o.system) {
 		/* The rest of the QEMU command line is the user's. */
@@ -1115,39 +1175,39 @@ static int cmd_record(int argc, char **argv)
 	for (i = 0; o.prog_argv[i] && n < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
 		args[n++] = o.prog_argv[i];
 	args[n] = NULL;
+	/* A trace left from before must not pass for this run's. */
+	unlink(output);
 	t0 = now();
 	pid = fork();
-	if (pid < 0)
-		return fail(EXIT_BAD_DATA, "cannot fork: %s", strerror(errno));
+	if (pid < 0) {
+		rc = fail(EXIT_BAD_DATA, "cannot fork: %s", strerror(errno));
+		goto out;
+	}
 	if (pid == 0) {
 		execvp(qemu, args);
 		fprintf(stderr, "rvperf nexus record: cannot run %s: %s\n", qemu,
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return fail(EXIT_BAD_DATA, "waitpid: %s", strerror(errno));
-	t1 = now();
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return fail(EXIT_BAD_DATA, "could not run %s", qemu);
-	memset(&src, 0, sizeof(src));
-	src.have_it = true;
-	if (map_file(o.itrace ? o.itrace : itrace_path, &m) ||
-	    nx_itrace_open(&src.it, m.data, m.len)) {
-		if (!o.itrace)
-			unlink(itrace_path);
-		return fail(EXIT_BAD_DATA, "the plugin wrote no instruction trace "
-			    "(did QEMU load %s?)", o.plugin);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			rc = fail(EXIT_BAD_DATA, "waitpid: %s", strerror(errno));
+			goto out;
+		}
 	}
-	out = open_output(output, "trace");
-	if (!out)
-		return EXIT_BAD_DATA;
-	if (o.pcs && !(pcs = open_output(o.pcs, "PC list")))
-		return EXIT_BAD_DATA;
-	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
-	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
-		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", output);
+	t1 = now();
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		rc = fail(EXIT_BAD_DATA, "could not run %s", qemu);
+		goto out;
+	}
+	if (stat(output, &sb) || map_file(side, &m) || m.len < 12 ||
+	    memcmp(m.data, RVP_ITRACE_MAGIC, 8)) {
+		rc = fail(EXIT_BAD_DATA, "the plugin wrote no trace (did QEMU load %s?)",
+			  o.plugin);
+		goto out;
+	}
+	if (o.pcs)
+		rc = write_pcs(&m, o.pcs);
 	if (!rc) {
 		/* The program: PROG, or qemu-system's -kernel. */
 		const char *prog = o.system ? NULL : o.prog_argv[0];
@@ -1158,21 +1218,18 @@ static int cmd_record(int argc, char **argv)
 		if (prog)
 			rc = write_code(&m, prog, &o.cfg, output);
 	}
-	if (src.it.other_vcpus)
-		fprintf(stderr, "rvperf nexus record: note: only the first vCPU "
-			"(thread) is encoded\n");
+	if (!rc)
+		fprintf(stderr, "[ rvperf nexus record: QEMU ran %.2f s (encoding "
+			"included), then %.2f s ]\n", t1 - t0, now() - t1);
+	if (!rc && WIFEXITED(status) && WEXITSTATUS(status))
+		rc = WEXITSTATUS(status);
+	else if (!rc && WIFSIGNALED(status))
+		rc = 128 + WTERMSIG(status);
+out:
 	unmap_file(&m);
-	nx_itrace_free(&src.it);
 	if (!o.itrace)
-		unlink(itrace_path);
-	if (rc)
-		return rc;
-	print_enc_stats("record", &st, output);
-	fprintf(stderr, "[ rvperf nexus record: QEMU ran %.2f s, encoding %.2f s ]\n",
-		t1 - t0, now() - t1);
-	if (WIFEXITED(status) && WEXITSTATUS(status))
-		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 0;
+		unlink(tmp_path);
+	return rc;
 }
 
 /* ---- inject: perf samples with branch stacks from a decoded trace */
@@ -1425,14 +1482,16 @@ static const struct {
 	  "rvperf nexus record [-o FILE] [--pcs PCS] [TRACE OPTIONS] [--qemu QEMU]\n"
 	  "                    [--plugin SO] [--itrace KEEP] [--system] -- PROG [ARGS]\n"
 	  "  Runs PROG under qemu-riscv64 (or QEMU, $RVPERF_QEMU; with --system\n"
-	  "  qemu-system-riscv64 or $RVPERF_QEMU_SYSTEM) with the plugin's\n"
-	  "  instruction trace and encodes it as N-Trace into FILE (default\n"
-	  "  trace.nxt, with its options in a header).  --pcs writes the executed\n"
-	  "  PCs (PCONLY form), the ground truth.  --system: the words after --\n"
-	  "  are a qemu-system-riscv64 command line (privilege modes from QEMU\n"
-	  "  9.0's register API, else guessed from the address).  Code that ran\n"
-	  "  outside PROG (or -kernel) goes to FILE.code, which decode reads\n"
-	  "  with FILE." },
+	  "  qemu-system-riscv64 or $RVPERF_QEMU_SYSTEM) with the plugin, which\n"
+	  "  encodes N-Trace block by block as it runs into FILE (default\n"
+	  "  trace.nxt, with its options in a header).  --itrace KEEP also keeps\n"
+	  "  the plugin's instruction trace, the ground truth ('rvperf nexus\n"
+	  "  encode --itrace KEEP' with the same options writes the same bytes);\n"
+	  "  --pcs writes the executed PCs from it (PCONLY form).  --system: the\n"
+	  "  words after -- are a qemu-system-riscv64 command line (privilege\n"
+	  "  modes from QEMU 9.0's register API, else guessed from the address).\n"
+	  "  Code that ran outside PROG (or -kernel) goes to FILE.code, which\n"
+	  "  decode reads with FILE." },
 	{ "decode", cmd_decode,
 	  "rvperf nexus decode TRACE --elf ELF[@ADDR]... [-o OUT]\n"
 	  "                    [--format pconly|pcseq|blocks] [TRACE OPTIONS]\n"
@@ -1464,7 +1523,7 @@ static const struct {
 #define TRACE_OPTIONS_HELP \
 	"\ntrace options (stored in the trace's header; for a raw trace, say them\n" \
 	"again when decoding): --mode btm|htm  --callstack N | --return-counter N |\n" \
-	"  --partial-callstack N  --repeat 0|1|2  --timestamps  --sync N\n" \
+	"  --partial-callstack N  --repeat 0|1|2|3  --timestamps  --sync N\n" \
 	"  [--sync-mode messages|icnt]  --ownership  --seq-jump  --all-jumps\n" \
 	"  --ext-addr-msb  --src-bits N --src-id N  --icnt-bits N  --icnt-sync\n" \
 	"  --hist-bits N\n" \
