@@ -82,6 +82,32 @@ for p in branchy prog; do
 	ok $fails "$p: every option combination decodes to the ground truth, instruction by instruction"
 done
 
+# record encodes in the plugin, block by block while QEMU runs (nexus=);
+# the other way, the plugin's instruction trace of the same run encoded
+# afterwards (encode --itrace, also instruction by instruction with
+# --pcs), must give the same bytes, header included, in every combination.
+for p in branchy prog; do
+	args=2000
+	[ $p = prog ] && args=20
+	fails=0 n=0
+	for c in "" "${combos[@]}" "--mode htm --return-counter 8" "--mode btm --return-counter 2" \
+		"--mode btm --sync 20 --sync-mode off"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$rvperf" nexus record -o "$tmp/f.nxt" --itrace "$tmp/f.itr" $c -- \
+			"$tmp/$p" $args >/dev/null 2>&1 &&
+			"$rvperf" nexus encode --itrace "$tmp/f.itr" -o "$tmp/s.nxt" $c 2>/dev/null &&
+			"$rvperf" nexus encode --itrace "$tmp/f.itr" --pcs /dev/null \
+				-o "$tmp/s1.nxt" $c 2>/dev/null &&
+			cmp -s "$tmp/f.nxt" "$tmp/s.nxt" && cmp -s "$tmp/f.nxt" "$tmp/s1.nxt"
+		if [ $? -ne 0 ]; then
+			fails=$((fails + 1))
+			diag "$p: ${c:-defaults}: the plugin's trace is not the one encode --itrace writes"
+		fi
+	done
+	ok $fails "$p: record (encoded in the plugin) = encode --itrace of the same run, $n combinations"
+done
+
 # A raw trace (no header, as NexRv writes it) decodes with the options
 # given as flags, and only then.
 hlen=$(grep -a -n -m1 '^end$' "$tmp/branchy.nxt" | cut -d: -f1)
@@ -124,6 +150,19 @@ riscv64-linux-gnu-gcc -O2 -o "$tmp/dyn" tests/nexus/prog.c &&
 	"$rvperf" nexus decode "$tmp/dyn.nxt" --elf "$tmp/dyn" -o "$tmp/dyn.dec" 2>/dev/null &&
 	cmp -s "$tmp/dyn.pcs" "$tmp/dyn.dec"
 ok $? "a dynamically linked program (ld.so, libc from TRACE.code) decodes to its PCs"
+"$rvperf" nexus record -o "$tmp/dynf.nxt" --itrace "$tmp/dyn.itr" -- "$tmp/dyn" 3 \
+	>/dev/null 2>&1 &&
+	"$rvperf" nexus encode --itrace "$tmp/dyn.itr" -o "$tmp/dyns.nxt" 2>/dev/null &&
+	cmp -s "$tmp/dynf.nxt" "$tmp/dyns.nxt"
+ok $? "... the plugin's trace = encode --itrace of the same run"
+# Without --pcs or --itrace the plugin writes only its blocks (blocks=),
+# from which TRACE.code comes.
+rm -f "$tmp/dynb.nxt.code"
+"$rvperf" nexus record -o "$tmp/dynb.nxt" -- "$tmp/dyn" 3 >/dev/null 2>&1 &&
+	[ -s "$tmp/dynb.nxt.code" ] &&
+	"$rvperf" nexus decode "$tmp/dynb.nxt" --elf "$tmp/dyn" -o "$tmp/dynb.dec" 2>/dev/null &&
+	cmp -s "$tmp/dyn.pcs" "$tmp/dynb.dec"
+ok $? "... recorded without the instruction trace (TRACE.code from the plugin's blocks): the same PCs"
 
 # Damage: one byte flipped in the middle, a truncated trace.
 size=$(stat -c %s "$tmp/prog.nxt")
@@ -224,6 +263,13 @@ if command -v qemu-system-riscv64 >/dev/null; then
 	"$rvperf" nexus decode "$tmp/sys.nxt" --elf "$tmp/bare" -o "$tmp/sys.dec" 2>/dev/null &&
 		cmp -s "$tmp/sys.pcs" "$tmp/sys.dec"
 	ok $? "... decodes to the plugin's $(wc -l <"$tmp/sys.pcs") PCs (reset code from TRACE.code)"
+	timeout 120 "$rvperf" nexus record --system --callstack 4 --repeat 2 \
+		-o "$tmp/sysf.nxt" --itrace "$tmp/sys.itr" -- -M virt -bios none \
+		-kernel "$tmp/bare" -nographic -monitor none -serial none 2>/dev/null &&
+		"$rvperf" nexus encode --itrace "$tmp/sys.itr" --callstack 4 --repeat 2 \
+			-o "$tmp/syss.nxt" 2>/dev/null &&
+		cmp -s "$tmp/sysf.nxt" "$tmp/syss.nxt"
+	ok $? "... the plugin's trace = encode --itrace of the same run (system mode)"
 	n=$("$rvperf" nexus dump "$tmp/sys.nxt" 2>/dev/null | grep -c "IndirectBranch BTYPE=2")
 	[ "$n" -eq 32 ]
 	ok $? "... each of its 32 ecalls is an exception (B-TYPE 2), found $n"
