@@ -107,6 +107,13 @@ for p in branchy prog; do
 	done
 	ok $fails "$p: record (encoded in the plugin) = encode --itrace of the same run, $n combinations"
 done
+# Where the CPU has a fast PDEP the per-block way makes message bytes with
+# it (--pcs above: without); here the other way round.
+RVPERF_NEXUS_NO_PDEP=1 "$rvperf" nexus record -o "$tmp/np.nxt" --itrace "$tmp/np.itr" \
+	--mode btm -- "$tmp/branchy" 2000 >/dev/null 2>&1 &&
+	"$rvperf" nexus encode --itrace "$tmp/np.itr" --mode btm -o "$tmp/np2.nxt" 2>/dev/null &&
+	cmp -s "$tmp/np.nxt" "$tmp/np2.nxt"
+ok $? "record and encode --itrace, one of them without PDEP: the same bytes"
 
 # A raw trace (no header, as NexRv writes it) decodes with the options
 # given as flags, and only then.

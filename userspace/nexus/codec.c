@@ -204,7 +204,7 @@ size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       uint64_t hist, uint8_t *out)
 {
 	return nx_branch_bytes_inline(cfg->xlen, tcode, btype, icnt, addr, hist,
-				      out);
+				      out, false);
 }
 
 size_t nx_msg_encode(const struct nx_config *cfg, const struct nx_msg *m,

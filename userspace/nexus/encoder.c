@@ -18,6 +18,7 @@
  * its count; calls push and returns pop whether or not they are inferable;
  * a return is inferable when the stack predicted the address it went to.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nexus_int.h"
@@ -352,6 +353,16 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 		}
 	}
 	e->next_sync = cfg->start_sync;
+#if defined(__x86_64__) && defined(__GNUC__)
+	/* PDEP is one fast instruction on Intel and on AMD since Zen 3,
+	 * microcode before (family 15h, 17h). */
+	__builtin_cpu_init();
+	e->pdep = __builtin_cpu_supports("bmi2") &&
+		  (__builtin_cpu_is("intel") ||
+		   (__builtin_cpu_is("amd") && !__builtin_cpu_is("amdfam15h") &&
+		    !__builtin_cpu_is("amdfam17h"))) &&
+		  !getenv("RVPERF_NEXUS_NO_PDEP");
+#endif
 	return 0;
 }
 
@@ -935,9 +946,9 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
  * (an overflow, the stack, a trap, a message of another kind): the
  * general way then.
  */
-static __attribute__((noinline)) int
+static inline __attribute__((always_inline)) int
 block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
-	  const struct nx_itrace_block *b, unsigned int a)
+	  const struct nx_itrace_block *b, unsigned int a, bool pdep)
 {
 	unsigned int tcode = a >> 8;
 	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist, field = 0;
@@ -955,7 +966,7 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
 		flush_bytes(e);
 	n = nx_branch_bytes_inline(e->cfg.xlen, tcode, 0, icnt, field, hist,
-				   e->buf + e->fill);
+				   e->buf + e->fill, pdep);
 	if (!n)
 		return 0;
 	e->fill += n;
@@ -970,6 +981,20 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	return 1;
 }
 
+static __attribute__((noinline)) int
+block_msg_pdep(struct nx_encoder *e, const struct nx_itrace_block *qb,
+	       const struct nx_itrace_block *b, unsigned int a)
+{
+	return block_msg(e, qb, b, a, true);
+}
+
+static __attribute__((noinline)) int
+block_msg_plain(struct nx_encoder *e, const struct nx_itrace_block *qb,
+		const struct nx_itrace_block *b, unsigned int a)
+{
+	return block_msg(e, qb, b, a, false);
+}
+
 static inline __attribute__((always_inline)) int
 block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	   const struct nx_itrace_block *b)
@@ -979,7 +1004,7 @@ block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
 
 	if (__builtin_expect(a & 8, 0))
-		return block_msg(e, qb, b, a);
+		return e->pdep ? block_msg_pdep(e, qb, b, a) : block_msg_plain(e, qb, b, a);
 	if (!a || icnt > e->icnt_limit || (hist & e->hist_limit))
 		return 0;
 	e->icnt = icnt;

@@ -234,6 +234,9 @@ struct nx_encoder {
 					 * inline way */
 	bool fast_ok;			/* and now: started, no message waiting */
 	bool quick;			/* common messages written directly */
+	bool pdep;			/* and the CPU's PDEP makes their bytes
+					 * (x86-64 BMI2 where it is fast; not
+					 * with RVPERF_NEXUS_NO_PDEP set) */
 	/* The inline way per itype: 0 not there; else 1 | shift << 1 |
 	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
 	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
