@@ -4,12 +4,13 @@
 # sample workload, 30000 rounds): encode and decode speed and bits per
 # instruction for each mode against a memory-bandwidth baseline measured in
 # the same run (bench-nexus.c), then what recording costs: rvperf nexus
-# record (QEMU with the plugin's instruction trace, then the encoder), the
-# plugin alone and the encoding of its trace alone (rvperf nexus encode
-# --itrace), against plain qemu-riscv64, best of ROUNDS in CPU time
-# (user + sys, the children's included), which a busy neighbour disturbs
-# less than wall-clock time; and encode/decode in machine instructions per
-# traced instruction under callgrind, which load does not change at all.
+# record (the plugin encodes block by block while QEMU runs), beside the
+# least a per-block callback costs (noop=on) and the other way (the
+# plugin's instruction trace, then rvperf nexus encode --itrace), against
+# plain qemu-riscv64, best of ROUNDS in CPU time (user + sys, the
+# children's included), which a busy neighbour disturbs less than
+# wall-clock time; and encode/decode in machine instructions per traced
+# instruction under callgrind, which load does not change at all.
 # Goals (issue 20): decode >= 200 M instr/s,
 # encode >= 100 M instr/s, recording <= 2x plain.
 set -eu
@@ -56,20 +57,25 @@ cpu() {	# cpu COMMAND...: user + sys seconds of one run, children included
 	echo "$1 + $2" | bc -l
 }
 best() { sort -n | head -1; }
-plain=() itr=() enc=() rec=()
+plain=() noop=() itr=() enc=() rec=()
 for _ in $(seq "$rounds"); do
 	plain+=("$(cpu "$qemu" "$prog" $arg)")
+	noop+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,noop=on" "$prog" $arg)")
+	rec+=("$(cpu "$rvperf" nexus record -o "$tmp/r.nxt" -- "$prog" $arg)")
 	itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
 	enc+=("$(cpu "$rvperf" nexus encode --itrace "$tmp/x.itr" -o "$tmp/e.nxt")")
-	rec+=("$(cpu "$rvperf" nexus record -o "$tmp/r.nxt" -- "$prog" $arg)")
 done
 p=$(printf '%s\n' "${plain[@]}" | best)
+o=$(printf '%s\n' "${noop[@]}" | best)
 i=$(printf '%s\n' "${itr[@]}" | best)
 e=$(printf '%s\n' "${enc[@]}" | best)
 r=$(printf '%s\n' "${rec[@]}" | best)
+ratio() { echo "$1 / $p" | bc -l; }
 echo "recording (CPU time, best of $rounds)"
-printf '  plain qemu-riscv64               %6.3f s\n' "$p"
-printf '  with the instruction trace       %6.3f s  ratio %.2f\n' "$i" "$(echo "$i / $p" | bc -l)"
-printf '  encoding that trace alone        %6.3f s  ratio %.2f\n' "$e" "$(echo "$e / $p" | bc -l)"
-printf '  rvperf nexus record (+ encoding) %6.3f s  ratio %.2f  (goal <= 2)\n' \
-	"$r" "$(echo "$r / $p" | bc -l)"
+printf '  plain qemu-riscv64                  %6.3f s\n' "$p"
+printf '  a callback per block (noop=on)      %6.3f s  ratio %.2f\n' "$o" "$(ratio "$o")"
+printf '  rvperf nexus record                 %6.3f s  ratio %.2f  (goal <= 2)\n' \
+	"$r" "$(ratio "$r")"
+printf '  the other way: instruction trace    %6.3f s  ratio %.2f\n' "$i" "$(ratio "$i")"
+printf '    + encode --itrace afterwards      %6.3f s  ratio %.2f  (together %.2f)\n' \
+	"$e" "$(ratio "$e")" "$(ratio "$(echo "$i + $e" | bc -l)")"
