@@ -981,30 +981,16 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	return 1;
 }
 
-static __attribute__((noinline)) int
-block_msg_pdep(struct nx_encoder *e, const struct nx_itrace_block *qb,
-	       const struct nx_itrace_block *b, unsigned int a)
-{
-	return block_msg(e, qb, b, a, true);
-}
-
-static __attribute__((noinline)) int
-block_msg_plain(struct nx_encoder *e, const struct nx_itrace_block *qb,
-		const struct nx_itrace_block *b, unsigned int a)
-{
-	return block_msg(e, qb, b, a, false);
-}
-
 static inline __attribute__((always_inline)) int
 block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
-	   const struct nx_itrace_block *b)
+	   const struct nx_itrace_block *b, bool pdep)
 {
 	unsigned int a = e->fast_tab[quick_itype(qb, b->start) & 15];
 	uint64_t icnt = e->icnt + qb->q_units + b->lin_units;
 	uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
 
 	if (__builtin_expect(a & 8, 0))
-		return e->pdep ? block_msg_pdep(e, qb, b, a) : block_msg_plain(e, qb, b, a);
+		return block_msg(e, qb, b, a, pdep);
 	if (!a || icnt > e->icnt_limit || (hist & e->hist_limit))
 		return 0;
 	e->icnt = icnt;
@@ -1093,14 +1079,18 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	}
 }
 
-void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
-		      struct nx_itrace_block *b, unsigned int priv,
-		      uint64_t tstamp)
+/* nx_ingress_block() with or without PDEP for the message bytes: one
+ * function each, so that neither has a second call and prologue for a
+ * message. */
+static inline __attribute__((always_inline)) void
+ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+	      struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
+	      bool pdep)
 {
 	const struct nx_itrace_block *qb = g->qb;
 
 	if (__builtin_expect(b->simple > 0 && qb && e->fast_ok &&
-			     block_fast(e, qb, b), 1)) {
+			     block_fast(e, qb, b, pdep), 1)) {
 		/* The last encoder saw B's last linear instruction, or QB's
 		 * last when B has no other; B's last is held, its address and
 		 * encoding left in B (held_from_block()); with no sequential
@@ -1112,6 +1102,30 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		return;
 	}
 	ingress_block_slow(g, e, b, priv, tstamp);
+}
+
+static __attribute__((noinline)) void
+ingress_block_pdep(struct nx_ingress *g, struct nx_encoder *e,
+		   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
+{
+	ingress_block(g, e, b, priv, tstamp, true);
+}
+
+static __attribute__((noinline)) void
+ingress_block_plain(struct nx_ingress *g, struct nx_encoder *e,
+		    struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
+{
+	ingress_block(g, e, b, priv, tstamp, false);
+}
+
+void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+		      struct nx_itrace_block *b, unsigned int priv,
+		      uint64_t tstamp)
+{
+	if (e->pdep)
+		ingress_block_pdep(g, e, b, priv, tstamp);
+	else
+		ingress_block_plain(g, e, b, priv, tstamp);
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)
