@@ -29,6 +29,10 @@ int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len)
 
 void nx_itrace_free(struct nx_itrace *it)
 {
+	size_t i;
+
+	for (i = 0; i < it->n_blocks; i++)
+		free(it->blocks[i]);
 	free(it->blocks);
 	it->blocks = NULL;
 }
@@ -46,7 +50,7 @@ static int define(struct nx_itrace *it)
 		return -1;
 	if (id >= it->n_blocks) {
 		size_t nn = (size_t)id * 2 + 1024;
-		struct nx_itrace_block *b = realloc(it->blocks, nn * sizeof(*b));
+		struct nx_itrace_block **b = realloc(it->blocks, nn * sizeof(*b));
 
 		if (!b)
 			return -1;
@@ -54,10 +58,14 @@ static int define(struct nx_itrace *it)
 		it->blocks = b;
 		it->n_blocks = nn;
 	}
-	it->blocks[id].start = w[it->pos + 2] | (uint64_t)w[it->pos + 3] << 32;
-	it->blocks[id].n = n;
-	it->blocks[id].words = w + it->pos + 4;
-	it->blocks[id].simple = -1;
+	/* Each block where it stays: the encoder's ingress holds on to the
+	 * last one it was given (nx_ingress.qb). */
+	if (!it->blocks[id] && !(it->blocks[id] = calloc(1, sizeof(**it->blocks))))
+		return -1;
+	it->blocks[id]->start = w[it->pos + 2] | (uint64_t)w[it->pos + 3] << 32;
+	it->blocks[id]->n = n;
+	it->blocks[id]->words = w + it->pos + 4;
+	it->blocks[id]->simple = -1;
 	it->pos += 4 + n;
 	return 0;
 }
@@ -74,11 +82,11 @@ static int next_exec(struct nx_itrace *it)
 			return 0;
 		v = it->w[it->pos++];
 		if (v < RVP_ITRACE_FIRST_TAG) {
-			if (v >= it->n_blocks || !it->blocks[v].words)
+			if (v >= it->n_blocks || !it->blocks[v])
 				return -1;
 			if (it->vcpu != it->want_vcpu)
 				continue;
-			it->cur = &it->blocks[v];
+			it->cur = it->blocks[v];
 			it->cur_i = 0;
 			it->cur_pc = it->cur->start;
 			return 1;
@@ -131,8 +139,8 @@ struct nx_itrace_block *nx_itrace_next_block(struct nx_itrace *it,
 	if (it->pos < it->nw && it->vcpu == it->want_vcpu) {
 		uint32_t v = it->w[it->pos];
 
-		if (v < it->n_blocks && it->blocks[v].words) {
-			struct nx_itrace_block *b = &it->blocks[v];
+		if (v < it->n_blocks && it->blocks[v]) {
+			struct nx_itrace_block *b = it->blocks[v];
 
 			it->pos++;
 			it->cur = b;

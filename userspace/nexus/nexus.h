@@ -483,7 +483,7 @@ struct nx_itrace_block {
 struct nx_itrace {
 	const uint32_t *w;
 	size_t nw, pos;
-	struct nx_itrace_block *blocks;
+	struct nx_itrace_block **blocks;	/* by id; each stays put */
 	size_t n_blocks;
 	int vcpu, want_vcpu;
 	bool other_vcpus;		/* more than one vCPU ran */
