@@ -28,6 +28,7 @@ static struct {
 	FILE *out;
 	pthread_mutex_t lock;
 	uint32_t next_id;
+	bool named_first;	/* the first vCPU to run a block is named */
 	struct itrace_vcpu *vcpus[MAX_VCPUS];
 } it = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -93,12 +94,28 @@ static void flush_vcpu(unsigned int index, struct itrace_vcpu *v)
 	v->n = 0;
 }
 
+/* Readers follow the first vCPU the file names (one encoder, one hart):
+ * that is the first to run a block, as nexus=FILE follows it
+ * (nexus_rec.c), not the first whose buffer fills. */
+static __attribute__((noinline)) void name_first(unsigned int vcpu_index)
+{
+	uint32_t head[2] = { RVP_ITRACE_VCPU, vcpu_index };
+
+	pthread_mutex_lock(&it.lock);
+	if (!it.named_first && it.out)
+		fwrite(head, 4, 2, it.out);
+	it.named_first = true;
+	pthread_mutex_unlock(&it.lock);
+}
+
 void rvp_itrace_exec(unsigned int vcpu_index, uint32_t id, uint32_t priv)
 {
 	struct itrace_vcpu *v;
 
 	if (vcpu_index >= MAX_VCPUS || !it.out)
 		return;
+	if (__builtin_expect(!it.named_first, 0))
+		name_first(vcpu_index);
 	v = it.vcpus[vcpu_index];
 	if (__builtin_expect(!v, 0)) {
 		v = calloc(1, sizeof(*v));

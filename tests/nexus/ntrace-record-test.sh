@@ -171,6 +171,18 @@ rm -f "$tmp/dynb.nxt.code"
 	cmp -s "$tmp/dyn.pcs" "$tmp/dynb.dec"
 ok $? "... recorded without the instruction trace (TRACE.code from the plugin's blocks): the same PCs"
 
+# Threads: the trace and the instruction trace both follow the first
+# vCPU that runs (the main thread), the others are noted.
+riscv64-linux-gnu-gcc -static -O2 -pthread -o "$tmp/threads" tests/userspace/procs/threads.c &&
+	"$rvperf" nexus record -o "$tmp/th.nxt" --pcs "$tmp/th.pcs" --itrace "$tmp/th.itr" \
+		-- "$tmp/threads" >/dev/null 2>"$tmp/th.err" &&
+	grep -q "only the first vCPU" "$tmp/th.err" &&
+	"$rvperf" nexus encode --itrace "$tmp/th.itr" -o "$tmp/th2.nxt" 2>/dev/null &&
+	cmp -s "$tmp/th.nxt" "$tmp/th2.nxt" &&
+	"$rvperf" nexus decode "$tmp/th.nxt" --elf "$tmp/threads" -o "$tmp/th.dec" 2>/dev/null &&
+	cmp -s "$tmp/th.pcs" "$tmp/th.dec"
+ok $? "threads: the main thread's trace = encode --itrace, decodes to its PCs, the others noted"
+
 # Damage: one byte flipped in the middle, a truncated trace.
 size=$(stat -c %s "$tmp/prog.nxt")
 mid=$((size / 2))
