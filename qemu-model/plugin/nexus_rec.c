@@ -32,7 +32,6 @@
 static struct {
 	const char *path;
 	struct nx_config cfg;
-	bool cfg_bad;
 	int fd;
 	struct nx_encoder *e;
 	struct nx_ingress g;
@@ -92,12 +91,11 @@ static void child_stops(void)
 	rec.vcpu = -2;
 }
 
-int rvp_nexus_open(bool system)
+int rvp_nexus_open(void)
 {
 	char hdr[1024], err[128];
 	size_t hl;
 
-	(void)system;
 	if (!rec.path)
 		return 0;
 	if (nx_config_check(&rec.cfg, err, sizeof(err))) {
@@ -125,10 +123,11 @@ void *rvp_nexus_block(uint64_t start, uint32_t n, const uint32_t *words)
 {
 	/* Never freed: QEMU 7.2 says nothing when a block goes. */
 	struct nx_itrace_block *b = calloc(1, sizeof(*b) + n * sizeof(*words));
-	uint32_t *w = (uint32_t *)(b + 1);
+	uint32_t *w;
 
 	if (!b)
 		return NULL;
+	w = (uint32_t *)(b + 1);
 	memcpy(w, words, n * sizeof(*words));
 	b->start = start;
 	b->n = n;

@@ -17,7 +17,7 @@ int rvp_nexus_arg(const char *key, const char *val);
 /* Whether nexus=FILE was given. */
 bool rvp_nexus_wanted(void);
 /* Creates the trace and writes its header: 0, or -1 (reported). */
-int rvp_nexus_open(bool system);
+int rvp_nexus_open(void);
 /* Describes a translated block (N instructions from START): the udata of
  * its execution callback, or NULL when out of memory. */
 void *rvp_nexus_block(uint64_t start, uint32_t n, const uint32_t *words);

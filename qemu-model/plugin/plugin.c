@@ -1541,7 +1541,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fail("cannot create '%s'", plugin.itrace);
 		return -1;
 	}
-	if (rvp_nexus_open(plugin.system))
+	if (rvp_nexus_open())
 		return -1;
 	if (plugin.active || plugin.itrace || rvp_nexus_wanted()) {
 		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
