@@ -954,8 +954,10 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist, field = 0;
 	size_t n;
 
+	/* No sync can be due: quick rules out sync by messages, fast_ok
+	 * (the caller's) sync by I-CNT. */
 	if (icnt > e->icnt_limit || b->lin_units > e->icnt_limit ||
-	    !e->quick || e->sync_due || e->held_repeat || e->on_msg)
+	    !e->quick || e->held_repeat || e->on_msg)
 		return 0;
 	/* IndirectBranchHist with an empty HIST: IndirectBranch (28 -> 4),
 	 * without a branch. */
@@ -1095,10 +1097,12 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		 * last when B has no other; B's last is held, its address and
 		 * encoding left in B (held_from_block()); with no sequential
 		 * jumps, the one before it is not needed. */
-		e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
+		if (e->cfg.tstamp) {	/* else nothing reads them */
+			e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
+			g->tstamp = tstamp + b->n - 1;
+		}
 		g->qb = b;
 		g->priv = priv;
-		g->tstamp = tstamp + b->n - 1;
 		return;
 	}
 	ingress_block_slow(g, e, b, priv, tstamp);
