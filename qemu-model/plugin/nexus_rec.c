@@ -157,11 +157,14 @@ static __attribute__((noinline)) bool follow(unsigned int vcpu_index)
 void rvp_nexus_exec(unsigned int vcpu_index, void *udata, unsigned int priv)
 {
 	struct nx_itrace_block *b = udata;
+	uint64_t n;
 
 	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0) && !follow(vcpu_index))
 		return;
-	nx_ingress_block(&rec.g, rec.e, b, priv, rec.n);
-	rec.n += b->n;
+	/* Counted first, so that the call is the last thing done (a jump). */
+	n = rec.n;
+	rec.n = n + b->n;
+	nx_ingress_block(&rec.g, rec.e, b, priv, n);
 }
 
 void rvp_nexus_exec_user(unsigned int vcpu_index, void *udata)
