@@ -940,11 +940,10 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
  * block QB (no sequential jumps), the encoder in its inline way (fast_ok):
  * that instruction resolved from B's start, then B's linear instructions,
  * as nx_enc_insn() and quick_emit() would take them one by one, in one go.
- * block_msg(): the transfer makes a branch message, written directly.
- * block_fast(): it only adds to I-CNT and HIST (the message case goes to
- * block_msg()).  0, with nothing changed, when anything else is involved
- * (an overflow, the stack, a trap, a message of another kind): the
- * general way then.
+ * nx_ingress_block(): it only adds to I-CNT and HIST; block_msg(): it
+ * makes a branch message, written directly (0, with nothing changed, when
+ * anything else is involved: an overflow, the stack, a trap, a message of
+ * another kind; the general way then, as for nx_ingress_block()).
  */
 static inline __attribute__((always_inline)) int
 block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
@@ -979,24 +978,6 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 		e->ref_addr = b->start;
 	e->icnt = b->lin_units;
 	e->hist = 1;
-	e->n_insns += b->n;
-	return 1;
-}
-
-static inline __attribute__((always_inline)) int
-block_fast(struct nx_encoder *e, const struct nx_itrace_block *qb,
-	   const struct nx_itrace_block *b, bool pdep)
-{
-	unsigned int a = e->fast_tab[quick_itype(qb, b->start) & 15];
-	uint64_t icnt = e->icnt + qb->q_units + b->lin_units;
-	uint64_t hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
-
-	if (__builtin_expect(a & 8, 0))
-		return block_msg(e, qb, b, a, pdep);
-	if (!a || icnt > e->icnt_limit || (hist & e->hist_limit))
-		return 0;
-	e->icnt = icnt;
-	e->hist = hist;
 	e->n_insns += b->n;
 	return 1;
 }
@@ -1081,55 +1062,88 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	}
 }
 
-/* nx_ingress_block() with or without PDEP for the message bytes: one
- * function each, so that neither has a second call and prologue for a
- * message. */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* A CPU with PDEP has the rest of BMI2: shifts by a register without CL. */
+#define NX_BMI2 __attribute__((target("bmi2")))
+#else
+#define NX_BMI2
+#endif
+
+/* After the quick way: B's last instruction is held, its address and
+ * encoding left in B (held_from_block()); with no sequential jumps, the
+ * one before it is not needed.  The last the encoder saw is B's last
+ * linear one, or QB's last when B has no other. */
 static inline __attribute__((always_inline)) void
-ingress_block(struct nx_ingress *g, struct nx_encoder *e,
-	      struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
-	      bool pdep)
+held_block(struct nx_ingress *g, struct nx_encoder *e,
+	   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
 {
-	const struct nx_itrace_block *qb = g->qb;
-
-	if (__builtin_expect(b->simple > 0 && qb && e->fast_ok &&
-			     block_fast(e, qb, b, pdep), 1)) {
-		/* The last encoder saw B's last linear instruction, or QB's
-		 * last when B has no other; B's last is held, its address and
-		 * encoding left in B (held_from_block()); with no sequential
-		 * jumps, the one before it is not needed. */
-		if (e->cfg.tstamp) {	/* else nothing reads them */
-			e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
-			g->tstamp = tstamp + b->n - 1;
-		}
-		g->qb = b;
-		g->priv = priv;
-		return;
+	if (e->cfg.tstamp) {	/* else nothing reads them */
+		e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
+		g->tstamp = tstamp + b->n - 1;
 	}
-	ingress_block_slow(g, e, b, priv, tstamp);
+	g->qb = b;
+	g->priv = priv;
+}
+
+/* The message case of ingress_block(), on its own so that the I-CNT/HIST
+ * case, most blocks, saves no registers; with or without PDEP. */
+static inline __attribute__((always_inline)) void
+ingress_msg(struct nx_ingress *g, struct nx_encoder *e,
+	    struct nx_itrace_block *b, unsigned int a, unsigned int priv,
+	    uint64_t tstamp, bool pdep)
+{
+	if (block_msg(e, g->qb, b, a, pdep))
+		held_block(g, e, b, priv, tstamp);
+	else
+		ingress_block_slow(g, e, b, priv, tstamp);
+}
+
+static __attribute__((noinline)) NX_BMI2 void
+ingress_msg_pdep(struct nx_ingress *g, struct nx_encoder *e,
+		 struct nx_itrace_block *b, unsigned int a, unsigned int priv,
+		 uint64_t tstamp)
+{
+	ingress_msg(g, e, b, a, priv, tstamp, true);
 }
 
 static __attribute__((noinline)) void
-ingress_block_pdep(struct nx_ingress *g, struct nx_encoder *e,
-		   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
+ingress_msg_plain(struct nx_ingress *g, struct nx_encoder *e,
+		  struct nx_itrace_block *b, unsigned int a, unsigned int priv,
+		  uint64_t tstamp)
 {
-	ingress_block(g, e, b, priv, tstamp, true);
-}
-
-static __attribute__((noinline)) void
-ingress_block_plain(struct nx_ingress *g, struct nx_encoder *e,
-		    struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
-{
-	ingress_block(g, e, b, priv, tstamp, false);
+	ingress_msg(g, e, b, a, priv, tstamp, false);
 }
 
 void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		      struct nx_itrace_block *b, unsigned int priv,
 		      uint64_t tstamp)
 {
-	if (e->pdep)
-		ingress_block_pdep(g, e, b, priv, tstamp);
-	else
-		ingress_block_plain(g, e, b, priv, tstamp);
+	const struct nx_itrace_block *qb = g->qb;
+	unsigned int a;
+	uint64_t icnt, hist;
+
+	if (__builtin_expect(b->simple <= 0 || !qb || !e->fast_ok, 0))
+		goto slow;
+	a = e->fast_tab[quick_itype(qb, b->start) & 15];
+	if (a & 8) {
+		/* Tail calls: this function keeps no registers. */
+		if (e->pdep)
+			ingress_msg_pdep(g, e, b, a, priv, tstamp);
+		else
+			ingress_msg_plain(g, e, b, a, priv, tstamp);
+		return;
+	}
+	icnt = e->icnt + qb->q_units + b->lin_units;
+	hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
+	if (__builtin_expect(!a || icnt > e->icnt_limit || (hist & e->hist_limit), 0))
+		goto slow;
+	e->icnt = icnt;
+	e->hist = hist;
+	e->n_insns += b->n;
+	held_block(g, e, b, priv, tstamp);
+	return;
+slow:
+	ingress_block_slow(g, e, b, priv, tstamp);
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)
