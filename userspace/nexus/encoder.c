@@ -950,7 +950,7 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	  const struct nx_itrace_block *b, unsigned int a, bool pdep)
 {
 	unsigned int tcode = a >> 8;
-	uint64_t icnt = e->icnt + qb->q_len / 2, hist = e->hist, field = 0;
+	uint64_t icnt = e->icnt + qb->q_units, hist = e->hist, field = 0;
 	size_t n;
 
 	/* No sync can be due: quick rules out sync by messages, fast_ok
