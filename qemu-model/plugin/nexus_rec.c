@@ -167,9 +167,22 @@ void rvp_nexus_exec(unsigned int vcpu_index, void *udata, unsigned int priv)
 	nx_ingress_block(&rec.g, rec.e, b, priv, n);
 }
 
-void rvp_nexus_exec_user(unsigned int vcpu_index, void *udata)
+static void exec_user(unsigned int vcpu_index, void *udata)
 {
 	rvp_nexus_exec(vcpu_index, udata, 0);
+}
+
+/* Without timestamps nothing reads the instruction count. */
+static void exec_user_untimed(unsigned int vcpu_index, void *udata)
+{
+	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0) && !follow(vcpu_index))
+		return;
+	nx_ingress_block(&rec.g, rec.e, udata, 0, 0);
+}
+
+rvp_nexus_exec_fn rvp_nexus_exec_user(void)
+{
+	return rec.cfg.tstamp ? exec_user : exec_user_untimed;
 }
 
 void rvp_nexus_close(void)

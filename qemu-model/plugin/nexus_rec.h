@@ -25,8 +25,10 @@ void *rvp_nexus_block(uint64_t start, uint32_t n, const uint32_t *words);
 uint64_t rvp_nexus_block_start(const void *udata);
 /* One execution on VCPU_INDEX in privilege mode PRIV (0 U, 1 S, 3 M). */
 void rvp_nexus_exec(unsigned int vcpu_index, void *udata, unsigned int priv);
-/* The execution callback for user mode (always U-mode). */
-void rvp_nexus_exec_user(unsigned int vcpu_index, void *udata);
+/* The execution callback for user mode (always U-mode), after
+ * rvp_nexus_open(). */
+typedef void (*rvp_nexus_exec_fn)(unsigned int vcpu_index, void *udata);
+rvp_nexus_exec_fn rvp_nexus_exec_user(void);
 /* The last instruction, the closing message, the bytes flushed; prints
  * what was written. */
 void rvp_nexus_close(void);

@@ -335,7 +335,7 @@ static void itrace_tb(struct qemu_plugin_tb *tb, size_t n)
 			free(t);
 		if (rvp_nexus_wanted() && (nx = rvp_nexus_block(start, n, words)))
 			qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ?
-				nexus_exec_system : rvp_nexus_exec_user, regs, nx);
+				nexus_exec_system : rvp_nexus_exec_user(), regs, nx);
 	} else {
 		free(t);
 	}
