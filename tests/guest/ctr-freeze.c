@@ -6,8 +6,9 @@
  * driver's handler reads the records, restarts the counters and only then
  * lifts the freeze.  A -j any,k,u event with a short period gives samples
  * whose stacks reach back to the previous interrupt: no entry may be a
- * taken conditional branch inside the handler itself (rvpmu_overflow_irq,
- * from /proc/kallsyms), which only a freeze lifted before the handler's
+ * taken conditional branch inside the handler itself (rvperf's driver's
+ * rvpmu_overflow_irq, or the stock riscv_pmu_sbi's pmu_sbi_ovf_handler with
+ * the series, from /proc/kallsyms), which only a freeze lifted before the handler's
  * loops (the counters' restart) records.  The jumps to its epilogue after
  * the unfreeze are unavoidable and allowed.  Skips on a hart without CTR.
  */
@@ -92,15 +93,20 @@ int main(void)
 	size_t len;
 	double t0;
 	void *ring;
+	const char *handler;
 	int fd;
 
 	if (!perf_hart_has_ctr()) {
 		tap_skip("the hart has no Smctr/Ssctr (device tree)", "does not apply here");
 		return tap_done();
 	}
-	if (!kallsyms_range("rvpmu_overflow_irq", &s.h)) {
-		tap_skip("no rvpmu_overflow_irq in /proc/kallsyms", "handler not recorded");
-		return tap_done();
+	handler = "rvpmu_overflow_irq";
+	if (!kallsyms_range(handler, &s.h)) {
+		handler = "pmu_sbi_ovf_handler";
+		if (!kallsyms_range(handler, &s.h)) {
+			tap_skip("no overflow handler in /proc/kallsyms", "handler not recorded");
+			return tap_done();
+		}
 	}
 	perf_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	attr.exclude_kernel = 0;
@@ -124,8 +130,8 @@ int main(void)
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	perf_ring_drain(ring, DATA_PAGES, on_record, &s);
-	tap_diag("%u samples, %llu entries, %llu conditional branches inside rvpmu_overflow_irq [%llx, %llx)",
-		 s.samples, (unsigned long long)s.entries, (unsigned long long)s.inside,
+	tap_diag("%u samples, %llu entries, %llu conditional branches inside %s [%llx, %llx)",
+		 s.samples, (unsigned long long)s.entries, (unsigned long long)s.inside, handler,
 		 (unsigned long long)s.h.lo, (unsigned long long)s.h.hi);
 	tap_ok(s.samples > 0 && !s.inside,
 	       "no branch stack holds a conditional branch inside the overflow handler");
