@@ -151,12 +151,10 @@ static int measure(int depth, unsigned int want, double per_iteration,
 
 static int write_int(const char *path, int value)
 {
-	FILE *f = fopen(path, "w");
+	char line[16];
 
-	if (!f)
-		return -1;
-	fprintf(f, "%d\n", value);
-	return fclose(f);
+	snprintf(line, sizeof(line), "%d\n", value);
+	return perf_write_line(path, line);
 }
 
 static int set_depth(int depth)

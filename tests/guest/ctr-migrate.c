@@ -99,17 +99,6 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int write_line(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(value, f) < 0;
-	return fclose(f) || rc ? -1 : 0;
-}
-
 static volatile unsigned long sink;
 
 /* Runs the loop on @cpu with the event enabled; counts its samples. */
@@ -164,8 +153,8 @@ int main(void)
 	if (perf_read_line(MAX_RATE, rate, sizeof(rate)) ||
 	    perf_read_line(MAX_PERCENT, percent, sizeof(percent)))
 		rate[0] = percent[0] = '\0';
-	write_line(MAX_PERCENT, "0");
-	write_line(MAX_RATE, "100000");
+	perf_write_line(MAX_PERCENT, "0");
+	perf_write_line(MAX_RATE, "100000");
 	perf_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	attr.sample_period = PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CPU | PERF_SAMPLE_BRANCH_STACK;
@@ -197,14 +186,14 @@ int main(void)
 		tap_skip("no " CPU1_ONLINE " (no CPU hotplug)", "hart 1 offline and back");
 		goto out;
 	}
-	if (write_line(CPU1_ONLINE, "0")) {
+	if (perf_write_line(CPU1_ONLINE, "0")) {
 		tap_ok(0, "hart 1 goes offline under the task (%s)", strerror(errno));
 		goto out;
 	}
 	tap_ok(1, "hart 1 goes offline under the task");
 	run_phase(fd, ring, &ph, 0);
 	tap_ok(phase_ok(&ph), "pushed back to hart 0: samples there hold the loop's transfers");
-	tap_ok(write_line(CPU1_ONLINE, "1") == 0 && pin(1) == 0,
+	tap_ok(perf_write_line(CPU1_ONLINE, "1") == 0 && pin(1) == 0,
 	       "hart 1 comes back and the task moves there again");
 	run_phase(fd, ring, &ph, 1);
 	tap_ok(phase_ok(&ph),
@@ -213,8 +202,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (rate[0]) {
-		write_line(MAX_PERCENT, percent);
-		write_line(MAX_RATE, rate);
+		perf_write_line(MAX_PERCENT, percent);
+		perf_write_line(MAX_RATE, rate);
 	}
 	return tap_done();
 }

@@ -26,17 +26,6 @@
 
 #define USER_ACCESS "/proc/sys/kernel/perf_user_access"
 
-static int write_line(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(value, f) < 0;
-	return fclose(f) || rc ? -1 : 0;
-}
-
 /* Whether reading the cycle CSR in a child process traps (SIGILL). */
 static int rdcycle_traps(void)
 {
@@ -78,11 +67,11 @@ int main(void)
 	 * driver lacked (it left cycle and instret open to every process). */
 	if (tap_ok(perf_read_line(USER_ACCESS, old, sizeof(old)) == 0,
 		   "the perf_user_access sysctl exists (%s)", old)) {
-		tap_ok(write_line(USER_ACCESS, "1") == 0 && rdcycle_traps() == 1,
+		tap_ok(perf_write_line(USER_ACCESS, "1") == 0 && rdcycle_traps() == 1,
 		       "perf_user_access=1: rdcycle without an event traps (SIGILL)");
-		tap_ok(write_line(USER_ACCESS, "2") == 0 && rdcycle_traps() == 0,
+		tap_ok(perf_write_line(USER_ACCESS, "2") == 0 && rdcycle_traps() == 0,
 		       "perf_user_access=2 (legacy): rdcycle is allowed");
-		write_line(USER_ACCESS, "1");
+		perf_write_line(USER_ACCESS, "1");
 		perf_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
@@ -102,7 +91,7 @@ int main(void)
 			munmap(pc, (size_t)sysconf(_SC_PAGESIZE));
 		if (fd >= 0)
 			close(fd);
-		write_line(USER_ACCESS, old);
+		perf_write_line(USER_ACCESS, old);
 	}
 
 	/* What the series adds: caps/branches and branch stacks. */

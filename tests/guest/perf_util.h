@@ -149,6 +149,18 @@ static inline int perf_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* Writes @value to a (sysfs or /proc/sys) file; 0 or -1. */
+static inline int perf_write_line(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(value, f) < 0;
+	return fclose(f) || rc ? -1 : 0;
+}
+
 /*
  * Whether hart 0 has CTR (Smctr or Ssctr), as the device tree says: Linux
  * 6.12 has no extension id for them, so /proc/cpuinfo would not.
