@@ -158,6 +158,62 @@ int nx_image_word(struct nx_image *img, uint64_t addr, uint32_t *word)
 	return -1;
 }
 
+/*
+ * Opens PATH for libelf and checks it is a RISC-V ELF file: 0 with *FD,
+ * *ELF, *EH and *NPH set (the caller ends both), or -1 with a reason in
+ * ERR and nothing left open.
+ */
+static int open_riscv_elf(const char *path, int *fd, Elf **elf, GElf_Ehdr *eh,
+			  size_t *nph, char *err, size_t errlen)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return -1;
+	}
+	*fd = open(path, O_RDONLY);
+	if (*fd < 0) {
+		snprintf(err, errlen, "cannot open '%s'", path);
+		return -1;
+	}
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF || !gelf_getehdr(*elf, eh) ||
+	    elf_getphdrnum(*elf, nph)) {
+		snprintf(err, errlen, "'%s' is not an ELF file", path);
+	} else if (eh->e_machine != EM_RISCV) {
+		snprintf(err, errlen, "'%s' is not a RISC-V ELF file", path);
+	} else {
+		return 0;
+	}
+	if (*elf)
+		elf_end(*elf);
+	close(*fd);
+	return -1;
+}
+
+int nx_image_exec_ranges(const char *path, uint64_t (*r)[2], int max,
+			 char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t nph, i;
+	Elf *elf;
+	int fd, n = 0;
+
+	if (open_riscv_elf(path, &fd, &elf, &eh, &nph, err, errlen))
+		return -1;
+	for (i = 0; i < nph && n < max; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || !ph.p_filesz)
+			continue;
+		r[n][0] = ph.p_vaddr;
+		r[n][1] = ph.p_vaddr + ph.p_filesz;
+		n++;
+	}
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
 int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
 		     char *err, size_t errlen)
 {
@@ -169,25 +225,8 @@ int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
 	Elf *elf;
 	int fd, ret = -1;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+	if (open_riscv_elf(path, &fd, &elf, &eh, &nph, err, errlen))
 		return -1;
-	}
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open '%s'", path);
-		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    elf_getphdrnum(elf, &nph)) {
-		snprintf(err, errlen, "'%s' is not an ELF file", path);
-		goto out;
-	}
-	if (eh.e_machine != EM_RISCV) {
-		snprintf(err, errlen, "'%s' is not a RISC-V ELF file", path);
-		goto out;
-	}
 	raw = elf_rawfile(elf, &size);
 	if (!raw) {
 		snprintf(err, errlen, "'%s': %s", path, elf_errmsg(-1));

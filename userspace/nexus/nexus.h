@@ -352,6 +352,11 @@ void nx_image_init(struct nx_image *img, const struct nx_config *cfg);
 #define NX_ELF_NATIVE_BASE UINT64_MAX
 int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
 		     char *err, size_t errlen);
+/* The executable PT_LOAD segments of ELF at its own addresses, what
+ * nx_image_add_elf() would load, without loading them: up to MAX
+ * [start, end) ranges, their number, or -1 with a reason in ERR. */
+int nx_image_exec_ranges(const char *path, uint64_t (*r)[2], int max,
+			 char *err, size_t errlen);
 /* Adds LEN bytes of code at ADDR (copied). */
 int nx_image_add_code(struct nx_image *img, uint64_t addr,
 		      const uint8_t *code, size_t len);

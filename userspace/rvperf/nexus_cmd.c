@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -954,48 +953,6 @@ static int cmd_encode(int argc, char **argv)
 
 /* ---- record */
 
-/* The executable PT_LOAD segments of ELF (at its own addresses), what
- * nx_image_add_elf() would load, without classifying their code: up to
- * MAX ranges, their number, or -1 with a reason in ERR. */
-static int exec_ranges(const char *path, uint64_t (*r)[2], int max,
-		       char *err, size_t errlen)
-{
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
-	size_t nph, i;
-	Elf *elf;
-	int fd, n = -1;
-
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -1;
-	}
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open '%s'", path);
-		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    elf_getphdrnum(elf, &nph) || eh.e_machine != EM_RISCV) {
-		snprintf(err, errlen, "'%s' is not a RISC-V ELF file", path);
-		goto out;
-	}
-	for (i = 0, n = 0; i < nph && n < max; i++) {
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||
-		    !(ph.p_flags & PF_X) || !ph.p_filesz)
-			continue;
-		r[n][0] = ph.p_vaddr;
-		r[n][1] = ph.p_vaddr + ph.p_filesz;
-		n++;
-	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return n;
-}
-
 /* Writes TRACE.code: the blocks of the instruction trace outside the
  * program's ELF file, merged where they touch. */
 static int write_code(const struct mapped *m, const char *prog,
@@ -1011,7 +968,7 @@ static int write_code(const struct mapped *m, const char *prog,
 	int rc = 0, nr, ri;
 
 	(void)cfg;
-	nr = exec_ranges(prog, ranges, 16, err, sizeof(err));
+	nr = nx_image_exec_ranges(prog, ranges, 16, err, sizeof(err));
 	if (nr < 0) {
 		fprintf(stderr, "rvperf nexus record: note: %s; no code file written\n", err);
 		return 0;
