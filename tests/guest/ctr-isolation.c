@@ -4,7 +4,7 @@
  *
  * Two processes take turns on one hart.  The child records its own
  * transfers with a branch event of its own (-j any,u) while it runs a
- * loop kept in a section of its own ("childloop"), then blocks.  The
+ * loop kept in a section of its own (perf_section_spin()), then blocks.  The
  * parent has an event that has run before and is disabled; once the
  * child blocked it re-enables it mid-timeslice (ioctl(ENABLE), what perf
  * record --control does): the first sample's branch stack must hold
@@ -25,30 +25,6 @@
 
 #define DATA_PAGES	16
 #define TIME_LIMIT	20.0
-
-extern const char __start_childloop[], __stop_childloop[];
-
-/* The child's loop: every transfer in it is inside the section. */
-__attribute__((noinline, section("childloop")))
-static unsigned long child_spin(unsigned long n)
-{
-	unsigned long acc = 0;
-
-	while (n--) {
-		if (n & 1)
-			acc += n;
-		else
-			acc ^= n;
-		__asm__ volatile("" : "+r"(acc));
-	}
-	return acc;
-}
-
-static int in_child_loop(uint64_t addr)
-{
-	return addr >= (uint64_t)(uintptr_t)__start_childloop &&
-	       addr < (uint64_t)(uintptr_t)__stop_childloop;
-}
 
 static int open_branch_event(uint64_t period)
 {
@@ -79,7 +55,7 @@ static void child(int done_fd, int stop_fd)
 	if (fd < 0)
 		_exit(2);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	child_spin(200000);
+	perf_section_spin(200000);
 	/* the event stays enabled: it is switched out, not removed */
 	if (write(done_fd, &c, 1) != 1)
 		_exit(3);
@@ -105,7 +81,7 @@ static void on_record(const struct perf_event_header *h, void *p)
 	f->have = 1;
 	f->nr = v[1];
 	for (i = 0; i < f->nr; i++)
-		if (in_child_loop(br[i].from) || in_child_loop(br[i].to))
+		if (perf_in_spin_section(br[i].from) || perf_in_spin_section(br[i].to))
 			f->foreign++;
 }
 
@@ -142,7 +118,7 @@ int main(void)
 	}
 	/* It has run before: not the first add of a new event. */
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	sink += child_spin(0);
+	sink += perf_section_spin(0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	perf_ring_drain(ring, DATA_PAGES, discard, NULL);
 

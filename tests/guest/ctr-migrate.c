@@ -4,8 +4,8 @@
  * survives a hart going offline and coming back.
  *
  * One process with a -j any,u sampling event runs a loop kept in a section
- * of its own ("migloop") in phases: on hart 0, moved to hart 1, then hart 1
- * is taken offline (the task is pushed back to hart 0) and brought online
+ * of its own (perf_section_spin()) in phases: on hart 0, moved to hart 1,
+ * then hart 1 is taken offline (the task is pushed back to hart 0) and brought online
  * again, and the task runs on it once more.  Each phase must give samples
  * taken on its hart whose branch stacks hold the loop's transfers: the
  * hart that came back must have had its CTR depth and control register set
@@ -35,29 +35,6 @@
 #define MAX_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
-extern const char __start_migloop[], __stop_migloop[];
-
-__attribute__((noinline, section("migloop")))
-static unsigned long mig_spin(unsigned long n)
-{
-	unsigned long acc = 0;
-
-	while (n--) {
-		if (n & 1)
-			acc += n;
-		else
-			acc ^= n;
-		__asm__ volatile("" : "+r"(acc));
-	}
-	return acc;
-}
-
-static int in_loop(uint64_t addr)
-{
-	return addr >= (uint64_t)(uintptr_t)__start_migloop &&
-	       addr < (uint64_t)(uintptr_t)__stop_migloop;
-}
-
 struct phase {
 	int want_cpu;
 	unsigned int samples, on_cpu, with_loop, kernel_addr, empty;
@@ -82,7 +59,7 @@ static void on_record(const struct perf_event_header *h, void *p)
 	ph->on_cpu++;
 	ph->empty += !nr;
 	for (i = 0; i < nr; i++) {
-		if (in_loop(br[i].from) || in_loop(br[i].to))
+		if (perf_in_spin_section(br[i].from) || perf_in_spin_section(br[i].to))
 			loop = 1;
 		if ((int64_t)br[i].from < 0 || (int64_t)br[i].to < 0)
 			ph->kernel_addr++;
@@ -114,7 +91,7 @@ static void run_phase(int fd, void *ring, struct phase *ph, int cpu)
 		before = 0;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 8; i++) {
-		sink += mig_spin(ROUNDS / 8);
+		sink += perf_section_spin(ROUNDS / 8);
 		perf_ring_drain(ring, DATA_PAGES, on_record, ph);
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);

@@ -193,6 +193,34 @@ static inline int perf_hart_has_ctr(void)
 }
 
 /*
+ * A loop of conditional branches kept in a section of its own, so that a
+ * branch record can be told to be one of its transfers
+ * (perf_in_spin_section()): ctr-isolation's child, ctr-migrate's phases.
+ */
+extern const char __start_perfspin[], __stop_perfspin[];
+
+static __attribute__((noinline, unused, section("perfspin")))
+unsigned long perf_section_spin(unsigned long n)
+{
+	unsigned long acc = 0;
+
+	while (n--) {
+		if (n & 1)
+			acc += n;
+		else
+			acc ^= n;
+		__asm__ volatile("" : "+r"(acc));
+	}
+	return acc;
+}
+
+static inline int perf_in_spin_section(uint64_t addr)
+{
+	return addr >= (uint64_t)(uintptr_t)__start_perfspin &&
+	       addr < (uint64_t)(uintptr_t)__stop_perfspin;
+}
+
+/*
  * Runs argv (argv[0] a path) with its stdout written to the file stdout_to
  * (when not NULL) and everything else it prints captured into out (len
  * bytes, NUL-terminated, the rest read and dropped); returns the exit
