@@ -735,6 +735,47 @@ start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set)
 	return RVP_SBI_SUCCESS;
 }
 
+/*
+ * Counters this far from overflowing (2^53 counts: 28 years at 10 GHz)
+ * are started with OF set, then OF is cleared: a hart that sees OF set
+ * as the counter starts arms no overflow for it.  For QEMU up to at least
+ * 10.2 (target/riscv/pmu.c) that is needed: a deadline past INT64_MAX ns
+ * (Linux starts counting events at 2^63 + 1) leaves a remainder behind
+ * that is never cleared, and the next near deadline on the counter (a
+ * sampling event after a counting one) then re-arms QEMU's timer instead
+ * of raising the overflow, so it never comes.  On real counters the
+ * overflow still happens (OF is clear again once running); QEMU just
+ * does not schedule an interrupt nobody would live to see.
+ */
+#define FAR_FROM_OVERFLOW	(1ULL << 53)
+
+/* Starts the hardware counters hw of the logical set, the hpm ones far
+ * from overflowing as above; returns 0 (counter_start's value).  Out of
+ * line: only a start of an hpm counter on an Sscofpmf hart comes here. */
+static __attribute__((noinline)) long
+start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint64_t set)
+{
+	uint32_t far = 0, rest;
+	unsigned int n;
+
+	for (rest = hw & HPM_CTRS; rest; rest &= rest - 1) {
+		n = lowest_bit(rest);
+		if (hw_ctr_read(h, n) < -FAR_FROM_OVERFLOW)
+			far |= 1U << n;
+	}
+	for (rest = far; rest; rest &= rest - 1) {
+		n = lowest_bit(rest);
+		hw_evt_write(h, n, hw_evt_read(h, n) | RVP_MHPMEVENT_OF);
+	}
+	hw_inhibit(h, 0, hw);
+	for (rest = far; rest; rest &= rest - 1) {
+		n = lowest_bit(rest);
+		hw_evt_write(h, n, hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF);
+	}
+	h->started |= set;
+	return 0;
+}
+
 struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 					    uint64_t cbase, uint64_t cmask,
 					    uint64_t flags, uint64_t ival)
@@ -786,6 +827,8 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 			hw_evt_write(h, n, hw_evt_read(h, n) &
 					   ~RVP_MHPMEVENT_OF);
 		}
+		if (h->hw.sscofpmf)
+			return ret_val(start_far(h, hw, set));
 	}
 	hw_inhibit(h, 0, hw);
 	h->started |= set;
