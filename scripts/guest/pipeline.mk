@@ -280,7 +280,7 @@ STACK_TIERS += \
 # and driver-sbi read rvperf's own sysfs; driver-series checks the stock
 # driver's side and what the series adds; ctr-irq-cost sets rvperf's depth
 # knob), on Debian's QEMU 10.0.2 with CTR and rvperf's OpenSBI platform,
-# under -icount, with two harts (ctr-migrate moves a task between them and
+# with and without -icount, with two harts (ctr-migrate moves a task between them and
 # takes one offline); the series' KUnit suite reports through the kernel log.
 SERIES_KERNEL_VERSIONS := 7.2.8 6.12
 series-kernel = $(RVPERF_CACHE)/series-kernel-$(1)/arch/riscv/boot/Image
@@ -303,13 +303,17 @@ $(GUEST_SERIES_INITRD): $(GUEST_SERIES_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 .PHONY: series-guest-image
 series-guest-image: $(foreach v,$(SERIES_KERNEL_VERSIONS),$(call series-kernel,$(v))) \
 	$(GUEST_SERIES_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
-series-guest-tier = '$(1)=scripts/guest/guest.py check --kernel $(2) \
+# $(call series-guest-tier,NAME,KERNEL,ICOUNT): ICOUNT empty boots without
+# -icount, alone (as ctr-guest-tier above).
+series-guest-tier = '$(if $(3),,alone:)$(1)=scripts/guest/guest.py check --kernel $(2) \
 	--initrd $(GUEST_SERIES_INITRD) --plan $(GUEST_SERIES_PLAN) \
 	--out $(GUEST_DIR)/$(1)/out --qemu $(CTR_QEMU) --cpu $(CTR_QEMU_CPU) \
-	--bios $(PLATFORM_FW) --timeout $(GUEST_E2E_TIMEOUT) --icount 0 --smp 2'
+	--bios $(PLATFORM_FW) --timeout $(GUEST_E2E_TIMEOUT) --smp 2 \
+	$(if $(3),--icount $(3),--no-icount)'
 STACK_TARGETS += series-guest-image
 STACK_TIERS += $(foreach v,$(SERIES_KERNEL_VERSIONS),\
-	$(call series-guest-tier,series-$(v)-guest,$(call series-kernel,$(v))))
+	$(call series-guest-tier,series-$(v)-guest,$(call series-kernel,$(v)),0) \
+	$(call series-guest-tier,series-$(v)-guest-noicount,$(call series-kernel,$(v)),))
 
 ifeq ($(QEMU),)
 E2E_TIERS := 'e2e-guest=scripts/tap-skip QEMU not given: pass QEMU=/path/to/qemu-system-riscv64 (with CTR) or set CONFIG_E2E_QEMU'
