@@ -34,6 +34,12 @@ command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing (run 'make deps'
 [ -z "$extra" ] || [ -r "$extra" ] || die "KCONFIG_EXTRA=$extra: no such file"
 
 mkdir -p "$(dirname "$src")"
+# One build at a time on this source: every build installs its clone's
+# driver into it, and two makes in one build directory (two clones, or a
+# helper's and CI's) leave objects of either behind; a guest kernel built
+# so once oopsed in balance_push when a hart went offline.
+exec 9>"$src.lock"
+flock 9
 
 # Unpack once; the stamp is written last, so an interrupted unpack is redone.
 if [ ! -e "$src/.rvperf-unpacked" ]; then

@@ -241,23 +241,25 @@ $(GUEST_E2E_INITRD): $(GUEST_E2E_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
 .PHONY: guest-e2e-image
 guest-e2e-image: $(E2E_KERNEL) $(GUEST_E2E_INITRD)
 
-# $(call ctr-guest-tier,NAME,QEMU,CPU,FIRMWARE,KERNEL,ICOUNT): the e2e image
-# booted on that stack; ICOUNT empty boots without -icount (free-running
-# clock, as kernel CI runs QEMU), where sampling bounds must hold too: QEMU
-# then counts instructions as host time, so such a tier runs alone
-# (scripts/testrun.py), not beside another emulator.
+# $(call ctr-guest-tier,NAME,QEMU,CPU,FIRMWARE,KERNEL,ICOUNT[,OPTIONS]): the
+# e2e image booted on that stack; ICOUNT empty boots without -icount
+# (free-running clock, as kernel CI runs QEMU), where sampling bounds must
+# hold too: QEMU then counts instructions as host time, so such a tier runs
+# alone (scripts/testrun.py), not beside another emulator.  OPTIONS go to
+# guest.py as they are (--smp 2).
 ctr-guest-tier = '$(if $(6),,alone:)$(1)=scripts/guest/guest.py check --kernel $(5) \
 	--initrd $(GUEST_E2E_INITRD) --plan $(GUEST_E2E_PLAN) \
 	--out $(GUEST_DIR)/$(1)/out --qemu $(2) --cpu $(3) --bios $(4) \
-	--timeout $(GUEST_E2E_TIMEOUT) $(if $(6),--icount $(6),--no-icount)'
+	--timeout $(GUEST_E2E_TIMEOUT) $(if $(6),--icount $(6),--no-icount) $(7)'
 
 # ---- make check: guest-visible CTR on Debian's QEMU 10.0.2 (backports)
 # with rvperf's OpenSBI platform (scripts/registry/build.mk), with and
-# without -icount.
+# without -icount, on two harts (ctr-migrate moves a task between them and
+# takes one offline).
 CTR_QEMU_CPU := rv64,sscofpmf=true,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,smstateen=true
 CTR_GUEST_TIERS = \
-	$(call ctr-guest-tier,ctr-guest-icount,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),0) \
-	$(call ctr-guest-tier,ctr-guest,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),)
+	$(call ctr-guest-tier,ctr-guest-icount,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),0,--smp 2) \
+	$(call ctr-guest-tier,ctr-guest,$(CTR_QEMU),$(CTR_QEMU_CPU),$(PLATFORM_FW),$(GUEST_KERNEL),,--smp 2)
 .PHONY: ctr-guest-image
 ctr-guest-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
 STACK_TARGETS += ctr-guest-image
