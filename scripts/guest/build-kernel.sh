@@ -92,6 +92,15 @@ fi
 
 kmake() { make -s -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$cross" "$@"; }
 
+# A build directory from before the lock above may hold objects of two
+# builds at once: start it over, once.
+if [ -d "$out" ] && [ ! -e "$out/.rvperf-locked-build" ]; then
+	echo "build-kernel: $out predates the build lock, building it afresh" >&2
+	rm -rf "$out"
+fi
+mkdir -p "$out"
+touch "$out/.rvperf-locked-build"
+
 mkdir -p "$out"
 cfgdir=$(mktemp -d)
 trap 'rm -rf "$cfgdir"' EXIT
