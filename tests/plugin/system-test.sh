@@ -21,6 +21,12 @@ if ! command -v "$qemu" >/dev/null; then
 	echo "1..0 # SKIP $qemu not installed (make deps)"
 	exit 0
 fi
+# A QEMU configured without plugins (--disable-plugins, or
+# --without-default-features) cannot run this test at all.
+if "$qemu" -plugin help 2>&1 | grep -q 'plugin interface not enabled'; then
+	echo "1..0 # SKIP $qemu was built without TCG plugins"
+	exit 0
+fi
 version=$("$qemu" --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p;q')
 kernel=$(make -s --no-print-directory O="$O" print-GUEST_KERNEL)
 initrd=$(make -s --no-print-directory O="$O" print-GUEST_SYSPLUGIN_INITRD)
