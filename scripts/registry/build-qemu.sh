@@ -2,20 +2,32 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Builds our QEMU: the registry's QEMU 10.2.2 source (pinned in
 # scripts/registry/pins.txt) with qemu-model/qemu applied, into the cache
-# (outside the clone), and prints the path of its qemu-system-riscv64.
+# (outside the clone), and prints the path of the binary asked for:
+#   build-qemu.sh [system]  qemu-system-riscv64 (the CTR model under test)
+#   build-qemu.sh user      qemu-riscv64 with TCG plugin support (rvperf
+#                           record's fast path: plugin API v3; Debian's
+#                           qemu-riscv64 is 7.2 or, newer, static)
 #
 # A build is keyed by the source pin, the Python tool pins, this script and
 # the content of the series (qemu-model/qemu, qemu-model/core,
 # include/rvperf): an unchanged series is not rebuilt, a changed one is
 # rebuilt incrementally in the same work tree and build directory (only the
 # files whose content changed get a new time stamp, so ninja recompiles just
-# what they touch), and only the newest binary is kept.  Compiler warnings
-# fail the build (--enable-werror).
+# what they touch), and only the newest binaries are kept.  The two
+# binaries share the patched tree but have a build directory each, so that
+# either is built only when asked for and the system one keeps its own
+# options (no plugin support).  Compiler warnings fail the build
+# (--enable-werror).
 #
 # What is built: riscv64-softmmu only, with every optional feature off
 # (--without-default-features), no documentation, tools, guest agent, Rust,
 # downloads or debug info, and only the devices of the virt machine plus
-# virtio-serial (the guest pipeline's result port).  Debian's tarball (+ds)
+# virtio-serial (the guest pipeline's result port).  The user binary:
+# riscv64-linux-user only, the same features off, plus --enable-plugins
+# (dynamic, glib's gmodule).  The series changes nothing it runs: its hooks
+# are in the PMU, CSR and trap paths of system mode (patch 0006's buffered
+# records are emitted only when the rvperf model records, which user mode
+# never enables).  Debian's tarball (+ds)
 # has no prebuilt firmware: the binary has no default BIOS, so pass -bios
 # (none, or a firmware file) to every run.
 #
@@ -45,12 +57,21 @@ die() { echo "build-qemu: $*" >&2; exit 1; }
 # scripts/guest/guest.py's result port.
 devices='CONFIG_RISCV_VIRT=y
 CONFIG_VIRTIO_SERIAL=y'
-configure_args=(--python="$python" --target-list=riscv64-softmmu
-	--without-default-features --without-default-devices
-	--with-devices-riscv64=rvperf --enable-fdt=system --disable-download
-	--disable-docs --disable-tools --disable-guest-agent --disable-rust
-	--disable-debug-info --disable-qom-cast-debug --disable-install-blobs
-	--enable-werror)
+# (The system list keeps its order: a changed list reconfigures from scratch.)
+common_args=(--disable-download --disable-docs --disable-tools
+	--disable-guest-agent --disable-rust --disable-debug-info
+	--disable-qom-cast-debug --disable-install-blobs --enable-werror)
+case ${1:-system} in
+system)	configure_args=(--python="$python" --target-list=riscv64-softmmu
+		--without-default-features --without-default-devices
+		--with-devices-riscv64=rvperf --enable-fdt=system
+		"${common_args[@]}")
+	name=qemu-system-riscv64 build=build ;;
+user)	configure_args=(--python="$python" --target-list=riscv64-linux-user
+		--without-default-features --enable-plugins "${common_args[@]}")
+	name=qemu-riscv64 build=build-user ;;
+*)	echo "build-qemu: usage: build-qemu.sh [system|user]" >&2; exit 1 ;;
+esac
 
 key=$( { for k in $pin "${pytools[@]}"; do
 		awk -v k="$k" '$1 == k { print $1, $4 }' "$top/scripts/registry/pins.txt"
@@ -59,14 +80,15 @@ key=$( { for k in $pin "${pytools[@]}"; do
 	cd "$top" && find qemu-model/qemu qemu-model/core include/rvperf -type f |
 		LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -c1-16)
 out=$base/$key
-bin=$out/qemu-system-riscv64
+bin=$out/$name
+done=$out/.done-$name
 
-[ $# = 0 ] || die "usage: build-qemu.sh (no arguments)"
+[ $# -le 1 ] || die "usage: build-qemu.sh [system|user]"
 
 mkdir -p "$base"
 exec 9>"$base/.lock"
 flock 9
-if [ ! -f "$out/.done" ]; then
+if [ ! -f "$done" ]; then
 	for t in ninja dtc pkg-config; do
 		command -v $t >/dev/null || die "$t missing (run 'make deps')"
 	done
@@ -77,35 +99,42 @@ if [ ! -f "$out/.done" ]; then
 	export PYTHONPATH=$py/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 	log=$base/build.log
 	: >"$log"
-	echo "build-qemu: building QEMU 10.2.2 with qemu-model/qemu ($key)" >&2
+	echo "build-qemu: building QEMU 10.2.2's $name with qemu-model/qemu ($key)" >&2
 
-	# A fresh patched tree, then only what changed into the work tree.
-	rm -rf "$base/tree.new"
-	cp -a "$src" "$base/tree.new"
-	rm -f "$base/tree.new/.rvperf-pins"
-	"$top/qemu-model/qemu/apply.sh" "$base/tree.new" >>"$log" 2>&1 ||
-		{ tail -5 "$log" >&2; die "qemu-model/qemu does not apply (log: $log)"; }
-	# Debian's +ds tarball drops the prebuilt EDK2 images that
-	# pc-bios/meson.build would unpack for riscv64-softmmu whenever bzip2
-	# is installed: nothing here boots EDK2.
-	sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' \
-		"$base/tree.new/meson.build"
-	grep -q '^ *unpack_edk2_blobs = false$' "$base/tree.new/meson.build" ||
-		die "meson.build: the EDK2 blob switch moved (adapt build-qemu.sh)"
-	printf '%s\n' "$devices" \
-		>"$base/tree.new/configs/devices/riscv64-softmmu/rvperf.mak"
-	if [ -d "$base/tree" ]; then
-		rsync -rlpc --delete "$base/tree.new/" "$base/tree/"
+	# A fresh patched tree, then only what changed into the work tree
+	# (once per key: the other binary may have brought it there).
+	if [ "$(cat "$base/tree/.rvperf-key" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$base/tree.new"
-	else
-		rm -rf "$base/build"	# built from a tree that is gone
-		mv "$base/tree.new" "$base/tree"
+		cp -a "$src" "$base/tree.new"
+		rm -f "$base/tree.new/.rvperf-pins"
+		"$top/qemu-model/qemu/apply.sh" "$base/tree.new" >>"$log" 2>&1 ||
+			{ tail -5 "$log" >&2; die "qemu-model/qemu does not apply (log: $log)"; }
+		# Debian's +ds tarball drops the prebuilt EDK2 images that
+		# pc-bios/meson.build would unpack for riscv64-softmmu whenever bzip2
+		# is installed: nothing here boots EDK2.
+		sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' \
+			"$base/tree.new/meson.build"
+		grep -q '^ *unpack_edk2_blobs = false$' "$base/tree.new/meson.build" ||
+			die "meson.build: the EDK2 blob switch moved (adapt build-qemu.sh)"
+		printf '%s\n' "$devices" \
+			>"$base/tree.new/configs/devices/riscv64-softmmu/rvperf.mak"
+		if [ -d "$base/tree" ]; then
+			rsync -rlpc --delete "$base/tree.new/" "$base/tree/"
+			rm -rf "$base/tree.new"
+		else
+			# built from a tree that is gone
+			rm -rf "$base/build" "$base/build-user"
+			mv "$base/tree.new" "$base/tree"
+		fi
+		echo "$key" >"$base/tree/.rvperf-key"
 	fi
 
 	# Configure once per set of options; meson itself reruns when a
 	# meson.build changes.
-	build=$base/build
-	opts="${configure_args[*]} $(printf '%s' "$devices" | tr '\n' ' ')"
+	build=$base/$build
+	opts="${configure_args[*]}"
+	[ "$name" = qemu-riscv64 ] ||
+		opts="$opts $(printf '%s' "$devices" | tr '\n' ' ')"
 	if [ "$(cat "$build/.rvperf-configure" 2>/dev/null)" != "$opts" ]; then
 		rm -rf "$build"
 		mkdir -p "$build"
@@ -114,19 +143,26 @@ if [ ! -f "$out/.done" ]; then
 			{ tail -20 "$log" >&2; die "configure failed (log: $log)"; }
 		printf '%s' "$opts" >"$build/.rvperf-configure"
 	fi
-	ninja -C "$build" -j"$jobs" qemu-system-riscv64 >>"$log" 2>&1 ||
+	ninja -C "$build" -j"$jobs" "$name" >>"$log" 2>&1 ||
 		{ grep -E 'error|FAILED' "$log" | head -20 >&2
 		  die "the build failed (log: $log)"; }
 	if grep -q 'warning:' "$log"; then
 		grep 'warning:' "$log" | head -10 >&2
 		die "the build printed warnings (log: $log)"
 	fi
-	find "$base" -mindepth 1 -maxdepth 1 -type d \
-		! -name tree ! -name build -exec rm -rf {} +
+	find "$base" -mindepth 1 -maxdepth 1 -type d ! -name tree \
+		! -name build ! -name build-user ! -name "$key" -exec rm -rf {} +
 	mkdir -p "$out"
-	cp "$build/qemu-system-riscv64" "$bin"
-	"$bin" -device rv64-riscv-cpu,help 2>/dev/null | grep -q ctr-layout ||
-		die "$bin has no ctr-layout CPU property"
-	touch "$out/.done"
+	cp "$build/$name" "$bin"
+	case $name in
+	qemu-system-riscv64)
+		"$bin" -device rv64-riscv-cpu,help 2>/dev/null |
+			grep -q ctr-layout ||
+			die "$bin has no ctr-layout CPU property" ;;
+	qemu-riscv64)
+		"$bin" -h 2>/dev/null | grep -q '^-plugin' ||
+			die "$bin has no -plugin option" ;;
+	esac
+	touch "$done"
 fi
 echo "$bin"
