@@ -9,6 +9,13 @@
 #   CTR_QEMU_USER and its qemu-riscv64: a static build without plugin
 #                 support (Debian's qemu-user since 9.1), for running
 #                 riscv64 programs; plugins need the system's QEMU 7.2
+#                 or QEMU_USER_PLUGIN
+#   QEMU_USER_PLUGIN  qemu-riscv64 with TCG plugin support (plugin API 5:
+#                 inline per-vCPU counters and conditional callbacks, which
+#                 the CTR plugin's gate uses), built from the registry's
+#                 QEMU 10.2.2 source by scripts/registry/build-qemu.sh user
+#                 and copied into $(O) (a path that does not change with
+#                 the cache's content key)
 # The firmware is copied into $(O) so that its path does not change with
 # the content key the cache uses.
 CTR_QEMU_BIN = $(RVPERF_CACHE)/qemu-10.0.2/rvperf-bin
@@ -23,10 +30,18 @@ $(O)/opensbi/%/fw_dynamic.bin: FORCE
 		{ cmp -s "$$fw" $@ || cp "$$fw" $@; }
 $(CTR_QEMU): FORCE
 	$(Q)scripts/registry/qemu-backports.sh >/dev/null
+QEMU_USER_PLUGIN := $(O)/qemu-rvperf/qemu-riscv64
+$(QEMU_USER_PLUGIN): FORCE
+	$(Q)q=$$(scripts/registry/build-qemu.sh user) && mkdir -p $(@D) && \
+		{ cmp -s "$$q" $@ || cp "$$q" $@; }
+export QEMU_USER_PLUGIN
 
 .PHONY: registry-stack
-registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU)
+registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU) $(QEMU_USER_PLUGIN)
 STACK_TARGETS += registry-stack
+# The CTR plugin's record test on the plugin-capable 10.2.2 qemu-riscv64
+# too (HOST_TESTS runs it on Debian's 7.2): the gate's path.
+STACK_TIERS += 'plugin-record-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/record-test.sh'
 # For the scripts that compare firmware (tests/bench/bench-sbi.sh).
 export PLATFORM_FW GENERIC_FW
 
