@@ -163,9 +163,38 @@ struct vcpu {
 		uint64_t source, target, stamp;	/* stamp: retired(v) then */
 		uint64_t type;
 	} pend[2 * CTRHW_MAX_DEPTH];
+	/* The gate (tb_exec_gated()): a stretch of blocks since the last
+	 * gap whose records have not yet covered depth + 1 (gapped, and
+	 * how many they cover), and the stretch before a sample due. */
+	bool gapped;
+	uint64_t known;
+	uint64_t gate_w;
+	uint64_t span;		/* give_pending(): for the gate */
+	/* Every block calls back (GATE_ON armed), or the scoreboard's
+	 * count went on from gate_base. */
+	bool gate_on;
+	uint64_t gate_base;
+	uint64_t gate_on_at;	/* retired(v) when the count was last 0 */
+	uint64_t callbacks;	/* stats=on */
 	struct harthw hart;
 	struct rvp_trace_entry entries[CTRHW_MAX_DEPTH];
 } __attribute__((aligned(64)));
+
+/*
+ * The gate's per-vCPU scoreboard (plugin API level 3+): every block adds
+ * its instructions and whether it ends in a transfer to count, inline, as
+ * n_insns << 32 | transfer (gate_packed()), calls back only if count is
+ * below GATE_FIRE, then stores itself in last.  count is armed to wrap
+ * past 0 after so many instructions (gate_arm()); 0 (GATE_ON, and a new
+ * vCPU's) makes every block call back for 2^28 instructions.
+ */
+struct gate {
+	uint64_t count;
+	uint64_t last;
+};
+#define GATE_FIRE (1ull << 60)
+#define GATE_ON 0ull
+#define GATE_MAX_RUN (1ull << 27)	/* instructions, armed or on */
 
 /* What precedes a vCPU's first block: no instructions, no transfer. */
 static const struct tb_desc no_block;
@@ -192,6 +221,11 @@ static struct {
 	bool check;		/* and blocks are checked as they run */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	bool noop;		/* noop=on: a callback per block, doing nothing */
+	bool gate;		/* level 3+: callbacks only near samples */
+	bool gate_off;		/* gate=off */
+	bool stats;		/* stats=on: the gate's counts at exit */
+	struct qemu_plugin_scoreboard *gate_sb;
+	uint64_t gaps, unsure;	/* gate statistics (unsure: at exit) */
 	uint32_t ev_types;	/* transfer types the sampled event counts */
 	FILE *out;
 	struct rvp_trace_header header;
@@ -291,6 +325,14 @@ static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_check(unsigned int vcpu_index, void *udata);
 static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
+static void tb_exec_gated(unsigned int vcpu_index, void *udata);
+static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata);
+
+/* A block's share of the gate's count (struct gate). */
+static inline uint64_t gate_packed(const struct tb_desc *d)
+{
+	return (uint64_t)d->n_insns << 32 | d->transfer;
+}
 static enum hw_mode mode_at(uint64_t pc);
 
 /* itrace=FILE: each block described once, each execution noted. */
@@ -376,6 +418,24 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = n;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
+	if (plugin.gate) {
+		qemu_plugin_u64 count = { plugin.gate_sb, offsetof(struct gate, count) };
+		qemu_plugin_u64 prev = { plugin.gate_sb, offsetof(struct gate, last) };
+
+		/* In this order: QEMU runs them as registered. */
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
+			QEMU_PLUGIN_INLINE_ADD_U64, count, gate_packed(d));
+		if (d->end == END_ECALL)
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_gated_ecall,
+				QEMU_PLUGIN_CB_NO_REGS, d);
+		else
+			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec_gated,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, count,
+				GATE_FIRE, d);
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
+			QEMU_PLUGIN_INLINE_STORE_U64, prev, (uintptr_t)d);
+		return;
+	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
 						 plugin.check ? (d->end == END_ECALL ?
 						 tb_exec_check_ecall : tb_exec_check) :
@@ -428,6 +488,19 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 	}
 	r.nr = i;
 	pthread_mutex_lock(&plugin.lock);
+	if (v->gapped) {
+		/* Fewer than depth + 1 records since the gate last let
+		 * blocks pass unseen: older records may be missing. */
+		plugin.unsure++;
+		v->gate_w = v->gate_w * 2 < GATE_MAX_RUN ? v->gate_w * 2 :
+			    GATE_MAX_RUN;
+	} else if (2 * v->span > v->gate_w) {
+		/* The gate's stretch: twice the longest span a sample's
+		 * records took. */
+		v->gate_w = 2 * v->span < GATE_MAX_RUN ? 2 * v->span :
+			    GATE_MAX_RUN;
+	}
+	v->span = 0;
 	fwrite(&r, sizeof(r), 1, plugin.out);
 	fwrite(v->entries, sizeof(v->entries[0]), i, plugin.out);
 	pthread_mutex_unlock(&plugin.lock);
@@ -461,6 +534,12 @@ static void give_pending(struct vcpu *v)
 
 	if (!n)
 		return;
+	if (v->gapped && (v->known += n) >= k)
+		v->gapped = false;
+	/* The instructions the last depth + 1 records span, for
+	 * write_sample() if a sample follows. */
+	v->span = n >= k ? retired(v) - v->pend[(n - k) & v->pend_mask].stamp
+			 : 0;
 	for (j = n > k ? n - k : 0; j < n; j++) {
 		const struct pending *e = &v->pend[j & v->pend_mask];
 
@@ -942,6 +1021,141 @@ static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata)
 		drain_check(v);
 }
 
+/*
+ * The gate (plugin API level 3+, user mode, the check path of -j any).
+ * QEMU 7.2 can only call back at every block; from level 3 the blocks
+ * count themselves inline into a per-vCPU scoreboard (struct gate) and
+ * call tb_exec_gated() only when the count says the instructions they may
+ * run unseen are used up.  From gate_w instructions before the sampled
+ * counter is due every block calls back (gate_on), so that the sample's
+ * records are made from blocks the plugin saw, and after an ecall (the
+ * model runs the trap when the next block starts); the first callback
+ * after the sample arms the count again (gate_arm()).  A callback that
+ * finds blocks it did not see (gate_gap()) gives the model their
+ * instructions and transfers from the count and takes the block before
+ * it from last; their records are unknown, which matters only if fewer
+ * than depth + 1 records follow before a sample (v->gapped): the stretch
+ * is kept at twice the span the last depth + 1 records took
+ * (give_pending()), and a sample that still falls short is counted and
+ * reported at exit.  A transfer in an unseen stretch that went elsewhere
+ * (a signal) is counted as a transfer, not as dropped.
+ */
+static inline struct gate *gate_of(unsigned int vcpu_index)
+{
+	return qemu_plugin_scoreboard_find(plugin.gate_sb, vcpu_index);
+}
+
+/*
+ * SUM: the gate's count of the blocks after v->prev up to P, which ran
+ * unseen (n_insns << 32 | transfer, summed).
+ */
+static __attribute__((noinline)) void gate_gap(struct vcpu *v, uint64_t sum,
+					       const struct tb_desc *p)
+{
+	/* In tb_desc.step's form; v->prev's step is added by the block
+	 * after it, so from v->prev to the block before P (P's own is the
+	 * next block's). */
+	uint64_t steps = (sum >> 32) + ((sum & 0xffffffffu) << 32);
+	uint64_t add = v->prev->step + steps - p->step;
+
+	check_flush(v);
+	v->pend_n = 0;
+	v->gapped = true;
+	v->known = 0;
+	v->unflushed += (uint32_t)add;
+	v->transfers += add >> 32;
+	v->prev = v->seg_prev = p;
+	v->left = check_left(v);
+	plugin.gaps++;
+}
+
+/* The first callback after the count was armed, at block D: the blocks
+ * before it that ran unseen, if any; from here every block calls back. */
+static __attribute__((noinline)) void gate_enter(struct vcpu *v,
+						 unsigned int vcpu_index,
+						 const struct tb_desc *d)
+{
+	struct gate *g = gate_of(vcpu_index);
+	uint64_t sum = g->count - v->gate_base;
+
+	if (sum != gate_packed(d))
+		gate_gap(v, sum - gate_packed(d),
+			 g->last ? (const struct tb_desc *)(uintptr_t)g->last
+				 : &no_block);
+	g->count = GATE_ON;
+	v->gate_on = true;
+	v->gate_on_at = retired(v);
+}
+
+/* After the check of D: let the next blocks run unseen up to gate_w
+ * instructions before the sampled counter is due, if that is ahead. */
+static inline void gate_arm(struct vcpu *v, unsigned int vcpu_index,
+			    const struct tb_desc *d)
+{
+	uint64_t used = (uint32_t)v->acc + d->n_insns + v->gate_w, run;
+
+	if (used >= v->left) {
+		/* Every block calls back while the count stays below
+		 * GATE_FIRE: 2^28 instructions from 0. */
+		if (retired(v) - v->gate_on_at > GATE_MAX_RUN) {
+			gate_of(vcpu_index)->count = GATE_ON;
+			v->gate_on_at = retired(v);
+		}
+		return;
+	}
+	run = v->left - used;
+	if (run > GATE_MAX_RUN)
+		run = GATE_MAX_RUN;
+	/* The count reaches 2^64 (0: below GATE_FIRE) when the blocks
+	 * after D have run more than RUN instructions. */
+	v->gate_base = -((run + 1) << 32);
+	gate_of(vcpu_index)->count = v->gate_base;
+	v->gate_on = false;
+}
+
+static void tb_exec_gated(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = this_vcpu;
+
+	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
+		return;
+	v->callbacks++;
+	if (!v->gate_on)
+		gate_enter(v, vcpu_index, udata);
+	tb_exec_check(vcpu_index, udata);
+	gate_arm(v, vcpu_index, udata);
+}
+
+static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = this_vcpu;
+
+	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
+		return;
+	v->callbacks++;
+	if (!v->gate_on)
+		gate_enter(v, vcpu_index, udata);
+	tb_exec_check_ecall(vcpu_index, udata);
+	/* gate_on: the next block resolves the ecall. */
+}
+
+/* At exit: the blocks that ran unseen since the last callback, up to the
+ * last one (whose instructions, as always, no block retires). */
+static void gate_exit(unsigned int vcpu_index, struct vcpu *v)
+{
+	struct gate *g;
+	uint64_t sum;
+
+	if (!plugin.gate || v->gate_on)
+		return;
+	g = gate_of(vcpu_index);
+	sum = g->count - v->gate_base;
+	if (sum && g->last)
+		gate_gap(v, sum, (const struct tb_desc *)(uintptr_t)g->last);
+	g->count = GATE_ON;
+	v->gate_on = true;
+}
+
 /* System mode: the mode may have changed between the blocks. */
 static void tb_exec_system(unsigned int vcpu_index, void *udata)
 {
@@ -1250,6 +1464,10 @@ static struct vcpu *vcpu_new(unsigned int index)
 	v->prev = v->seg_prev = &no_block;
 	v->qpos = v->ring;
 	v->pend_mask = 2 * ctrhw_depth(&v->hart.ctr) - 1;
+	/* The gate's first stretch: 64 instructions a record (see
+	 * give_pending() for how it grows). */
+	v->gate_w = 64 * (ctrhw_depth(&v->hart.ctr) + 1);
+	v->gate_on = true;	/* a new vCPU's count is 0: GATE_ON */
 	v->budget = next_budget(v);
 	v->left = check_left(v);
 	v->tid = syscall(SYS_gettid);
@@ -1283,6 +1501,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 		if (!v)
 			continue;
+		gate_exit(i, v);
 		drain(v);	/* other vCPUs are stopped by now */
 		give_pending(v);
 	}
@@ -1293,6 +1512,21 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	rewrite_header();
 	fflush(plugin.out);
 	pthread_mutex_unlock(&plugin.lock);
+	if (plugin.stats) {
+		uint64_t cbs = 0;
+
+		for (i = 0; i < MAX_VCPUS; i++)
+			if (plugin.vcpus[i])
+				cbs += plugin.vcpus[i]->callbacks;
+		fprintf(stderr, "rvperf plugin: gate %s, %" PRIu64 " gaps, %"
+			PRIu64 " unsure samples, %" PRIu64 " gated callbacks, %"
+			PRIu64 " instructions\n", plugin.gate ? "on" : "off",
+			plugin.gaps, plugin.unsure, cbs, t.instructions);
+	}
+	else if (plugin.unsure)
+		fprintf(stderr, "rvperf plugin: %" PRIu64 " samples may lack "
+			"branch records older than the gate's stretch (run "
+			"with gate=off for exact ones)\n", plugin.unsure);
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
@@ -1402,6 +1636,20 @@ static int parse_args(int argc, char **argv, const char **out_path)
 				fail("batch '%s' is not on or off", val);
 				return -1;
 			}
+		} else if (!strcmp(a, "gate")) {
+			if (!strcmp(val, "off")) {
+				plugin.gate_off = true;
+			} else if (strcmp(val, "on")) {
+				fail("gate '%s' is not on or off", val);
+				return -1;
+			}
+		} else if (!strcmp(a, "stats")) {
+			if (!strcmp(val, "on")) {
+				plugin.stats = true;
+			} else if (strcmp(val, "off")) {
+				fail("stats '%s' is not on or off", val);
+				return -1;
+			}
 		} else if (!strcmp(a, "noop")) {
 			if (!strcmp(val, "on")) {
 				plugin.noop = true;
@@ -1435,6 +1683,21 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The gate needs records close together: CTR must record every taken
+ * branch and every jump, call and return (-j any), so that the last
+ * depth + 1 records before a sample lie within a short stretch.
+ */
+static bool accepts_jumps(void)
+{
+	const uint32_t need = 1u << RVP_CTRDATA_TYPE_TAKEN_BRANCH | 0xFF00u;
+	struct harthw *h = calloc(1, sizeof(*h));
+	bool yes = h && !setup_hart(h) && (h->ctr.accept & need) == need;
+
+	free(h);
+	return yes;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -1522,6 +1785,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	/* The common case checks each block in its callback; a sampled
 	 * event counted per transfer type takes drain_defer_ev(). */
 	plugin.check = plugin.defer && !plugin.ev_types;
+	plugin.gate = plugin.check && !plugin.gate_off && plugin.api_level >= 3 &&
+		qemu_plugin_scoreboard_new && qemu_plugin_scoreboard_find &&
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu &&
+		qemu_plugin_register_vcpu_tb_exec_cond_cb && accepts_jumps();
+	if (plugin.gate &&
+	    !(plugin.gate_sb = qemu_plugin_scoreboard_new(sizeof(struct gate))))
+		plugin.gate = false;
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 

@@ -15,7 +15,10 @@
  *                             non-per-vCPU inline ops removed (unused here);
  *                             the register API added;
  *   level 3 (QEMU 9.1)        qemu_plugin_insn_data() copies into a buffer
- *                             instead of returning a pointer;
+ *                             instead of returning a pointer; inline
+ *                             stores and conditional callbacks (the per-
+ *                             vCPU scoreboards came with level 2), which
+ *                             plugin.c's gate uses;
  *   level 4, 5 (QEMU 9.2+)    memory access functions (unused here).
  *
  * QEMU refuses a plugin whose qemu_plugin_version is below its minimum
@@ -142,8 +145,47 @@ typedef struct {
 struct rvp_garray *qemu_plugin_get_registers(void) __attribute__((weak));
 int qemu_plugin_read_register(struct qemu_plugin_register *handle,
 			      struct rvp_gbytearray *buf) __attribute__((weak));
-/* A level-2-only symbol, used to tell level 1 from level 2+ at load. */
-void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(void)
+/*
+ * Per-vCPU scoreboards, inline operations on them and conditional
+ * callbacks: level 2+ (inline stores and conditional callbacks level 3+).
+ * qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu is also how the
+ * plugin tells level 1 from level 2+ at load.
+ */
+struct qemu_plugin_scoreboard;
+typedef struct {
+	struct qemu_plugin_scoreboard *score;
+	size_t offset;
+} qemu_plugin_u64;
+enum qemu_plugin_op {
+	QEMU_PLUGIN_INLINE_ADD_U64,
+	QEMU_PLUGIN_INLINE_STORE_U64,	/* level 3+ */
+};
+enum qemu_plugin_cond {	/* unsigned comparisons of the entry with imm */
+	QEMU_PLUGIN_COND_NEVER,
+	QEMU_PLUGIN_COND_ALWAYS,
+	QEMU_PLUGIN_COND_EQ,
+	QEMU_PLUGIN_COND_NE,
+	QEMU_PLUGIN_COND_LT,
+	QEMU_PLUGIN_COND_LE,
+	QEMU_PLUGIN_COND_GT,
+	QEMU_PLUGIN_COND_GE,
+};
+struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t element_size)
+	__attribute__((weak));
+void *qemu_plugin_scoreboard_find(struct qemu_plugin_scoreboard *score,
+				  unsigned int vcpu_index)
+	__attribute__((weak));
+void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(struct qemu_plugin_tb *tb,
+							enum qemu_plugin_op op,
+							qemu_plugin_u64 entry,
+							uint64_t imm)
+	__attribute__((weak));
+void qemu_plugin_register_vcpu_tb_exec_cond_cb(struct qemu_plugin_tb *tb,
+					       qemu_plugin_vcpu_udata_cb_t cb,
+					       enum qemu_plugin_cb_flags flags,
+					       enum qemu_plugin_cond cond,
+					       qemu_plugin_u64 entry,
+					       uint64_t imm, void *userdata)
 	__attribute__((weak));
 /* GLib, which every QEMU links. */
 struct rvp_gbytearray *g_byte_array_new(void) __attribute__((weak));
@@ -203,9 +245,6 @@ qemu_plugin_mem_value qemu_plugin_mem_get_value(qemu_plugin_meminfo_t info)
 
 
 /* Level 1 only (removed in 9.0, hence weak): an inline add per instruction. */
-enum qemu_plugin_op {
-	QEMU_PLUGIN_INLINE_ADD_U64,
-};
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
 						enum qemu_plugin_op op,
 						void *ptr, uint64_t imm)
