@@ -177,6 +177,8 @@ if command -v setarch >/dev/null && setarch -R true 2>/dev/null; then
 		ok $? "batched and block by block: the same trace ($opts)"
 	done <<-EOF
 		branchy ctl=0x1,event=instructions,period=1009,depth=16
+		branchy ctl=0x1,event=instructions,period=10007,depth=16
+		branchy ctl=0x1,event=cycles,period=3001,depth=32,layout=draft
 		branchy ctl=0x1,event=instructions,period=97,depth=256
 		branchy filter=call,,u,event=cycles,period=501,depth=32,layout=draft
 		branchy filter=call_stack,,u,event=instructions,period=301
@@ -185,6 +187,22 @@ if command -v setarch >/dev/null && setarch -R true 2>/dev/null; then
 		branchy ctl=0x1,event=taken-branches,period=13,depth=64,layout=draft
 		known ctl=0x7ffffffffffffffd,event=instructions,period=1,depth=64
 	EOF
+	# The gate (plugin API level 3+, QEMU 9.1 on): at the default period
+	# most blocks run without a callback, and the traces above compared
+	# gapped runs with batch=off; no sample may lack records.
+	ver=$("$qemu" --version | sed -n 's/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p;q')
+	read -r major minor <<<"$ver"
+	env -i setarch -R "$(command -v "$qemu")" -plugin \
+		"$plugin,out=$tmp/gate.rvt,ctl=0x1,period=10007,stats=on" \
+		$tmp/branchy-b 300 2>"$tmp/gate.err" >/dev/null
+	stats=$(grep '^rvperf plugin: gate' "$tmp/gate.err")
+	if [ "${major:-0}" -gt 9 ] || { [ "${major:-0}" = 9 ] && [ "${minor:-0}" -ge 1 ]; }; then
+		[[ $stats =~ ^"rvperf plugin: gate on, "[1-9][0-9]*" gaps, 0 unsure samples, " ]]
+		ok $? "QEMU $major.$minor: the gate lets blocks run unseen, no sample unsure ($stats)"
+	else
+		[[ $stats =~ ^"rvperf plugin: gate off, 0 gaps, 0 unsure samples, 0 gated callbacks, " ]]
+		ok $? "QEMU $major.$minor (plugin API < 3): a callback at every block ($stats)"
+	fi
 else
 	ok 0 "batched and block by block: the same trace # SKIP setarch -R unavailable"
 fi
