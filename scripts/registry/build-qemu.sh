@@ -24,10 +24,9 @@
 # downloads or debug info, and only the devices of the virt machine plus
 # virtio-serial (the guest pipeline's result port).  The user binary:
 # riscv64-linux-user only, the same features off, plus --enable-plugins
-# (dynamic, glib's gmodule).  The series changes nothing it runs: its hooks
-# are in the PMU, CSR and trap paths of system mode (patch 0006's buffered
-# records are emitted only when the rvperf model records, which user mode
-# never enables).  Debian's tarball (+ds)
+# (dynamic, glib's gmodule).  The series changes nothing it runs: each hook is
+# compiled for system mode only or taken only when the CPU has the rvperf
+# model (env->rvperf, which only system mode's realize creates).  Debian's tarball (+ds)
 # has no prebuilt firmware: the binary has no default BIOS, so pass -bios
 # (none, or a firmware file) to every run.
 #
