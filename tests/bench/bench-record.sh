@@ -70,7 +70,9 @@ chmod +x copy-trace
 calc() { awk "BEGIN { print $* }"; }
 secs() {	# secs CMD...: CPU seconds of CMD and the children it waited for
 	local TIMEFORMAT='%3U %3S' t
-	t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | tail -n 1)
+	# A run that fails would be timed as a fast one: noted, and the
+	# benchmark fails at the end.
+	t=$( { time "$@" >/dev/null 2>&1 || echo "$*" >>"$tmp/failed-runs"; } 2>&1 | tail -n 1)
 	calc "${t% *} + ${t#* }"
 }
 min() { calc "($1 < $2) ? $1 : $2"; }
@@ -115,5 +117,9 @@ else
 	echo "  $qv: goal NOT met"
 fi
 done
+if [ -s "$tmp/failed-runs" ]; then
+	echo "bench-record: runs failed, the times above are not valid: $(head -n 1 "$tmp/failed-runs")"
+	exit 1
+fi
 [ "$failed" = 0 ] || echo "bench-record: recording costs more than ${goal}x plain qemu-riscv64 on a real program"
 exit "$failed"
