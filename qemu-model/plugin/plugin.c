@@ -7,6 +7,7 @@
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
  *       [,event=instructions][,period=N][,misp=on][,batch=off]
+ *       [,gate=off][,stats=on]
  *       [,itrace=FILE | ,blocks=FILE][,nexus=FILE[,nx-OPTION=VALUE]...]
  *       [,noop=on] PROG ARGS
  *
@@ -36,7 +37,8 @@
  * overwritten before anything reads CTR are never made (pend_range(),
  * give_pending()).  The trace is the same byte for byte as with
  * batch=off, which runs the model at every block
- * (tests/plugin/record-test.sh compares them).
+ * (tests/plugin/record-test.sh compares them).  On plugin API 3+ the
+ * common case calls back only near samples (the gate, tb_exec_gated()).
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
