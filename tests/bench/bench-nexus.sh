@@ -16,6 +16,9 @@
 set -eu
 O=${O:-build}
 qemu=${QEMU_USER:-qemu-riscv64}
+# rvperf nexus record runs the same QEMU as the plain runs (it would take
+# the default qemu-riscv64 otherwise).
+qemu_path=$(command -v "$qemu") || { echo "bench-nexus: $qemu not found" >&2; exit 1; }
 rvperf=$O/userspace/rvperf
 plugin=$O/qemu-model/librvperf-ctr.so
 prog=$O/guest/bin/branchy
@@ -61,7 +64,7 @@ plain=() noop=() itr=() enc=() rec=()
 for _ in $(seq "$rounds"); do
 	plain+=("$(cpu "$qemu" "$prog" $arg)")
 	noop+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,noop=on" "$prog" $arg)")
-	rec+=("$(cpu "$rvperf" nexus record -o "$tmp/r.nxt" -- "$prog" $arg)")
+	rec+=("$(cpu "$rvperf" nexus record --qemu "$qemu_path" -o "$tmp/r.nxt" -- "$prog" $arg)")
 	itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
 	enc+=("$(cpu "$rvperf" nexus encode --itrace "$tmp/x.itr" -o "$tmp/e.nxt")")
 done
