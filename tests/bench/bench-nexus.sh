@@ -16,9 +16,6 @@
 set -eu
 O=${O:-build}
 qemu=${QEMU_USER:-qemu-riscv64}
-# rvperf nexus record runs the same QEMU as the plain runs (it would take
-# the default qemu-riscv64 otherwise).
-qemu_path=$(command -v "$qemu") || { echo "bench-nexus: $qemu not found" >&2; exit 1; }
 rvperf=$O/userspace/rvperf
 plugin=$O/qemu-model/librvperf-ctr.so
 prog=$O/guest/bin/branchy
@@ -60,25 +57,36 @@ cpu() {	# cpu COMMAND...: user + sys seconds of one run, children included
 	echo "$1 + $2" | bc -l
 }
 best() { sort -n | head -1; }
-plain=() noop=() itr=() enc=() rec=()
-for _ in $(seq "$rounds"); do
-	plain+=("$(cpu "$qemu" "$prog" $arg)")
-	noop+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,noop=on" "$prog" $arg)")
-	rec+=("$(cpu "$rvperf" nexus record --qemu "$qemu_path" -o "$tmp/r.nxt" -- "$prog" $arg)")
-	itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
-	enc+=("$(cpu "$rvperf" nexus encode --itrace "$tmp/x.itr" -o "$tmp/e.nxt")")
-done
-p=$(printf '%s\n' "${plain[@]}" | best)
-o=$(printf '%s\n' "${noop[@]}" | best)
-i=$(printf '%s\n' "${itr[@]}" | best)
-e=$(printf '%s\n' "${enc[@]}" | best)
-r=$(printf '%s\n' "${rec[@]}" | best)
-ratio() { echo "$1 / $p" | bc -l; }
-echo "recording (CPU time, best of $rounds)"
-printf '  plain qemu-riscv64                  %6.3f s\n' "$p"
-printf '  a callback per block (noop=on)      %6.3f s  ratio %.2f\n' "$o" "$(ratio "$o")"
-printf '  rvperf nexus record                 %6.3f s  ratio %.2f  (goal <= 2)\n' \
-	"$r" "$(ratio "$r")"
-printf '  the other way: instruction trace    %6.3f s  ratio %.2f\n' "$i" "$(ratio "$i")"
-printf '    + encode --itrace afterwards      %6.3f s  ratio %.2f  (together %.2f)\n' \
-	"$e" "$(ratio "$e")" "$(ratio "$(echo "$i + $e" | bc -l)")"
+# recording QEMU: the recording costs on that qemu-riscv64.
+recording() {
+	local qemu=$1 qemu_path p o i e r
+	qemu_path=$(command -v "$qemu") || { echo "bench-nexus: $qemu not found" >&2; return 1; }
+	local plain=() noop=() itr=() enc=() rec=()
+	for _ in $(seq "$rounds"); do
+		plain+=("$(cpu "$qemu" "$prog" $arg)")
+		noop+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,noop=on" "$prog" $arg)")
+		rec+=("$(cpu "$rvperf" nexus record --qemu "$qemu_path" -o "$tmp/r.nxt" -- "$prog" $arg)")
+		itr+=("$(cpu "$qemu" -plugin "$plugin,out=/dev/null,event=none,itrace=$tmp/x.itr" "$prog" $arg)")
+		enc+=("$(cpu "$rvperf" nexus encode --itrace "$tmp/x.itr" -o "$tmp/e.nxt")")
+	done
+	p=$(printf '%s\n' "${plain[@]}" | best)
+	o=$(printf '%s\n' "${noop[@]}" | best)
+	i=$(printf '%s\n' "${itr[@]}" | best)
+	e=$(printf '%s\n' "${enc[@]}" | best)
+	r=$(printf '%s\n' "${rec[@]}" | best)
+	ratio() { echo "$1 / $p" | bc -l; }
+	echo "recording on $("$qemu" --version | head -1) (CPU time, best of $rounds)"
+	printf '  plain qemu-riscv64                  %6.3f s\n' "$p"
+	printf '  a callback per block (noop=on)      %6.3f s  ratio %.2f\n' "$o" "$(ratio "$o")"
+	printf '  rvperf nexus record                 %6.3f s  ratio %.2f  (goal <= 2)\n' \
+		"$r" "$(ratio "$r")"
+	printf '  the other way: instruction trace    %6.3f s  ratio %.2f\n' "$i" "$(ratio "$i")"
+	printf '    + encode --itrace afterwards      %6.3f s  ratio %.2f  (together %.2f)\n' \
+		"$e" "$(ratio "$e")" "$(ratio "$(echo "$i + $e" | bc -l)")"
+}
+recording "$qemu"
+# And on the registry's plugin-capable 10.2.2 (scripts/registry/build.mk),
+# when it is built and not the one above.
+if [ -z "${QEMU_USER:-}" ] && [ -x "${QEMU_USER_PLUGIN:-}" ]; then
+	recording "$(realpath "$QEMU_USER_PLUGIN")"
+fi
