@@ -17,6 +17,10 @@ rvperf=$O/userspace/rvperf
 src=tests/userspace/procs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# rvperf record keeps its trace in TMPDIR: one of its own, so that the
+# check below sees this test's files and not those of a record running beside it.
+mkdir "$tmp/tmpdir"
+export TMPDIR=$tmp/tmpdir
 cc=riscv64-linux-gnu-gcc
 if ! command -v $cc >/dev/null || ! command -v qemu-riscv64 >/dev/null ||
    [ ! -d /usr/riscv64-linux-gnu/lib ]; then
@@ -149,8 +153,8 @@ if [ -n "$perf612" ]; then
 else
 	ok 0 "perf 6.12 on the fork # SKIP perf 6.12 not available"
 fi
-ls /tmp/rvperf-trace-* 2>/dev/null | grep -q .
-ok $((!$?)) "no trace file left behind"
+ls "$TMPDIR"/rvperf-trace-* 2>/dev/null | grep -q .
+ok $((!$?)) "no trace file left behind (in TMPDIR)"
 
 # dlopen: a library mapped after start-up is named too.
 rec dl.data ./procs dlopen

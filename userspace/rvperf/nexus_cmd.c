@@ -1107,7 +1107,7 @@ static int plugin_trace_opts(const struct nx_config *cfg, char *arg, size_t len)
 static int cmd_record(int argc, char **argv)
 {
 	char plugin_buf[PATH_MAX], plugin_arg[PATH_MAX * 4];
-	char tmp_path[] = "/tmp/rvperf-itrace-XXXXXX";
+	char tmp_path[PATH_MAX];
 	const char *output, *qemu, *side;
 	struct opts o = { 0 };
 	struct mapped m = { 0 };
@@ -1145,6 +1145,7 @@ static int cmd_record(int argc, char **argv)
 	if (o.itrace) {
 		side = o.itrace;
 	} else {
+		rvperf_temp_template(tmp_path, sizeof(tmp_path), "rvperf-itrace");
 		fd = mkstemp(tmp_path);
 		if (fd < 0)
 			return fail(EXIT_BAD_DATA, "cannot create a temporary file");

@@ -192,6 +192,15 @@ static uint64_t branch_sample_type(const char *filter)
 	return bits;
 }
 
+void rvperf_temp_template(char *buf, size_t size, const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir || strchr(dir, ','))
+		dir = "/tmp";
+	snprintf(buf, size, "%s/%s-XXXXXX", dir, name);
+}
+
 const char *rvperf_plugin_path(const char *env_var, const char *name,
 			       char *buf, size_t size)
 {
@@ -898,7 +907,7 @@ int rvperf_record(int argc, char **argv)
 		.output = "perf.data", .event = "instructions", .filter = "any",
 		.layout = "ratified", .period = 10007, .depth = 16,
 	};
-	char plugin_buf[PATH_MAX], trace_path[] = "/tmp/rvperf-trace-XXXXXX";
+	char plugin_buf[PATH_MAX], trace_path[PATH_MAX];
 	char prog[PATH_MAX];
 	const struct event_name *ev = NULL;
 	struct elf_syms es = { 0 };
@@ -969,6 +978,7 @@ int rvperf_record(int argc, char **argv)
 		elf_syms_free(&es);
 		return fail("cannot resolve '%s'", o.prog_argv[0]);
 	}
+	rvperf_temp_template(trace_path, sizeof(trace_path), "rvperf-trace");
 	fd = mkstemp(trace_path);
 	if (fd < 0) {
 		elf_syms_free(&es);

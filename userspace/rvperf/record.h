@@ -8,6 +8,7 @@
 #ifndef RVPERF_RECORD_H
 #define RVPERF_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "perf_data.h"
@@ -38,5 +39,12 @@ int rvperf_record(int argc, char **argv);
  */
 const char *rvperf_plugin_path(const char *env_var, const char *name,
 			       char *buf, size_t size);
+
+/*
+ * The template of a temporary file NAME-XXXXXX for mkstemp(), in $TMPDIR
+ * when set, else /tmp.  A directory with a comma is not taken: the path
+ * goes into a QEMU plugin argument, which QEMU splits at commas.
+ */
+void rvperf_temp_template(char *buf, size_t size, const char *name);
 
 #endif /* RVPERF_RECORD_H */
