@@ -9,7 +9,7 @@
  *
  * The program is its own minimal VMM and its own guest's init, so the check
  * needs nothing beyond the initramfs it already runs from:
- *   kvm-pmu [IMAGE [SECONDS]]   (in the outer guest; /boot/Image, 600 s)
+ *   kvm-pmu [IMAGE [SECONDS]]   (in the outer guest; /boot/Image, 300 s)
  *	creates a VM with one vCPU, 128 MiB of RAM, the kernel, a device tree
  *	it writes itself (the ISA extensions KVM enables for the vCPU, no
  *	devices: the console is SBI DBCN, served here) and an initramfs it
@@ -23,9 +23,9 @@
  *
  * The nested guest's driver takes counter values and the overflow bitmap
  * from the snapshot page when KVM offers it (SBI v2.0 and later, as the
- * kernels here do): its log says "SBI PMU snapshot detected", and a VS-mode
- * read of scountovf would trap anyway, so samples in the nested guest are
- * overflow interrupts that went through the snapshot.
+ * kernels here do; its log says "SBI PMU snapshot detected"), and reads
+ * scountovf only without one, so samples in the nested guest are overflow
+ * interrupts whose counters it found in the snapshot and restarted from it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,7 +67,8 @@
 #define KERNEL_OFF	(2UL << 20)	/* 2 MiB aligned, as RV64 needs */
 #define INITRD_OFF	(64UL << 20)
 #define FDT_OFF		(RAM_SIZE - (64UL << 10))
-#define NESTED_TIMEOUT	600	/* seconds, unless given; the tier's bound is larger */
+/* Seconds of the outer guest's clock, unless given; the tier bounds real time. */
+#define NESTED_TIMEOUT	300
 
 /* The loop the nested guest counts: 2 instructions per iteration. */
 #define SPIN_ITERATIONS	10000000UL
@@ -471,6 +472,12 @@ static int vmm(const char *image, unsigned int timeout)
 	tap_ok(sscofpmf, "KVM offers Sscofpmf to its guest (needs Sscofpmf and Ssaia on the host)");
 	one_reg(vcpu, KVM_GET_ONE_REG, REG_TIMER_FREQ, &freq);
 
+	/* The nested guest's memory map: kernel, initramfs, device tree. */
+	if (!tap_ok(ksize <= INITRD_OFF - KERNEL_OFF &&
+		    isize + psize + 4096 <= FDT_OFF - INITRD_OFF,
+		    "the kernel (%zu bytes) and the initramfs (%zu) fit the nested guest's RAM",
+		    ksize, isize + psize))
+		return tap_done();
 	memcpy(ram + KERNEL_OFF, kernel, ksize);
 	end = ram + INITRD_OFF;
 	end = cpio_entry(end, "dev", 040755, 0, 0, NULL, 0);
