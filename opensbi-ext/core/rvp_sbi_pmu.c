@@ -707,13 +707,16 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_sbi_pmu_hart *h
 
 /* ------------------------------------------------------------ FID 3, 4 */
 
-/* Starts the hardware counters of set (bit N: counter N) with their
- * values from the snapshot area; out of line to keep counter_start's
- * common frame small. */
+#define FAR_FROM_OVERFLOW	(1ULL << 53)	/* see start_far() */
+
+/* Sets the counters of set (bit N: counter N) to their values from the
+ * snapshot area, and in *far the hpm counters those put far from
+ * overflowing; out of line to keep counter_start's common frame small. */
 static __attribute__((noinline)) long
-start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set)
+start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set,
+	       uint32_t *far)
 {
-	uint64_t rest, off;
+	uint64_t rest, off, v;
 	unsigned int l;
 	void *area;
 
@@ -726,51 +729,53 @@ start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set)
 		l = lowest_bit(rest);
 		off = RVP_SBI_PMU_SNAPSHOT_COUNTER_VALUES_OFFSET +
 		      8ULL * (l - cbase);
-		if (is_fw(h, l))
-			h->fw_value[l - h->num_hw] = smem_rd64(area, off);
-		else
-			hw_ctr_write(h, h->hw_ctr[l], smem_rd64(area, off));
+		v = smem_rd64(area, off);
+		if (is_fw(h, l)) {
+			h->fw_value[l - h->num_hw] = v;
+		} else {
+			hw_ctr_write(h, h->hw_ctr[l], v);
+			if (v < -FAR_FROM_OVERFLOW)
+				*far |= 1U << h->hw_ctr[l];
+		}
 	}
 	h->ops->smode_unmap(h->ctx, h->shmem_addr, RVP_SBI_PMU_SNAPSHOT_SIZE);
 	return RVP_SBI_SUCCESS;
 }
 
 /*
- * Counters this far from overflowing (2^53 counts: 28 years at 10 GHz)
- * are started with OF set, then OF is cleared: a hart that sees OF set
- * as the counter starts arms no overflow for it.  For QEMU up to at least
- * 10.2 (target/riscv/pmu.c) that is needed: a deadline past INT64_MAX ns
- * (Linux starts counting events at 2^63 + 1) leaves a remainder behind
- * that is never cleared, and the next near deadline on the counter (a
- * sampling event after a counting one) then re-arms QEMU's timer instead
- * of raising the overflow, so it never comes.  On real counters the
- * overflow still happens (OF is clear again once running); QEMU just
- * does not schedule an interrupt nobody would live to see.
+ * A counter started with a value this far from overflowing (2^53 counts:
+ * 28 years at 10 GHz) is started with OF set, then OF is cleared: a hart
+ * that sees OF set as the counter starts arms no overflow for it.  For
+ * QEMU up to at least 10.2 (target/riscv/pmu.c) that is needed: a deadline
+ * past INT64_MAX ns (Linux starts counting events at 2^63 + 1) leaves a
+ * remainder behind that is never cleared, and the next near deadline on
+ * the counter (a sampling event after a counting one) then re-arms QEMU's
+ * timer instead of raising the overflow, so it never comes.  On real
+ * counters the overflow still happens (OF is clear again once running);
+ * QEMU just does not schedule an interrupt nobody would live to see.
+ * Only starts that set a value (SET_INIT_VALUE, INIT_SNAPSHOT: what Linux
+ * uses) are checked, so the check costs no counter read.
  */
-#define FAR_FROM_OVERFLOW	(1ULL << 53)
-
-/* Starts the hardware counters hw of the logical set, the hpm ones far
- * from overflowing as above; returns 0 (counter_start's value).  Out of
- * line: only a start of an hpm counter on an Sscofpmf hart comes here. */
+/* Starts the hardware counters hw of the logical set, those of far (hpm
+ * counters) as above; returns 0 (counter_start's value).  Out of line:
+ * only a far start on an Sscofpmf hart comes here. */
 static __attribute__((noinline)) long
-start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint64_t set)
+start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint32_t far,
+	  uint64_t set)
 {
-	uint32_t far = 0, rest;
+	uint64_t evt[32];
+	uint32_t rest;
 	unsigned int n;
 
-	for (rest = hw & HPM_CTRS; rest; rest &= rest - 1) {
-		n = lowest_bit(rest);
-		if (hw_ctr_read(h, n) < -FAR_FROM_OVERFLOW)
-			far |= 1U << n;
-	}
 	for (rest = far; rest; rest &= rest - 1) {
 		n = lowest_bit(rest);
-		hw_evt_write(h, n, hw_evt_read(h, n) | RVP_MHPMEVENT_OF);
+		evt[n] = hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF;
+		hw_evt_write(h, n, evt[n] | RVP_MHPMEVENT_OF);
 	}
 	hw_inhibit(h, 0, hw);
 	for (rest = far; rest; rest &= rest - 1) {
 		n = lowest_bit(rest);
-		hw_evt_write(h, n, hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF);
+		hw_evt_write(h, n, evt[n]);
 	}
 	h->started |= set;
 	return 0;
@@ -781,7 +786,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 					    uint64_t flags, uint64_t ival)
 {
 	uint64_t set, rest;
-	uint32_t hw;
+	uint32_t hw, far = 0;
 	unsigned int l, n;
 	long err;
 
@@ -805,7 +810,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 
 	/* Values first (a failed map changes nothing), then the starts. */
 	if (flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT) {
-		err = start_snapshot(h, cbase, set);
+		err = start_snapshot(h, cbase, set, &far);
 		if (err)
 			return ret_err(err);
 	} else if (flags & RVP_SBI_PMU_START_SET_INIT_VALUE) {
@@ -816,6 +821,8 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 			else
 				hw_ctr_write(h, h->hw_ctr[l], ival);
 		}
+		if (ival < -FAR_FROM_OVERFLOW)
+			far = hw_bits(h, set);
 	}
 
 	hw = hw_bits(h, set);
@@ -827,8 +834,9 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 			hw_evt_write(h, n, hw_evt_read(h, n) &
 					   ~RVP_MHPMEVENT_OF);
 		}
-		if (h->hw.sscofpmf)
-			return ret_val(start_far(h, hw, set));
+		far &= hw & HPM_CTRS;
+		if (far && h->hw.sscofpmf)
+			return ret_val(start_far(h, hw, far, set));
 	}
 	hw_inhibit(h, 0, hw);
 	h->started |= set;
