@@ -763,19 +763,17 @@ static __attribute__((noinline)) long
 start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint32_t far,
 	  uint64_t set)
 {
-	uint64_t evt[32];
 	uint32_t rest;
 	unsigned int n;
 
 	for (rest = far; rest; rest &= rest - 1) {
 		n = lowest_bit(rest);
-		evt[n] = hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF;
-		hw_evt_write(h, n, evt[n] | RVP_MHPMEVENT_OF);
+		hw_evt_write(h, n, hw_evt_read(h, n) | RVP_MHPMEVENT_OF);
 	}
 	hw_inhibit(h, 0, hw);
 	for (rest = far; rest; rest &= rest - 1) {
 		n = lowest_bit(rest);
-		hw_evt_write(h, n, evt[n]);
+		hw_evt_write(h, n, hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF);
 	}
 	h->started |= set;
 	return 0;

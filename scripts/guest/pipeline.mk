@@ -330,11 +330,10 @@ E2E_TIERS = '$(if $(GUEST_ICOUNT),,alone:)e2e-guest=scripts/guest/guest.py check
 E2E_IMAGE := guest-e2e-image
 endif
 
-# ---- make check-kvm: KVM's guest PMU on the series (issue 18, point 4).
-# Each series kernel built once more with scripts/guest/kernel-kvm.config
-# (KVM on; a build directory of its own) is the KVM host, and
-# tests/guest/kvm-pmu.c, its own VMM, boots the same Image as its guest and
-# checks that perf counts and samples there, through the snapshot page.
+# ---- make check: KVM's guest PMU on the series (issue 18, point 4).
+# Each series kernel (kernel-series.config turns KVM on) is the KVM host,
+# and tests/guest/kvm-pmu.c, its own VMM, boots the same Image as its guest
+# and checks that perf counts and samples there, through the snapshot page.
 # The outer guest runs on Debian's QEMU 10.0.2 with rvperf's OpenSBI
 # platform, whose far counter starts keep QEMU's stale overflow deadline
 # from arising (opensbi-ext; qemu-model/qemu patch 0007 fixes QEMU): with
@@ -342,10 +341,9 @@ endif
 # set-up, however many periods pass.  The hart has the hypervisor extension
 # and Ssaia, on a machine with the AIA (KVM offers Sscofpmf to a guest only
 # with Ssaia's interrupt filtering), under -icount, so counts are exact.
-SERIES_KVM_CONFIG := $(CURDIR)/scripts/guest/kernel-kvm.config
+# make check-kvm runs only these.
 SERIES_KVM_CPU = $(CTR_QEMU_CPU),h=true,ssaia=true,smaia=true
-series-kvm-kernel = $(RVPERF_CACHE)/series-kernel-$(1)-kernel-kvm/arch/riscv/boot/Image
-$(foreach v,$(SERIES_KERNEL_VERSIONS),$(eval $$(call series-kvm-kernel,$(v)): FORCE ; 	$$(Q)JOBS=$$(JOBS) KCONFIG_EXTRA=$$(SERIES_KVM_CONFIG) scripts/guest/build-series-kernel.sh $(v) >/dev/null))
+series-kvm-kernel = $(call series-kernel,$(1))
 $(eval $(call guest-program,$(GUEST_DIR)/bin/kvm-pmu,tests/guest/kvm-pmu.c))
 GUEST_KVM_PLAN := $(GUEST_DIR)/kvm/plan
 $(GUEST_KVM_PLAN): FORCE
@@ -375,3 +373,5 @@ series-kvm-image: $(foreach v,$(SERIES_KERNEL_VERSIONS),\
 check-kvm: deps
 	$(Q)$(SUBMAKE) series-kvm-image
 	$(Q)$(TESTRUN) $(SERIES_KVM_TIERS)
+STACK_TARGETS += series-kvm-image
+STACK_TIERS += $(SERIES_KVM_TIERS)
