@@ -1562,10 +1562,25 @@ static int parse_u64(const char *s, uint64_t *out)
 	return errno || end == s || *end;
 }
 
+/* NAME=on or NAME=off into *flag; -1 (after saying why) otherwise. */
+static int parse_on_off(const char *name, const char *val, bool *flag)
+{
+	if (!strcmp(val, "on"))
+		*flag = true;
+	else if (!strcmp(val, "off"))
+		*flag = false;
+	else {
+		fprintf(stderr, "rvperf plugin: %s '%s' is not on or off\n",
+			name, val);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, const char **out_path)
 {
 	const char *filter = NULL;
-	bool have_ctl = false;
+	bool have_ctl = false, gate;
 	char err[200];
 	uint64_t v;
 	int i, nx;
@@ -1625,40 +1640,21 @@ static int parse_args(int argc, char **argv, const char **out_path)
 			}
 			plugin.event = e;
 		} else if (!strcmp(a, "misp")) {
-			if (!strcmp(val, "on")) {
-				plugin.misp = true;
-			} else if (strcmp(val, "off")) {
-				fail("misp '%s' is not on or off", val);
+			if (parse_on_off(a, val, &plugin.misp))
 				return -1;
-			}
 		} else if (!strcmp(a, "batch")) {
-			if (!strcmp(val, "off")) {
-				plugin.batch = false;
-			} else if (strcmp(val, "on")) {
-				fail("batch '%s' is not on or off", val);
+			if (parse_on_off(a, val, &plugin.batch))
 				return -1;
-			}
 		} else if (!strcmp(a, "gate")) {
-			if (!strcmp(val, "off")) {
-				plugin.gate_off = true;
-			} else if (strcmp(val, "on")) {
-				fail("gate '%s' is not on or off", val);
+			if (parse_on_off(a, val, &gate))
 				return -1;
-			}
+			plugin.gate_off = !gate;
 		} else if (!strcmp(a, "stats")) {
-			if (!strcmp(val, "on")) {
-				plugin.stats = true;
-			} else if (strcmp(val, "off")) {
-				fail("stats '%s' is not on or off", val);
+			if (parse_on_off(a, val, &plugin.stats))
 				return -1;
-			}
 		} else if (!strcmp(a, "noop")) {
-			if (!strcmp(val, "on")) {
-				plugin.noop = true;
-			} else if (strcmp(val, "off")) {
-				fail("noop '%s' is not on or off", val);
+			if (parse_on_off(a, val, &plugin.noop))
 				return -1;
-			}
 		} else if (!strcmp(a, "period")) {
 			if (parse_u64(val, &plugin.period) || !plugin.period ||
 			    plugin.period >> 47) {
