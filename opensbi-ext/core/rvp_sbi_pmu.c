@@ -806,6 +806,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 	if (set & h->started)
 		return ret_err(RVP_SBI_ERR_ALREADY_STARTED);
 
+	hw = hw_bits(h, set);
 	/* Values first (a failed map changes nothing), then the starts. */
 	if (flags & RVP_SBI_PMU_START_FLAG_INIT_SNAPSHOT) {
 		err = start_snapshot(h, cbase, set, &far);
@@ -820,10 +821,9 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 				hw_ctr_write(h, h->hw_ctr[l], ival);
 		}
 		if (ival < -FAR_FROM_OVERFLOW)
-			far = hw_bits(h, set);
+			far = hw;
 	}
 
-	hw = hw_bits(h, set);
 	/* A cleared OF re-arms the overflow interrupt (Sscofpmf); only an
 	 * overflown counter needs the write, and scountovf says which. */
 	if (hw & HPM_CTRS) {
@@ -832,7 +832,7 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 			hw_evt_write(h, n, hw_evt_read(h, n) &
 					   ~RVP_MHPMEVENT_OF);
 		}
-		far &= hw & HPM_CTRS;
+		far &= HPM_CTRS;
 		if (far && h->hw.sscofpmf)
 			return ret_val(start_far(h, hw, far, set));
 	}
