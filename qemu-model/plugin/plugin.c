@@ -1115,30 +1115,35 @@ static inline void gate_arm(struct vcpu *v, unsigned int vcpu_index,
 	v->gate_on = false;
 }
 
-static void tb_exec_gated(unsigned int vcpu_index, void *udata)
+/* What both gated callbacks do first: this vCPU (NULL before its first
+ * block), counted, with the blocks that ran unseen given to the model. */
+static inline struct vcpu *gated_vcpu(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = this_vcpu;
 
 	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
-		return;
+		return NULL;
 	v->callbacks++;
 	if (!v->gate_on)
 		gate_enter(v, vcpu_index, udata);
+	return v;
+}
+
+static void tb_exec_gated(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = gated_vcpu(vcpu_index, udata);
+
+	if (!v)
+		return;
 	tb_exec_check(vcpu_index, udata);
 	gate_arm(v, vcpu_index, udata);
 }
 
 static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = this_vcpu;
-
-	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
-		return;
-	v->callbacks++;
-	if (!v->gate_on)
-		gate_enter(v, vcpu_index, udata);
-	tb_exec_check_ecall(vcpu_index, udata);
-	/* gate_on: the next block resolves the ecall. */
+	/* gate_on stays: the next block resolves the ecall. */
+	if (gated_vcpu(vcpu_index, udata))
+		tb_exec_check_ecall(vcpu_index, udata);
 }
 
 /* At exit: the blocks that ran unseen since the last callback, up to the
