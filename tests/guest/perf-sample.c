@@ -77,7 +77,7 @@ static void check_record(const struct perf_event_header *h, void *p)
  * Samples config (PERF_TYPE_HARDWARE) in chunks of the loop until WANT
  * samples came or TIME_LIMIT passed; 0, or -1 if the event did not open.
  */
-static int sample_run(uint64_t config, struct result *r, double *secs)
+static int sample_run(uint64_t config, struct result *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (size_t)page * (DATA_PAGES + 1);
@@ -114,7 +114,6 @@ static int sample_run(uint64_t config, struct result *r, double *secs)
 	perf_ring_drain(ring, DATA_PAGES, check_record, r);
 	munmap(ring, len);
 	close(fd);
-	*secs = t;
 	tap_diag("%u samples in %.2f s (%u chunks), %u in the vDSO, %u outside the program text and the vDSO, %u other records",
 		 r->samples, t, r->chunks, r->in_vdso, r->outside, r->other);
 	return 0;
@@ -127,7 +126,6 @@ int main(void)
 	unsigned int ins_chunks;
 	uint64_t count = 0;
 	cpu_set_t one;
-	double t;
 	int fd;
 
 	/* One hart for all of it: the counting event and the sampling one
@@ -163,7 +161,7 @@ int main(void)
 	tap_ok(count > 0, "count instructions first (%llu)",
 	       (unsigned long long)count);
 	memset(&r, 0, sizeof(r));
-	if (sample_run(PERF_COUNT_HW_INSTRUCTIONS, &r, &t) < 0)
+	if (sample_run(PERF_COUNT_HW_INSTRUCTIONS, &r) < 0)
 		r.samples = 0;
 	tap_ok(r.samples >= WANT,
 	       "then sampling on instructions on the same hart delivers samples (%u; %d wanted within %.0f s)",
@@ -171,7 +169,7 @@ int main(void)
 	ins_chunks = r.chunks;
 
 	memset(&r, 0, sizeof(r));
-	if (!tap_ok(sample_run(PERF_COUNT_HW_CPU_CYCLES, &r, &t) == 0,
+	if (!tap_ok(sample_run(PERF_COUNT_HW_CPU_CYCLES, &r) == 0,
 		    "open and map a sampling cycles event"))
 		return tap_done();
 	tap_ok(r.samples >= WANT, "sampling on cycles delivers samples (%u; %d wanted within %.0f s)",
