@@ -611,6 +611,32 @@ void rvctr_event_del(struct perf_event *event)
 	rvctr_program(c);
 }
 
+/**
+ * rvctr_cpu_pm_exit() - the hart is back from a low-power state
+ *
+ * A state that loses the hart's context (non-retentive idle, suspend to
+ * RAM) leaves sctrctl, sctrdepth and the records UNSPECIFIED, and firmware
+ * is not bound to keep them for S-mode.  Put the depth and the control bits
+ * of the cpu's branch events back; records from before may be gone or
+ * garbage, so the buffer starts empty (a sample right after the exit has a
+ * short stack rather than a wrong one).
+ */
+void rvctr_cpu_pm_exit(void)
+{
+	struct rvctr_cpu *c;
+
+	if (!rvctr.present)
+		return;
+	c = this_cpu_ptr(rvctr.cpus);
+	if (!c->depth)
+		return;
+	csr_write(RVCTR_CSR_CTL, 0);
+	/* The depth the hart had: the largest supported one not above it. */
+	rvctr_set_depth(c->depth, &c->depth_bits);
+	rvctr_clear();
+	rvctr_program(c);
+}
+
 /* ------------------------------------------------- context switches */
 
 static void rvctr_ops_read(void *arg, unsigned int i, struct rvctr_record *rec)

@@ -16,6 +16,7 @@ void rvctr_remove(struct pmu *pmu);
 unsigned int rvctr_depth(void);
 void rvctr_cpu_online(void);
 void rvctr_cpu_offline(void);
+void rvctr_cpu_pm_exit(void);
 
 int rvctr_event_init(struct perf_event *event);
 int rvctr_event_add(struct perf_event *event);

@@ -2,15 +2,30 @@
 /*
  * KUnit suites for rvperf's hardware-free CTR logic (rvperf_ctr_logic.c):
  * filter mapping, type mapping, cycle decoding, depth and the privilege
- * sanitiser, for the ratified v1.0 and the v0.1.4 draft layouts.
+ * sanitiser, for the ratified v1.0 and the v0.1.4 draft layouts; and, on a
+ * hart with CTR, what the driver does to the CSRs around CPU PM.
  */
 
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpumask.h>
+#include <linux/perf_event.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <asm/csr.h>
 
+#include "rvperf_ctr.h"
 #include "rvperf_ctr_logic.h"
 #include "rvperf_ctr_regs.h"
+
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+/* The draft keeps the depth in the control register. */
+#define RVCTR_TEST_CSR_CTL	RVP_CTR_DRAFT_CSR_SCTRCONTROL
+#else
+#define RVCTR_TEST_CSR_CTL	RVP_CTR_V1_CSR_SCTRCTL
+#define RVCTR_TEST_CSR_DEPTH	RVP_CTR_V1_CSR_SCTRDEPTH
+#endif
 
 #define KSTART		0xffffffc000000000UL
 #define UADDR		0x10000UL
@@ -508,6 +523,73 @@ static void rvctr_test_coroutine(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_RISCV_COROUTINE_SWAP);
 }
 
+struct rvctr_pm_state {
+	unsigned long ctl, depth;		/* before the state was lost */
+	unsigned long ctl_after, depth_after;	/* after the CPU PM exit */
+	int enter;				/* cpu_pm_enter()'s result */
+};
+
+/*
+ * Runs on the event's cpu with interrupts off, as an idle driver would:
+ * takes the CSRs away as a state that loses the hart's context may, then
+ * goes through the CPU PM notifiers that must put them back.
+ */
+static void rvctr_pm_lose_and_exit(void *arg)
+{
+	struct rvctr_pm_state *s = arg;
+
+	s->ctl = csr_read(RVCTR_TEST_CSR_CTL);
+	csr_write(RVCTR_TEST_CSR_CTL, 0);
+#ifdef RVCTR_TEST_CSR_DEPTH
+	s->depth = csr_read(RVCTR_TEST_CSR_DEPTH);
+	/* Any other encoding the hart takes (WARL). */
+	csr_write(RVCTR_TEST_CSR_DEPTH, s->depth ? 0 : 4);
+#endif
+	s->enter = cpu_pm_enter();
+	if (!s->enter)
+		cpu_pm_exit();
+	s->ctl_after = csr_read(RVCTR_TEST_CSR_CTL);
+#ifdef RVCTR_TEST_CSR_DEPTH
+	s->depth_after = csr_read(RVCTR_TEST_CSR_DEPTH);
+#endif
+}
+
+/* A branch event active across a CPU PM exit that lost CTR's CSRs. */
+static void rvctr_test_pm_restore(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		/* A sampling event that does not overflow during the test. */
+		.sample_period = 1ULL << 40,
+		.sample_type = PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				      PERF_SAMPLE_BRANCH_USER,
+		.exclude_kernel = 1,
+		.pinned = 1,
+	};
+	struct rvctr_pm_state s = { };
+	struct perf_event *event;
+	int cpu;
+
+	if (!IS_ENABLED(CONFIG_CPU_PM))
+		kunit_skip(test, "no CONFIG_CPU_PM");
+	if (!rvctr_depth())
+		kunit_skip(test, "no CTR on this hart");
+	cpu = cpumask_first(cpu_online_mask);
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "branch event: %ld",
+			       PTR_ERR(event));
+	smp_call_function_single(cpu, rvctr_pm_lose_and_exit, &s, 1);
+	perf_event_release_kernel(event);
+
+	KUNIT_ASSERT_NE_MSG(test, s.ctl, 0UL, "the event programmed no CTR");
+	KUNIT_ASSERT_EQ(test, s.enter, 0);
+	KUNIT_EXPECT_EQ(test, s.ctl_after, s.ctl);
+	KUNIT_EXPECT_EQ(test, s.depth_after, s.depth);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -531,7 +613,17 @@ static struct kunit_suite rvctr_logic_suite = {
 	.test_cases = rvctr_logic_cases,
 };
 
-kunit_test_suite(rvctr_logic_suite);
+static struct kunit_case rvctr_hw_cases[] = {
+	KUNIT_CASE(rvctr_test_pm_restore),
+	{}
+};
+
+static struct kunit_suite rvctr_hw_suite = {
+	.name = "rvperf_ctr_hw",
+	.test_cases = rvctr_hw_cases,
+};
+
+kunit_test_suites(&rvctr_logic_suite, &rvctr_hw_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rvperf's CTR branch-stack logic");
 MODULE_LICENSE("GPL");

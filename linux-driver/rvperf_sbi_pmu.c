@@ -1162,7 +1162,7 @@ static int rvpmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 #ifdef CONFIG_CPU_PM
 /*
  * Counters do not survive deep idle states: stop (and read) the running
- * ones on entry, put them back on the same counters on exit.
+ * ones on entry, put them back on the same counters on exit, after CTR.
  */
 static int rvpmu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 			   void *v)
@@ -1183,6 +1183,9 @@ static int rvpmu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 		}
 		break;
 	case CPU_PM_EXIT:
+		/* CTR's CSRs need not have survived either. */
+		rvctr_cpu_pm_exit();
+		fallthrough;
 	case CPU_PM_ENTER_FAILED:
 		for_each_set_bit(idx, cpuc->pm_stopped, RVPMU_MAX_COUNTERS) {
 			event = cpuc->events[idx];

@@ -18,7 +18,8 @@
 #   gen        (optional) lines "DEST SOURCE [unifdef args]": DEST is
 #              SOURCE of linux-driver/ after transform (below)
 # and for the 6.12 backport, in their place where the step differs there,
-# hand-6.12.diff and gen-6.12 (or skip-6.12: the step is left out);
+# hand-6.12.diff, gen-6.12 and msg-6.12 (or skip-6.12: the step is left
+# out);
 # and src/cover.txt is the cover letter (subject, blank line, body);
 # src/base-files lists the kernel files the steps change.
 #
@@ -103,6 +104,7 @@ transform() {
 	    -e 's/"rvperf-ctr: "/"riscv-ctr: "/' \
 	    -e 's/"rvperf_ctr_task"/"riscv_ctr_task"/' \
 	    -e 's/"rvperf_ctr_logic"/"riscv_ctr_logic"/' \
+	    -e 's/"rvperf_ctr_hw"/"riscv_ctr_hw"/' \
 	    -e 's/rvperf CTR branch stacks/RISC-V CTR branch stacks/' \
 	    -e "s/rvperf's hardware-free CTR logic/the hardware-free CTR logic/" \
 	    -e "s/rvperf's CTR/the RISC-V CTR/" \
@@ -154,7 +156,7 @@ generate() {
 		fi
 		git -C "$tree" add -A
 		GIT_AUTHOR_DATE="$ts +0000" GIT_COMMITTER_DATE="$ts +0000" \
-			git -C "$tree" commit -q -F "$step/msg" ||
+			git -C "$tree" commit -q -F "$(step_file "$step" msg)" ||
 			die "$step: nothing to commit"
 	done
 	mkdir -p "$out"
