@@ -3,17 +3,20 @@
  * KUnit suites for rvperf's hardware-free CTR logic (rvperf_ctr_logic.c):
  * filter mapping, type mapping, cycle decoding, depth and the privilege
  * sanitiser, for the ratified v1.0 and the v0.1.4 draft layouts; and, on a
- * hart with CTR, what the driver does to the CSRs around CPU PM.
+ * hart with CTR, what the driver does to the CSRs around CPU PM, and how the
+ * PMU driver copes with a hart that loses its snapshot shared memory.
  */
 
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/cpu.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/csr.h>
+#include <asm/sbi.h>
 
 #include "rvperf_ctr.h"
 #include "rvperf_ctr_logic.h"
@@ -590,6 +593,80 @@ static void rvctr_test_pm_restore(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.depth_after, s.depth);
 }
 
+#define RVCTR_SNAP_LOOPS	200000
+
+struct rvctr_snap_state {
+	long err;			/* of taking the page away */
+};
+
+/*
+ * Runs on the event's cpu: the SBI implementation forgets the hart's
+ * snapshot page behind the driver's back (as it may, e.g. after a firmware
+ * reset of the hart's PMU state), then the counted work.
+ */
+static void rvctr_snap_take_away(void *arg)
+{
+	struct rvctr_snap_state *s = arg;
+	struct sbiret ret;
+	unsigned int i;
+
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_SNAPSHOT_SET_SHMEM,
+			SBI_SHMEM_DISABLE, SBI_SHMEM_DISABLE, 0, 0, 0, 0);
+	s->err = ret.error;
+	for (i = 0; i < RVCTR_SNAP_LOOPS; i++)
+		barrier();
+}
+
+/*
+ * A counting event on a hart whose snapshot page is gone: its stop with
+ * SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT fails (SBI_ERR_NO_SHMEM), and the count
+ * must still be the work's, not a stale value from the page.  The hart
+ * goes offline and back afterwards, which gives it its page again.
+ */
+static void rvctr_test_snapshot_lost(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_user = 1,
+		.exclude_hv = 1,
+		.pinned = 1,
+	};
+	struct rvctr_snap_state s = { };
+	struct perf_event *event;
+	u64 count, enabled, running;
+	int cpu;
+
+	if (sbi_spec_version < sbi_mk_version(2, 0))
+		kunit_skip(test, "SBI before v2.0: no snapshot");
+	cpu = cpumask_last(cpu_online_mask);
+	if (!cpu)
+		kunit_skip(test, "one hart: none to take offline afterwards");
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "instructions: %ld",
+			       PTR_ERR(event));
+	smp_call_function_single(cpu, rvctr_snap_take_away, &s, 1);
+	perf_event_disable(event);
+	count = perf_event_read_value(event, &enabled, &running);
+	perf_event_release_kernel(event);
+	if (!s.err) {
+		KUNIT_EXPECT_EQ(test, remove_cpu(cpu), 0);
+		KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
+	}
+
+	if (s.err == SBI_ERR_NOT_SUPPORTED)
+		kunit_skip(test, "the SBI implementation has no snapshot");
+	KUNIT_ASSERT_EQ(test, s.err, 0L);
+	/*
+	 * At least the loop; the hart's other kernel work (boot-time
+	 * probes) adds millions.  A value from a stale page is 0 or the
+	 * difference to the start value, wrapped: far above 2^32.
+	 */
+	KUNIT_EXPECT_GE(test, count, (u64)RVCTR_SNAP_LOOPS);
+	KUNIT_EXPECT_LT(test, count, 1ULL << 32);
+}
+
 static struct kunit_case rvctr_logic_cases[] = {
 	KUNIT_CASE(rvctr_test_filter_refused),
 	KUNIT_CASE(rvctr_test_filter_types),
@@ -615,6 +692,7 @@ static struct kunit_suite rvctr_logic_suite = {
 
 static struct kunit_case rvctr_hw_cases[] = {
 	KUNIT_CASE(rvctr_test_pm_restore),
+	KUNIT_CASE(rvctr_test_snapshot_lost),
 	{}
 };
 
