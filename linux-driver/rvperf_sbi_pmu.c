@@ -633,7 +633,20 @@ static int rvpmu_add(struct perf_event *event, int flags)
 	}
 	if (idx < 0)
 		return idx == -EOPNOTSUPP ? -EAGAIN : idx;
-	if (idx >= pmu->num_counters || !test_bit(idx, mask)) {
+	if (idx < pmu->num_counters && !test_bit(idx, mask) &&
+	    is_sampling_event(event) && !test_bit(idx, cpuc->used) &&
+	    test_bit(idx, pmu->hw_mask) &&
+	    rvpmu_ctr_is_fixed(&pmu->counters[idx])) {
+		/*
+		 * A fixed counter for a sampling event, which the mask left
+		 * out: KVM places cycles and instructions on counters 0 and
+		 * 2 whatever the mask, and overflows every counter it
+		 * emulates.  Take it; refusing would leave the event
+		 * unscheduled for good.
+		 */
+		pr_info_once("SBI placed a sampling event on fixed counter %d: taken\n",
+			     idx);
+	} else if (idx >= pmu->num_counters || !test_bit(idx, mask)) {
 		pr_warn_ratelimited("firmware gave counter %d outside the mask\n",
 				    idx);
 		rvpmu_sbi_stop(idx, 1, SBI_PMU_STOP_FLAG_RESET);

@@ -5,7 +5,8 @@
  * the snapshot page and, on a host with Sscofpmf and Ssaia, overflow
  * interrupts) on top of the host's riscv_pmu_sbi, so this shows that the
  * series keeps that working: the series kernel is the KVM host, and a guest
- * booted from the same Image counts and samples with the real perf.
+ * booted from the same Image, or from rvperf's own driver's kernel, counts
+ * and samples with the real perf.
  *
  * The program is its own minimal VMM and its own guest's init, so the check
  * needs nothing beyond the initramfs it already runs from:
@@ -23,9 +24,10 @@
  *
  * The nested guest's driver takes counter values and the overflow bitmap
  * from the snapshot page when KVM offers it (SBI v2.0 and later, as the
- * kernels here do; its log says "SBI PMU snapshot detected"), and reads
- * scountovf only without one, so samples in the nested guest are overflow
- * interrupts whose counters it found in the snapshot and restarted from it.
+ * kernels here do; its log says "SBI PMU snapshot detected", rvperf's own
+ * driver's "..., snapshot"), and a VS-mode scountovf reads 0, so samples
+ * in the nested guest are overflow interrupts whose counters it found in
+ * the snapshot's overflow bitmap and restarted from it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -150,7 +152,8 @@ static unsigned long pmu_irqs(void)
 
 		if (end)
 			*end = '\0';
-		if (strstr(line, "riscv-pmu")) {
+		/* riscv_pmu_sbi's name, or rvperf's own driver's. */
+		if (strstr(line, "riscv-pmu") || strstr(line, "rvperf-pmu")) {
 			char *colon = strchr(line, ':');
 
 			return colon ? strtoul(colon + 1, NULL, 10) : 0;
@@ -192,7 +195,7 @@ static unsigned long line_value(char *text, const char *key, const char *after)
 static int nested_init(void)
 {
 	static char log[1 << 16];
-	char spin[32], period[32];
+	char spin[32], period[32], *own;
 	unsigned long irqs;
 	int n;
 
@@ -203,8 +206,19 @@ static int nested_init(void)
 
 	n = klogctl(3, log, sizeof(log) - 1);	/* SYSLOG_ACTION_READ_ALL */
 	log[n > 0 ? n : 0] = '\0';
-	result("snapshot=%d", strstr(log, "SBI PMU snapshot detected") != NULL);
-	result("sampling=%d", strstr(log, "Perf sampling/filtering is not supported") == NULL);
+	own = strstr(log, "rvperf-pmu: SBI v");
+	if (own) {
+		/* rvperf's own driver says what it uses in one line. */
+		char *eol = strchr(own, '\n');
+
+		if (eol)
+			*eol = '\0';
+		result("snapshot=%d", strstr(own, ", snapshot") != NULL);
+		result("sampling=%d", strstr(own, ", sampling") != NULL);
+	} else {
+		result("snapshot=%d", strstr(log, "SBI PMU snapshot detected") != NULL);
+		result("sampling=%d", strstr(log, "Perf sampling/filtering is not supported") == NULL);
+	}
 
 	snprintf(spin, sizeof(spin), "%lu", SPIN_ITERATIONS);
 	snprintf(period, sizeof(period), "%lu", SAMPLE_PERIOD);
