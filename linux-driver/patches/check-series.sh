@@ -133,8 +133,8 @@ fi
 if [ "${SPARSE:-1}" != 0 ] && [ -n "${built:-}" ]; then
 	# Linux 7.x's scripts/checker-valid.sh wants a sparse that knows
 	# __typeof_unqual__: bookworm's 0.6.4 does not, so sid's 0.6.5~rc1 is
-	# built from the pinned source (scripts/registry/sparse.sh).
-	if ! sparse_bin=$("$top/scripts/registry/sparse.sh"); then
+	# built from the pinned source (scripts/registry/build-sparse.sh).
+	if ! sparse_bin=$("$top/scripts/registry/build-sparse.sh"); then
 		ok 1 "sparse: builds from its pinned source"
 	else
 		# Sparse only needs the base ISA; it dies on the extensions

@@ -20,7 +20,7 @@ flock 8
 if [ ! -x "$dest/sparse" ] || [ ! -e "$dest/.rvperf-built" ]; then
 	"$here/fetch.sh" unpack "$dest" "$key" >/dev/null
 	make -C "$dest" -j2 sparse >"$dest/build.log" 2>&1 ||
-		{ echo "sparse.sh: building sparse failed, see $dest/build.log" >&2; exit 1; }
+		{ echo "build-sparse.sh: building sparse failed, see $dest/build.log" >&2; exit 1; }
 	touch "$dest/.rvperf-built"
 fi
 echo "$dest/sparse"
