@@ -314,6 +314,7 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	e->sink_ctx = ctx;
 	e->hist = 1;
 	e->icnt_limit = 1ull << cfg->icnt_bits;
+	e->addr_mask = cfg->xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	e->hist_limit = 1ull << cfg->hist_bits;
 	e->nexrv_hist = cfg->repeat == NX_REPEAT_HISTORY;
 	if (e->nexrv_hist)
@@ -890,6 +891,10 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 	b->last_addr = pc;
 	b->first_units = insn_len(b->words[0]) / 2;
 	b->lin_units = b->n > 1 ? b->first_units + units : 0;
+	/* The per-block way takes a block's linear units in one go; more
+	 * than I-CNT holds (never from QEMU) go one by one. */
+	if (b->lin_units > 1ull << g->cfg.icnt_bits)
+		b->simple = 0;
 	if (b->n > 1) {
 		b->prev_word = b->words[b->n - 2];
 		b->prev_addr = pc - insn_len(b->prev_word);
@@ -954,19 +959,24 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	size_t n;
 
 	/* No sync can be due: quick rules out sync by messages, fast_ok
-	 * (the caller's) sync by I-CNT. */
-	if (icnt > e->icnt_limit || b->lin_units > e->icnt_limit ||
-	    !e->quick || e->held_repeat || e->on_msg)
+	 * (the caller's) sync by I-CNT.  B's linear units are within the
+	 * limit (note_block()). */
+	if (icnt > e->icnt_limit || !e->quick ||
+	    (e->held_repeat | (uintptr_t)e->on_msg))
 		return 0;
 	/* IndirectBranchHist with an empty HIST: IndirectBranch (28 -> 4),
 	 * without a branch. */
 	tcode ^= (NX_TCODE_INDIRECT_BRANCH_HIST ^ NX_TCODE_INDIRECT_BRANCH) &
 		 -(unsigned int)((tcode == NX_TCODE_INDIRECT_BRANCH_HIST) & (hist == 1));
+	/* Cut to XLEN here, so that the bytes are made for RV64 (no
+	 * width to look up). */
 	if (tcode != NX_TCODE_DIRECT_BRANCH)
-		field = e->ref_addr ^ b->start;
+		field = (e->ref_addr ^ b->start) & e->addr_mask;
+	/* A full buffer goes the general way, which flushes it: no call
+	 * here, so this way saves no registers. */
 	if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
-		flush_bytes(e);
-	n = nx_branch_bytes_inline(e->cfg.xlen, tcode, 0, icnt, field, hist,
+		return 0;
+	n = nx_branch_bytes_inline(64, tcode, 0, icnt, field, hist,
 				   e->buf + e->fill, pdep);
 	if (!n)
 		return 0;
@@ -1114,9 +1124,25 @@ ingress_msg_plain(struct nx_ingress *g, struct nx_encoder *e,
 	ingress_msg(g, e, b, a, priv, tstamp, false);
 }
 
-void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
-		      struct nx_itrace_block *b, unsigned int priv,
-		      uint64_t tstamp)
+/* The same for nx_ingress_block_u(): the mode and count constants. */
+static __attribute__((noinline)) NX_BMI2 void
+ingress_msg_pdep_u(struct nx_ingress *g, struct nx_encoder *e,
+		   struct nx_itrace_block *b, unsigned int a)
+{
+	ingress_msg(g, e, b, a, 0, 0, true);
+}
+
+static __attribute__((noinline)) void
+ingress_msg_plain_u(struct nx_ingress *g, struct nx_encoder *e,
+		    struct nx_itrace_block *b, unsigned int a)
+{
+	ingress_msg(g, e, b, a, 0, 0, false);
+}
+
+static inline __attribute__((always_inline)) void
+ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+	      struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
+	      bool u)
 {
 	const struct nx_itrace_block *qb = g->qb;
 	unsigned int a;
@@ -1127,7 +1153,11 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	a = e->fast_tab[quick_itype(qb, b->start) & 15];
 	if (a & 8) {
 		/* Tail calls: this function keeps no registers. */
-		if (e->pdep)
+		if (u && e->pdep)
+			ingress_msg_pdep_u(g, e, b, a);
+		else if (u)
+			ingress_msg_plain_u(g, e, b, a);
+		else if (e->pdep)
 			ingress_msg_pdep(g, e, b, a, priv, tstamp);
 		else
 			ingress_msg_plain(g, e, b, a, priv, tstamp);
@@ -1144,6 +1174,21 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	return;
 slow:
 	ingress_block_slow(g, e, b, priv, tstamp);
+}
+
+void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
+		      struct nx_itrace_block *b, unsigned int priv,
+		      uint64_t tstamp)
+{
+	ingress_block(g, e, b, priv, tstamp, false);
+}
+
+/* The mode and the count as constants: two registers fewer to keep
+ * across the message's bytes. */
+void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
+			struct nx_itrace_block *b)
+{
+	ingress_block(g, e, b, 0, 0, true);
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)

@@ -188,17 +188,41 @@ struct nx_insn {
 typedef int (*nx_sink_fn)(void *ctx, const uint8_t *data, size_t len);
 
 struct nx_encoder {
+	/* What the per-block way (nx_ingress_block()) reads and writes at
+	 * most blocks, first and together: two cache lines where the
+	 * struct starts on one (rvperf's plugin allocates it so), instead
+	 * of six spread behind the buffer, which QEMU's own work between
+	 * two blocks pushes out.  I-CNT and HIST accumulated, the limit of
+	 * each, the reference address for U-ADDR. */
+	uint64_t icnt, icnt_limit;
+	uint64_t hist, hist_limit;
+	uint64_t ref_addr;
+	size_t fill;
+	uint64_t n_insns;
+	bool fast;			/* the configuration allows nx_enc_insn()'s
+					 * inline way */
+	bool fast_ok;			/* and now: started, no message waiting */
+	bool quick;			/* common messages written directly */
+	bool pdep;			/* and the CPU's PDEP makes their bytes
+					 * (x86-64 BMI2 where it is fast; not
+					 * with RVPERF_NEXUS_NO_PDEP set) */
+	/* The inline way per itype: 0 not there; else 1 | shift << 1 |
+	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
+	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
+	uint16_t fast_tab[16];
+	uint64_t n_msgs, n_bytes;
+	uint64_t addr_mask;		/* XLEN's addresses */
+	/* A full HIST held back for repeated history, and its repeats. */
+	uint64_t held_hist, held_repeat;
+	/* Called with every message written (tests, dump); may be NULL;
+	 * set after nx_enc_init(). */
+	void (*on_msg)(void *ctx, const struct nx_msg *m);
+	void *on_msg_ctx;
 	struct nx_config cfg;
 	nx_sink_fn sink;
 	void *sink_ctx;
 	int error;			/* a sink failure, sticky */
-	uint8_t buf[1 << 16];
-	size_t fill;
-	/* I-CNT and HIST accumulated, the limit of each, the reference
-	 * address for U-ADDR, the message waiting for the next address. */
-	uint64_t icnt, icnt_limit;
-	uint64_t hist, hist_limit;
-	uint64_t ref_addr;
+	/* The message waiting for the next address. */
 	unsigned int next_tcode, next_btype, next_sync;
 	unsigned int pending_sync;	/* SYNC of a pending Sync message */
 	uint64_t next_tstamp;
@@ -209,8 +233,6 @@ struct nx_encoder {
 	uint64_t last_target;
 	bool have_last_branch;
 	uint64_t bcnt;
-	/* A full HIST held back for repeated history, and its repeats. */
-	uint64_t held_hist, held_repeat;
 	uint64_t held_tstamp;
 	/* Repeated history found as NexRv finds it (repeat=3): a full HIST
 	 * is dealt with at the next instruction (rf_due), the held pattern
@@ -230,24 +252,9 @@ struct nx_encoder {
 	bool owner_known;
 	uint64_t last_tstamp, insn_tstamp;
 	uint64_t pending_ret;		/* the stack's prediction */
-	bool fast;			/* the configuration allows nx_enc_insn()'s
-					 * inline way */
-	bool fast_ok;			/* and now: started, no message waiting */
-	bool quick;			/* common messages written directly */
-	bool pdep;			/* and the CPU's PDEP makes their bytes
-					 * (x86-64 BMI2 where it is fast; not
-					 * with RVPERF_NEXUS_NO_PDEP set) */
-	/* The inline way per itype: 0 not there; else 1 | shift << 1 |
-	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
-	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
-	uint16_t fast_tab[16];
 	/* Statistics. */
-	uint64_t n_insns, n_msgs, n_bytes;
 	uint64_t by_tcode[64];
-	/* Called with every message written (tests, dump); may be NULL;
-	 * set after nx_enc_init(). */
-	void (*on_msg)(void *ctx, const struct nx_msg *m);
-	void *on_msg_ctx;
+	uint8_t buf[1 << 16];
 };
 
 /* SINK receives the bytes (never the header); returns 0 or -1. */
@@ -312,22 +319,24 @@ struct nx_itrace_block;
  * is: that says whether a branch was taken, and a successor the
  * instruction cannot have means a trap came between (itype interrupt). */
 struct nx_ingress {
-	struct nx_config cfg;
+	/* The per-block way's fields first (see struct nx_encoder): the
+	 * held instruction, when (quicker, no sequential jumps) it is the
+	 * last of block QB, whose q_* say how its successor's address
+	 * decides its itype; its mode and instruction count. */
+	const struct nx_itrace_block *qb;
+	unsigned int priv;
+	uint64_t tstamp;
 	bool have;
 	uint64_t addr;
 	uint32_t word;
-	uint64_t tstamp;
-	unsigned int priv;
 	/* The held instruction's class, when the caller knew it. */
 	struct insnhw_class cls;
 	bool cls_known;
-	/* Or, quicker (no sequential jumps): it is the last of block QB,
-	 * whose q_* say how its successor's address decides its itype. */
-	const struct nx_itrace_block *qb;
 	/* The previous retired instruction, for sequential jumps. */
 	bool prev_valid;
 	uint64_t prev_addr;
 	uint32_t prev_word;
+	struct nx_config cfg;
 };
 void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg);
 /* Gives one executed instruction; when the previous one is now known it
@@ -460,30 +469,34 @@ int nx_dec_msg(struct nx_decoder *d, const struct nx_msg *m);
 /* ---- the TCG plugin's instruction trace (itrace=FILE, rvp_itrace.h): the
  * executed instructions of the first vCPU it names, in order. */
 struct nx_itrace_block {
+	/* What the per-block way reads at most executions comes first, in
+	 * the first 64 bytes (one cache line where the block is allocated
+	 * on one, as rvperf's plugin does). */
 	uint64_t start;
+	/* How the last instruction resolves from the address that follows
+	 * (q_kind: a conditional branch, taken at q_target, not at q_fall;
+	 * a direct jump, to q_target; a linear one, to q_fall; anything
+	 * else, q_itype wherever it goes; 0: sequential jumps are
+	 * configured, ask resolve()), and the same as selects (q_kind not
+	 * 0): the itype at q_target, else at q_fall, else; the last's
+	 * units. */
+	uint64_t q_target, q_fall;
 	uint32_t n;
-	const uint32_t *words;
+	/* The units of all but the last. */
+	uint32_t lin_units;
 	/* nx_ingress_block()'s notes: -1 not looked at yet, 1 when every
-	 * instruction but the last is linear; then the middle's units and
-	 * the last's address. */
+	 * instruction but the last is linear; then the rest below. */
 	int8_t simple;
-	uint32_t mid_units;
+	uint8_t q_it_target, q_it_fall, q_it_else, q_units;
+	uint8_t q_kind, q_itype, q_len;
+	const uint32_t *words;
+	/* The first's units, the middle's, the last's address and class,
+	 * the one before the last. */
+	uint32_t first_units, mid_units;
 	uint64_t last_addr;
 	struct insnhw_class last_cls;
-	/* And for the common case: the first's units, the units of all but
-	 * the last, the one before the last, and how the last resolves from
-	 * the address that follows (q_kind: a conditional branch, taken at
-	 * q_target, not at q_fall; a direct jump, to q_target; a linear one,
-	 * to q_fall; anything else, q_itype wherever it goes; 0: sequential
-	 * jumps are configured, ask resolve()). */
-	uint32_t first_units, lin_units;
 	uint32_t prev_word;
 	uint64_t prev_addr;
-	uint8_t q_kind, q_itype, q_len;
-	uint64_t q_target, q_fall;
-	/* The same as selects (q_kind not 0): the itype at q_target, else at
-	 * q_fall, else; the last's units. */
-	uint8_t q_it_target, q_it_fall, q_it_else, q_units;
 };
 struct nx_itrace {
 	const uint32_t *w;
@@ -516,5 +529,9 @@ void nx_itrace_free(struct nx_itrace *it);
 void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		      struct nx_itrace_block *b, unsigned int priv,
 		      uint64_t tstamp);
+/* nx_ingress_block(G, E, B, 0, 0): U-mode, no timestamps configured (the
+ * plugin's user mode), a little quicker. */
+void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
+			struct nx_itrace_block *b);
 
 #endif /* RVPERF_NEXUS_H */

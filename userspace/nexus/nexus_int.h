@@ -64,14 +64,30 @@ size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       uint64_t hist, uint8_t *out);
 
 /* The MDOs that carry a variable field of V starting with ROOM bits left
- * in the open MDO (put_var()'s count). */
+ * in the open MDO (put_var()'s count): 1 + ceil((need - room) / 6) when
+ * V needs more bits than ROOM, else 1 (V 0 and 1 alike, so without a
+ * branch), by V's highest set bit TOP: (TOP + 1 + 11 - ROOM) / 6.  A
+ * table for the two rooms the branch messages have: a load where the
+ * division takes a multiply and shifts, and fewer registers. */
+#define NX_MDOS_1(k, i)	(((i) + (k)) / 6)
+#define NX_MDOS_4(k, i)	NX_MDOS_1(k, i), NX_MDOS_1(k, i + 1), NX_MDOS_1(k, i + 2), \
+			NX_MDOS_1(k, i + 3)
+#define NX_MDOS_16(k, i) NX_MDOS_4(k, i), NX_MDOS_4(k, i + 4), NX_MDOS_4(k, i + 8), \
+			 NX_MDOS_4(k, i + 12)
+#define NX_MDOS_64(k)	NX_MDOS_16(k, 0), NX_MDOS_16(k, 16), NX_MDOS_16(k, 32), \
+			NX_MDOS_16(k, 48)
+static const uint8_t nx_mdos_room4[64] = { NX_MDOS_64(8) };
+static const uint8_t nx_mdos_room6[64] = { NX_MDOS_64(6) };
+
 static inline unsigned int nx_var_chunks(uint64_t v, unsigned int room)
 {
-	/* 1 + ceil((need - room) / 6) when need > room, else 1; the same
-	 * for V 0 and 1, so without a branch. */
-	unsigned int need = 64 - (unsigned int)__builtin_clzll(v | 1);
+	unsigned int top = 63 ^ (unsigned int)__builtin_clzll(v | 1);	/* BSR */
 
-	return (need + 11 - room) / 6;
+	if (room == 4)
+		return nx_mdos_room4[top];
+	if (room == 6)
+		return nx_mdos_room6[top];
+	return (top + 12 - room) / 6;
 }
 
 /*
@@ -92,9 +108,13 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 
 	if (tcode == NX_TCODE_DIRECT_BRANCH) {
 		c1 = nx_var_chunks(icnt, 6);
+		n = 1 + c1;
+		if (n > 8)
+			return 0;
 		w = tcode | icnt << 6;
 	} else {
-		if (width < 64)
+		/* RV64: ADDR >> 1 has its 63 bits already. */
+		if (width < 63)
 			f &= (1ull << width) - 1;
 		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
 		/* HIST or not: masks, not branches (which of the two a
@@ -105,16 +125,14 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 		c1 = nx_var_chunks(icnt, 4);
 		c2 = nx_var_chunks(f, 6);
 		c3 = nx_var_chunks(hist, 6) & (unsigned int)has_hist;
-		if (1 + c1 + c2 + c3 > 8)
+		n = 1 + c1 + c2 + c3;
+		if (n > 8)
 			return 0;
 		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
 		    f << (6 * (1 + c1)) | hist << (6 * (1 + c1 + c2));
 	}
-	n = 1 + c1 + c2 + c3;
-	if (n > 8)
-		return 0;
-	if (n < 8)
-		w &= (1ull << (6 * n)) - 1;
+	/* No mask to 6 * N bits: each field's MDOs were counted from its
+	 * highest bit, so W has none above them. */
 	/* 6 bits to a byte, above its MSEO: one instruction on x86-64 with
 	 * BMI2 (PDEP, asm: no compiler flag; the caller knows the CPU has a
 	 * fast one, nx_encoder.pdep), else three rounds of masks. */
