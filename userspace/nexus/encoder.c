@@ -869,7 +869,8 @@ static unsigned int insn_len(uint32_t word)
  * ends at each transfer, so this is the rule, not the exception); the
  * units of those between the first and the last; the last's address and
  * class. */
-static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
+static void note_block(const struct nx_ingress *g, const struct nx_encoder *e,
+		       struct nx_itrace_block *b)
 {
 	uint64_t pc = b->start, mask = g->cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull;
 	uint32_t i, units = 0;
@@ -938,6 +939,19 @@ static void note_block(const struct nx_ingress *g, struct nx_itrace_block *b)
 		break;
 	}
 	b->q_units = b->q_len / 2;
+	b->q_acts = e->fast_tab[b->q_it_target & 15] |
+		    (uint64_t)e->fast_tab[b->q_it_fall & 15] << 16 |
+		    (uint64_t)e->fast_tab[b->q_it_else & 15] << 32;
+}
+
+/* e->fast_tab[quick_itype(QB, NEXT) & 15], from the lanes of q_acts. */
+static inline unsigned int quick_action(const struct nx_itrace_block *qb,
+					uint64_t next)
+{
+	unsigned int shift = next == qb->q_fall ? 16 : 32;
+
+	shift = next == qb->q_target ? 0 : shift;
+	return (unsigned int)(qb->q_acts >> shift) & 0xFFFF;
 }
 
 /*
@@ -1010,7 +1024,7 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	uint32_t i, n = b->n;
 
 	if (b->simple < 0)
-		note_block(g, b);
+		note_block(g, e, b);
 	held_from_block(g);
 	if (!b->simple) {
 		uint64_t pc = b->start;
@@ -1150,7 +1164,7 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 
 	if (__builtin_expect(b->simple <= 0 || !qb || !e->fast_ok, 0))
 		goto slow;
-	a = e->fast_tab[quick_itype(qb, b->start) & 15];
+	a = quick_action(qb, b->start);
 	if (a & 8) {
 		/* Tail calls: this function keeps no registers. */
 		if (u && e->pdep)
