@@ -143,6 +143,7 @@ void *rvp_nexus_block(uint64_t start, uint32_t n, const uint32_t *words)
 	b->n = n;
 	b->words = w;
 	b->simple = -1;		/* nx_ingress_block() looks at it once */
+	b->lin_units = UINT32_MAX;
 	return b;
 }
 

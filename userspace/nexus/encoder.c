@@ -738,10 +738,18 @@ int nx_jalr_operands(uint32_t w, unsigned int *rs1, int64_t *imm)
 }
 
 
+/* The held instruction is not the last of a noted block (nx_ingress.qb):
+ * no successor gives it an action (q_acts 0), so the per-block way needs
+ * no test for it. */
+static const struct nx_itrace_block no_block = {
+	.q_target = ~0ull, .q_fall = ~0ull, .lin_units = UINT32_MAX,
+};
+
 void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg)
 {
 	memset(g, 0, sizeof(*g));
 	g->cfg = *cfg;
+	g->qb = &no_block;
 }
 
 /* Classifies the held instruction now that NEXT (its successor's
@@ -819,7 +827,7 @@ int nx_ingress_step(struct nx_ingress *g, uint64_t addr, uint32_t word,
 	g->priv = priv;
 	g->tstamp = tstamp;
 	g->cls_known = false;
-	g->qb = NULL;
+	g->qb = &no_block;
 	return ret;
 }
 
@@ -896,6 +904,10 @@ static void note_block(const struct nx_ingress *g, const struct nx_encoder *e,
 	 * than I-CNT holds (never from QEMU) go one by one. */
 	if (b->lin_units > 1ull << g->cfg.icnt_bits)
 		b->simple = 0;
+	/* A block that is not simple has more units than I-CNT holds, for
+	 * the per-block way: its only test sends it the general way. */
+	if (!b->simple)
+		b->lin_units = UINT32_MAX;
 	if (b->n > 1) {
 		b->prev_word = b->words[b->n - 2];
 		b->prev_addr = pc - insn_len(b->prev_word);
@@ -969,37 +981,37 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	  const struct nx_itrace_block *b, unsigned int a, bool pdep)
 {
 	unsigned int tcode = a >> 8;
-	uint64_t icnt = e->icnt + qb->q_units, hist = e->hist, field = 0;
+	uint64_t icnt = e->icnt + qb->q_units, hist = e->hist, field;
+	uint64_t indirect;
 	size_t n;
 
 	/* No sync can be due: quick rules out sync by messages, fast_ok
-	 * (the caller's) sync by I-CNT.  B's linear units are within the
-	 * limit (note_block()). */
-	if (icnt > e->icnt_limit || !e->quick ||
-	    (e->held_repeat | (uintptr_t)e->on_msg))
+	 * (the caller's) sync by I-CNT.  I-CNT with B's linear units within
+	 * the limit (an unnoted or not simple B has more), and a buffer
+	 * with room (a full one goes the general way, which flushes it: no
+	 * call here, so this way saves no registers).  One test: each
+	 * costs, however well predicted, at every message. */
+	if (__builtin_expect((icnt + b->lin_units > e->icnt_limit) |
+			     !e->quick | (e->held_repeat != 0) | (e->on_msg != NULL) |
+			     (e->fill + 64 > sizeof(e->buf)), 0))
 		return 0;
 	/* IndirectBranchHist with an empty HIST: IndirectBranch (28 -> 4),
 	 * without a branch. */
 	tcode ^= (NX_TCODE_INDIRECT_BRANCH_HIST ^ NX_TCODE_INDIRECT_BRANCH) &
 		 -(unsigned int)((tcode == NX_TCODE_INDIRECT_BRANCH_HIST) & (hist == 1));
-	/* Cut to XLEN here, so that the bytes are made for RV64 (no
-	 * width to look up). */
-	if (tcode != NX_TCODE_DIRECT_BRANCH)
-		field = (e->ref_addr ^ b->start) & e->addr_mask;
-	/* A full buffer goes the general way, which flushes it: no call
-	 * here, so this way saves no registers. */
-	if (__builtin_expect(e->fill + 64 > sizeof(e->buf), 0))
-		return 0;
+	/* The address field, cut to XLEN here, so that the bytes are made
+	 * for RV64 (no width to look up); none for DirectBranch. */
+	indirect = -(uint64_t)(tcode != NX_TCODE_DIRECT_BRANCH);
+	field = (e->ref_addr ^ b->start) & e->addr_mask & indirect;
 	n = nx_branch_bytes_inline(64, tcode, 0, icnt, field, hist,
 				   e->buf + e->fill, pdep);
-	if (!n)
+	if (__builtin_expect(!n, 0))
 		return 0;
 	e->fill += n;
 	e->n_bytes += n;
 	e->n_msgs++;
 	e->by_tcode[tcode]++;
-	if (tcode != NX_TCODE_DIRECT_BRANCH)
-		e->ref_addr = b->start;
+	e->ref_addr = (b->start & indirect) | (e->ref_addr & ~indirect);
 	e->icnt = b->lin_units;
 	e->hist = 1;
 	e->n_insns += b->n;
@@ -1010,7 +1022,7 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
  * (nx_ingress_block()'s quick way leaves them there). */
 static inline void held_from_block(struct nx_ingress *g)
 {
-	if (g->qb) {
+	if (g->qb != &no_block) {
 		g->addr = g->qb->last_addr;
 		g->word = g->qb->words[g->qb->n - 1];
 	}
@@ -1038,7 +1050,7 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	/* The previous block's last instruction goes where this one starts. */
 	if (g->have) {
-		if (g->qb)
+		if (g->qb != &no_block)
 			quick_resolve(g, b->start, &in);
 		else
 			resolve(g, b->start, true, &in);
@@ -1077,7 +1089,7 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	g->word = b->words[n - 1];
 	g->priv = priv;
 	g->tstamp = tstamp + n - 1;
-	g->qb = b->q_kind ? b : NULL;
+	g->qb = b->q_kind ? b : &no_block;
 	if (!b->q_kind) {
 		g->cls = b->last_cls;
 		g->cls_known = true;
@@ -1096,17 +1108,20 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 /* After the quick way: B's last instruction is held, its address and
  * encoding left in B (held_from_block()); with no sequential jumps, the
  * one before it is not needed.  The last the encoder saw is B's last
- * linear one, or QB's last when B has no other. */
+ * linear one, or QB's last when B has no other.  U (nx_ingress_block_u()):
+ * no timestamps, the mode always 0, nothing to note but B. */
 static inline __attribute__((always_inline)) void
 held_block(struct nx_ingress *g, struct nx_encoder *e,
-	   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp)
+	   struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
+	   bool u)
 {
-	if (e->cfg.tstamp) {	/* else nothing reads them */
+	if (!u && e->cfg.tstamp) {	/* else nothing reads them */
 		e->insn_tstamp = b->n > 1 ? tstamp + b->n - 2 : g->tstamp;
 		g->tstamp = tstamp + b->n - 1;
 	}
 	g->qb = b;
-	g->priv = priv;
+	if (!u)
+		g->priv = priv;
 }
 
 /* The message case of ingress_block(), on its own so that the I-CNT/HIST
@@ -1114,10 +1129,10 @@ held_block(struct nx_ingress *g, struct nx_encoder *e,
 static inline __attribute__((always_inline)) void
 ingress_msg(struct nx_ingress *g, struct nx_encoder *e,
 	    struct nx_itrace_block *b, unsigned int a, unsigned int priv,
-	    uint64_t tstamp, bool pdep)
+	    uint64_t tstamp, bool pdep, bool u)
 {
 	if (block_msg(e, g->qb, b, a, pdep))
-		held_block(g, e, b, priv, tstamp);
+		held_block(g, e, b, priv, tstamp, u);
 	else
 		ingress_block_slow(g, e, b, priv, tstamp);
 }
@@ -1127,7 +1142,7 @@ ingress_msg_pdep(struct nx_ingress *g, struct nx_encoder *e,
 		 struct nx_itrace_block *b, unsigned int a, unsigned int priv,
 		 uint64_t tstamp)
 {
-	ingress_msg(g, e, b, a, priv, tstamp, true);
+	ingress_msg(g, e, b, a, priv, tstamp, true, false);
 }
 
 static __attribute__((noinline)) void
@@ -1135,7 +1150,7 @@ ingress_msg_plain(struct nx_ingress *g, struct nx_encoder *e,
 		  struct nx_itrace_block *b, unsigned int a, unsigned int priv,
 		  uint64_t tstamp)
 {
-	ingress_msg(g, e, b, a, priv, tstamp, false);
+	ingress_msg(g, e, b, a, priv, tstamp, false, false);
 }
 
 /* The same for nx_ingress_block_u(): the mode and count constants. */
@@ -1143,16 +1158,25 @@ static __attribute__((noinline)) NX_BMI2 void
 ingress_msg_pdep_u(struct nx_ingress *g, struct nx_encoder *e,
 		   struct nx_itrace_block *b, unsigned int a)
 {
-	ingress_msg(g, e, b, a, 0, 0, true);
+	ingress_msg(g, e, b, a, 0, 0, true, true);
 }
 
 static __attribute__((noinline)) void
 ingress_msg_plain_u(struct nx_ingress *g, struct nx_encoder *e,
 		    struct nx_itrace_block *b, unsigned int a)
 {
-	ingress_msg(g, e, b, a, 0, 0, false);
+	ingress_msg(g, e, b, a, 0, 0, false, true);
 }
 
+/*
+ * One execution of B.  Every test costs at every block, however well the
+ * host predicts it (hundreds of millions a second, between QEMU's own
+ * branches), so there is one before the message-or-not branch and one
+ * after: a held instruction that is not the last of a noted block
+ * (no_block), an encoder not in its inline way (fast_ok) and an itype
+ * with no inline way all give the action 0; an unnoted or not simple B
+ * has more linear units than I-CNT holds.
+ */
 static inline __attribute__((always_inline)) void
 ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	      struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
@@ -1162,9 +1186,7 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	unsigned int a;
 	uint64_t icnt, hist;
 
-	if (__builtin_expect(b->simple <= 0 || !qb || !e->fast_ok, 0))
-		goto slow;
-	a = quick_action(qb, b->start);
+	a = quick_action(qb, b->start) & -(unsigned int)e->fast_ok;
 	if (a & 8) {
 		/* Tail calls: this function keeps no registers. */
 		if (u && e->pdep)
@@ -1179,15 +1201,15 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	icnt = e->icnt + qb->q_units + b->lin_units;
 	hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
-	if (__builtin_expect(!a || icnt > e->icnt_limit || (hist & e->hist_limit), 0))
-		goto slow;
+	if (__builtin_expect((a == 0) | (icnt > e->icnt_limit) |
+			     ((hist & e->hist_limit) != 0), 0)) {
+		ingress_block_slow(g, e, b, priv, tstamp);
+		return;
+	}
 	e->icnt = icnt;
 	e->hist = hist;
 	e->n_insns += b->n;
-	held_block(g, e, b, priv, tstamp);
-	return;
-slow:
-	ingress_block_slow(g, e, b, priv, tstamp);
+	held_block(g, e, b, priv, tstamp, u);
 }
 
 void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
@@ -1198,7 +1220,8 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 }
 
 /* The mode and the count as constants: two registers fewer to keep
- * across the message's bytes. */
+ * across the message's bytes, and nothing to note of either.  Only for a
+ * trace without timestamps, every block given this way. */
 void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
 			struct nx_itrace_block *b)
 {

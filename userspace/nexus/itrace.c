@@ -66,6 +66,7 @@ static int define(struct nx_itrace *it)
 	it->blocks[id]->n = n;
 	it->blocks[id]->words = w + it->pos + 4;
 	it->blocks[id]->simple = -1;
+	it->blocks[id]->lin_units = UINT32_MAX;	/* not noted yet */
 	it->pos += 4 + n;
 	return 0;
 }

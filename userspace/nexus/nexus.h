@@ -485,7 +485,9 @@ struct nx_itrace_block {
 	/* The units of all but the last. */
 	uint32_t lin_units;
 	/* nx_ingress_block()'s notes: -1 not looked at yet, 1 when every
-	 * instruction but the last is linear; then the rest below. */
+	 * instruction but the last is linear; then the rest below.  Until
+	 * then, and when not simple, lin_units is UINT32_MAX (more than
+	 * I-CNT holds: the per-block way's one test). */
 	int8_t simple;
 	uint8_t q_it_target, q_it_fall, q_it_else, q_units;
 	uint8_t q_kind, q_itype, q_len;
@@ -534,8 +536,9 @@ void nx_itrace_free(struct nx_itrace *it);
 void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		      struct nx_itrace_block *b, unsigned int priv,
 		      uint64_t tstamp);
-/* nx_ingress_block(G, E, B, 0, 0): U-mode, no timestamps configured (the
- * plugin's user mode), a little quicker. */
+/* nx_ingress_block(G, E, B, 0, 0), a little quicker, for a trace without
+ * timestamps whose every block is U-mode and given this way (the plugin's
+ * user mode). */
 void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
 			struct nx_itrace_block *b);
 
