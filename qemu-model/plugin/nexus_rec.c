@@ -183,17 +183,49 @@ static void exec_user(unsigned int vcpu_index, void *udata)
 	rvp_nexus_exec(vcpu_index, udata, 0);
 }
 
-/* Without timestamps nothing reads the instruction count. */
+/* Another vCPU than the followed one (or the first of all): the rest of
+ * the execution callbacks below, on their own so that those keep no stack
+ * frame. */
+static void exec_user_untimed(unsigned int vcpu_index, void *udata);
+static void exec_user_untimed_pdep(unsigned int vcpu_index, void *udata);
+
+static __attribute__((noinline)) void
+untimed_other(unsigned int vcpu_index, void *udata)
+{
+	/* Through a pointer: each way into the encoder has one direct
+	 * caller, its callback, into which it is then inlined. */
+	static void (*volatile const again[2])(unsigned int, void *) = {
+		exec_user_untimed, exec_user_untimed_pdep,
+	};
+
+	if (follow(vcpu_index))
+		again[enc.pdep](vcpu_index, udata);
+}
+
+/* Without timestamps nothing reads the instruction count; whether the
+ * encoder uses PDEP is known at the start, so each has its callback. */
 static void exec_user_untimed(unsigned int vcpu_index, void *udata)
 {
-	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0) && !follow(vcpu_index))
+	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0)) {
+		untimed_other(vcpu_index, udata);
 		return;
+	}
 	nx_ingress_block_u(&rec.g, &enc, udata);
+}
+
+static void exec_user_untimed_pdep(unsigned int vcpu_index, void *udata)
+{
+	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0)) {
+		untimed_other(vcpu_index, udata);
+		return;
+	}
+	nx_ingress_block_u_pdep(&rec.g, &enc, udata);
 }
 
 rvp_nexus_exec_fn rvp_nexus_exec_user(void)
 {
-	return rec.cfg.tstamp ? exec_user : exec_user_untimed;
+	return rec.cfg.tstamp ? exec_user :
+	       enc.pdep ? exec_user_untimed_pdep : exec_user_untimed;
 }
 
 void rvp_nexus_close(void)

@@ -30,10 +30,13 @@
  * predicted; it only becomes an IndirectBranch if the prediction fails. */
 #define PENDING_RETURN	64
 
+/* n_bytes counts the bytes flushed, so that writing a message adds to
+ * the fill alone; the total is n_bytes + fill. */
 static void flush_bytes(struct nx_encoder *e)
 {
 	if (e->fill && !e->error && e->sink(e->sink_ctx, e->buf, e->fill))
 		e->error = -1;
+	e->n_bytes += e->fill;
 	e->fill = 0;
 }
 
@@ -51,10 +54,9 @@ static void put_msg(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
 	}
 	if (e->fill + 64 > sizeof(e->buf))
 		flush_bytes(e);
-	m->offset = e->n_bytes;
+	m->offset = e->n_bytes + e->fill;
 	m->size = nx_msg_encode(&e->cfg, m, e->buf + e->fill);
 	e->fill += m->size;
-	e->n_bytes += m->size;
 	e->n_msgs++;
 	e->by_tcode[m->tcode & 63]++;
 	if (e->cfg.sync_mode == NX_SYNC_MESSAGES && ++e->since_sync >=
@@ -279,7 +281,6 @@ static inline int quick_emit(struct nx_encoder *e, const struct nx_insn *in)
 	if (!n)
 		return 0;
 	e->fill += n;
-	e->n_bytes += n;
 	e->n_msgs++;
 	e->by_tcode[tcode]++;
 	e->next_tcode = 0;
@@ -1008,7 +1009,6 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	if (__builtin_expect(!n, 0))
 		return 0;
 	e->fill += n;
-	e->n_bytes += n;
 	e->n_msgs++;
 	e->by_tcode[tcode]++;
 	e->ref_addr = (b->start & indirect) | (e->ref_addr & ~indirect);
@@ -1180,7 +1180,7 @@ ingress_msg_plain_u(struct nx_ingress *g, struct nx_encoder *e,
 static inline __attribute__((always_inline)) void
 ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	      struct nx_itrace_block *b, unsigned int priv, uint64_t tstamp,
-	      bool u)
+	      bool u, int pdep)
 {
 	const struct nx_itrace_block *qb = g->qb;
 	unsigned int a;
@@ -1188,8 +1188,10 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 
 	a = quick_action(qb, b->start) & -(unsigned int)e->fast_ok;
 	if (a & 8) {
-		/* Tail calls: this function keeps no registers. */
-		if (u && e->pdep)
+		/* Tail calls: this function keeps no registers.  PDEP: 1 or
+		 * 0 when the caller knows (nx_ingress_block_u_pdep()), else
+		 * -1. */
+		if (u && (pdep == 1 || (pdep < 0 && e->pdep)))
 			ingress_msg_pdep_u(g, e, b, a);
 		else if (u)
 			ingress_msg_plain_u(g, e, b, a);
@@ -1216,7 +1218,7 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		      struct nx_itrace_block *b, unsigned int priv,
 		      uint64_t tstamp)
 {
-	ingress_block(g, e, b, priv, tstamp, false);
+	ingress_block(g, e, b, priv, tstamp, false, -1);
 }
 
 /* The mode and the count as constants: two registers fewer to keep
@@ -1225,7 +1227,13 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
 			struct nx_itrace_block *b)
 {
-	ingress_block(g, e, b, 0, 0, true);
+	ingress_block(g, e, b, 0, 0, true, 0);
+}
+
+void nx_ingress_block_u_pdep(struct nx_ingress *g, struct nx_encoder *e,
+			     struct nx_itrace_block *b)
+{
+	ingress_block(g, e, b, 0, 0, true, 1);
 }
 
 int nx_ingress_flush(struct nx_ingress *g, struct nx_insn *out)

@@ -210,7 +210,9 @@ struct nx_encoder {
 	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
 	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
 	uint16_t fast_tab[16];
-	uint64_t n_msgs, n_bytes;
+	uint64_t n_msgs;
+	uint64_t n_bytes;		/* flushed; with fill, all (after
+					 * nx_enc_finish(): all) */
 	uint64_t addr_mask;		/* XLEN's addresses */
 	/* A full HIST held back for repeated history, and its repeats. */
 	uint64_t held_hist, held_repeat;
@@ -538,8 +540,11 @@ void nx_ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		      uint64_t tstamp);
 /* nx_ingress_block(G, E, B, 0, 0), a little quicker, for a trace without
  * timestamps whose every block is U-mode and given this way (the plugin's
- * user mode). */
+ * user mode): without PDEP, or with it for an encoder whose pdep is set
+ * (the caller chooses once instead of a test per message). */
 void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
 			struct nx_itrace_block *b);
+void nx_ingress_block_u_pdep(struct nx_ingress *g, struct nx_encoder *e,
+			     struct nx_itrace_block *b);
 
 #endif /* RVPERF_NEXUS_H */

@@ -67,26 +67,23 @@ size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
  * in the open MDO (put_var()'s count): 1 + ceil((need - room) / 6) when
  * V needs more bits than ROOM, else 1 (V 0 and 1 alike, so without a
  * branch), by V's highest set bit TOP: (TOP + 1 + 11 - ROOM) / 6.  A
- * table for the two rooms the branch messages have: a load where the
- * division takes a multiply and shifts, and fewer registers. */
-#define NX_MDOS_1(k, i)	(((i) + (k)) / 6)
-#define NX_MDOS_4(k, i)	NX_MDOS_1(k, i), NX_MDOS_1(k, i + 1), NX_MDOS_1(k, i + 2), \
-			NX_MDOS_1(k, i + 3)
-#define NX_MDOS_16(k, i) NX_MDOS_4(k, i), NX_MDOS_4(k, i + 4), NX_MDOS_4(k, i + 8), \
-			 NX_MDOS_4(k, i + 12)
-#define NX_MDOS_64(k)	NX_MDOS_16(k, 0), NX_MDOS_16(k, 16), NX_MDOS_16(k, 32), \
-			NX_MDOS_16(k, 48)
-static const uint8_t nx_mdos_room4[64] = { NX_MDOS_64(8) };
-static const uint8_t nx_mdos_room6[64] = { NX_MDOS_64(6) };
+ * table for the two rooms the branch messages have, 6 at TOP and 4 at
+ * TOP + 2: a load where the division takes a multiply and shifts, one
+ * register for both. */
+#define NX_MDOS_1(i)	(((i) + 6) / 6)
+#define NX_MDOS_4(i)	NX_MDOS_1(i), NX_MDOS_1(i + 1), NX_MDOS_1(i + 2), NX_MDOS_1(i + 3)
+#define NX_MDOS_16(i)	NX_MDOS_4(i), NX_MDOS_4(i + 4), NX_MDOS_4(i + 8), NX_MDOS_4(i + 12)
+static const uint8_t nx_mdos[66] = {
+	NX_MDOS_16(0), NX_MDOS_16(16), NX_MDOS_16(32), NX_MDOS_16(48),
+	NX_MDOS_1(64), NX_MDOS_1(65)
+};
 
 static inline unsigned int nx_var_chunks(uint64_t v, unsigned int room)
 {
 	unsigned int top = 63 ^ (unsigned int)__builtin_clzll(v | 1);	/* BSR */
 
-	if (room == 4)
-		return nx_mdos_room4[top];
-	if (room == 6)
-		return nx_mdos_room6[top];
+	if (room == 4 || room == 6)
+		return nx_mdos[top + 6 - room];
 	return (top + 12 - room) / 6;
 }
 
