@@ -986,16 +986,6 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	uint64_t indirect;
 	size_t n;
 
-	/* No sync can be due: quick rules out sync by messages, fast_ok
-	 * (the caller's) sync by I-CNT.  I-CNT with B's linear units within
-	 * the limit (an unnoted or not simple B has more), and a buffer
-	 * with room (a full one goes the general way, which flushes it: no
-	 * call here, so this way saves no registers).  One test: each
-	 * costs, however well predicted, at every message. */
-	if (__builtin_expect((icnt + b->lin_units > e->icnt_limit) |
-			     !e->quick | (e->held_repeat != 0) | (e->on_msg != NULL) |
-			     (e->fill + 64 > sizeof(e->buf)), 0))
-		return 0;
 	/* IndirectBranchHist with an empty HIST: IndirectBranch (28 -> 4),
 	 * without a branch. */
 	tcode ^= (NX_TCODE_INDIRECT_BRANCH_HIST ^ NX_TCODE_INDIRECT_BRANCH) &
@@ -1004,9 +994,21 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	 * for RV64 (no width to look up); none for DirectBranch. */
 	indirect = -(uint64_t)(tcode != NX_TCODE_DIRECT_BRANCH);
 	field = (e->ref_addr ^ b->start) & e->addr_mask & indirect;
+	/* The bytes first: they go past the fill, which the buffer always
+	 * has room for (every write leaves 24 bytes at least, and
+	 * buf_slack is beyond), and count only if nothing below says no. */
 	n = nx_branch_bytes_inline(64, tcode, 0, icnt, field, hist,
 				   e->buf + e->fill, pdep);
-	if (__builtin_expect(!n, 0))
+	/* No sync can be due: quick rules out sync by messages, fast_ok
+	 * (the caller's) sync by I-CNT.  I-CNT with B's linear units within
+	 * the limit (an unnoted or not simple B has more), a buffer with
+	 * room for the next (a full one goes the general way, which
+	 * flushes it: no call here, so this way saves no registers), a
+	 * message this way writes.  One test: each costs, however well
+	 * predicted, at every message. */
+	if (__builtin_expect((icnt + b->lin_units > e->icnt_limit) |
+			     !e->quick | (e->held_repeat != 0) | (e->on_msg != NULL) |
+			     (e->fill + 64 > sizeof(e->buf)) | (n == 0), 0))
 		return 0;
 	e->fill += n;
 	e->n_msgs++;

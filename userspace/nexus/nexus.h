@@ -257,6 +257,8 @@ struct nx_encoder {
 	/* Statistics. */
 	uint64_t by_tcode[64];
 	uint8_t buf[1 << 16];
+	uint8_t buf_slack[8];		/* what the per-block way may write
+					 * past the fill, were it at the end */
 };
 
 /* SINK receives the bytes (never the header); returns 0 or -1. */

@@ -92,42 +92,35 @@ static inline unsigned int nx_var_chunks(uint64_t v, unsigned int room)
  * or the MSB extension (most of a trace) in at most eight bytes, built as
  * one 48-bit MDO string and spread into bytes in a few steps; the same
  * bytes as nx_msg_encode().  0 when the message is longer.  OUT needs
- * room for eight bytes.  Inline for the encoder's per-block way
- * (encoder.c), nx_branch_bytes() elsewhere.
+ * room for eight bytes, which are written either way.  Inline for the
+ * encoder's per-block way (encoder.c), nx_branch_bytes() elsewhere.
  */
 static inline __attribute__((always_inline)) size_t
 nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype,
 		       uint64_t icnt, uint64_t addr, uint64_t hist, uint8_t *out,
 		       bool pdep)
 {
-	unsigned int c1, c2 = 0, c3 = 0, n, width = xlen - 1;
-	uint64_t f = addr >> 1, w, x;
+	/* The three kinds with masks, not branches (which one a message
+	 * is, the host predicts badly): DirectBranch has I-CNT alone, from
+	 * the MDO after TCODE (room 6); the others B-TYPE there first
+	 * (room 4 for I-CNT), then the address, IndirectBranchHist HIST. */
+	uint64_t indirect = -(uint64_t)(tcode != NX_TCODE_DIRECT_BRANCH);
+	uint64_t has_hist = -(uint64_t)(tcode == NX_TCODE_INDIRECT_BRANCH_HIST);
+	unsigned int c1, c2, c3, n, width = xlen - 1, at = 6 + (2 & (unsigned int)indirect);
+	uint64_t f = (addr >> 1) & indirect, w, x;
 
-	if (tcode == NX_TCODE_DIRECT_BRANCH) {
-		c1 = nx_var_chunks(icnt, 6);
-		n = 1 + c1;
-		if (n > 8)
-			return 0;
-		w = tcode | icnt << 6;
-	} else {
-		/* RV64: ADDR >> 1 has its 63 bits already. */
-		if (width < 63)
-			f &= (1ull << width) - 1;
-		/* B-TYPE shares the first MDO after TCODE with I-CNT. */
-		/* HIST or not: masks, not branches (which of the two a
-		 * message is, the host predicts badly). */
-		uint64_t has_hist = -(uint64_t)(tcode == NX_TCODE_INDIRECT_BRANCH_HIST);
-
-		hist &= has_hist;
-		c1 = nx_var_chunks(icnt, 4);
-		c2 = nx_var_chunks(f, 6);
-		c3 = nx_var_chunks(hist, 6) & (unsigned int)has_hist;
-		n = 1 + c1 + c2 + c3;
-		if (n > 8)
-			return 0;
-		w = tcode | (uint64_t)(btype & 3) << 6 | icnt << 8 |
-		    f << (6 * (1 + c1)) | hist << (6 * (1 + c1 + c2));
-	}
+	/* RV64: ADDR >> 1 has its 63 bits already. */
+	if (width < 63)
+		f &= (1ull << width) - 1;
+	hist &= has_hist;
+	c1 = nx_mdos[(63 ^ (unsigned int)__builtin_clzll(icnt | 1)) + at - 6];
+	c2 = nx_var_chunks(f, 6) & (unsigned int)indirect;
+	c3 = nx_var_chunks(hist, 6) & (unsigned int)has_hist;
+	n = 1 + c1 + c2 + c3;
+	/* Shift counts kept below 64 for the messages too long for this
+	 * way (0 returned, the bytes written meaningless). */
+	w = tcode | ((uint64_t)(btype & 3) << 6 & indirect) | icnt << at |
+	    f << ((6 * (1 + c1)) & 63) | hist << ((6 * (1 + c1 + c2)) & 63);
 	/* No mask to 6 * N bits: each field's MDOs were counted from its
 	 * highest bit, so W has none above them. */
 	/* 6 bits to a byte, above its MSEO: one instruction on x86-64 with
@@ -149,11 +142,11 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 	/* MSEO: end of field after I-CNT and after the address (without
 	 * the address or HIST, that is the last byte, which ends the
 	 * message anyway). */
-	x |= 1ull << (8 * c1) | 1ull << (8 * (c1 + c2));
-	x |= 3ull << (8 * (n - 1));
+	x |= 1ull << ((8 * c1) & 63) | 1ull << ((8 * (c1 + c2)) & 63);
+	x |= 3ull << ((8 * (n - 1)) & 63);
 	x = __builtin_bswap64(__builtin_bswap64(x));
 	memcpy(out, &x, 8);
-	return n;
+	return n <= 8 ? n : 0;
 }
 
 /* The table entry at PC, or NULL outside every segment. */
