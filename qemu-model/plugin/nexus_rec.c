@@ -213,6 +213,11 @@ static void exec_user_untimed(unsigned int vcpu_index, void *udata)
 	nx_ingress_block_u(&rec.g, &enc, udata);
 }
 
+/* A CPU with PDEP has the rest of BMI2 (shifts by a register without CL):
+ * this callback and the encoder's way inlined into it use them. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("bmi2")))
+#endif
 static void exec_user_untimed_pdep(unsigned int vcpu_index, void *udata)
 {
 	if (__builtin_expect((int)vcpu_index != rec.vcpu, 0)) {

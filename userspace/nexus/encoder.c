@@ -1232,8 +1232,8 @@ void nx_ingress_block_u(struct nx_ingress *g, struct nx_encoder *e,
 	ingress_block(g, e, b, 0, 0, true, 0);
 }
 
-void nx_ingress_block_u_pdep(struct nx_ingress *g, struct nx_encoder *e,
-			     struct nx_itrace_block *b)
+NX_BMI2 void nx_ingress_block_u_pdep(struct nx_ingress *g, struct nx_encoder *e,
+				     struct nx_itrace_block *b)
 {
 	ingress_block(g, e, b, 0, 0, true, 1);
 }
