@@ -991,6 +991,7 @@ static void tb_exec_check(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = this_vcpu;
 	const struct tb_desc *d = udata, *p;
 	uint64_t a, dst;
+	unsigned int bad;
 
 	if (__builtin_expect(!v, 0)) {
 		tb_exec_check_first(vcpu_index, udata);
@@ -1004,9 +1005,12 @@ static void tb_exec_check(unsigned int vcpu_index, void *udata)
 	 * or the ring's last free entry, which the general way takes as
 	 * well (it empties the ring first: the same records, in the same
 	 * order). */
-	if (__builtin_expect(((uint32_t)a >= v->left) |
-			     !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)) |
-			     (v->qpos == v->ring + RING - 1), 0)) {
+	bad = ((uint32_t)a >= v->left) |
+	      !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)) |
+	      (v->qpos == v->ring + RING - 1);
+	/* Computed whole, so that the compiler makes one branch of it. */
+	__asm__("" : "+r"(bad));
+	if (__builtin_expect(bad, 0)) {
 		check_slow(v, p, d);
 		return;
 	}

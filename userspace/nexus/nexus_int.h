@@ -63,6 +63,16 @@ size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       unsigned int btype, uint64_t icnt, uint64_t addr,
 		       uint64_t hist, uint8_t *out);
 
+/* X, computed whole: an or of conditions the compiler would otherwise
+ * test one by one, made one branch (each costs in the per-block way). */
+static inline unsigned int nx_whole(unsigned int x)
+{
+#if defined(__GNUC__)
+	__asm__("" : "+r"(x));
+#endif
+	return x;
+}
+
 /* The MDOs that carry a variable field of V starting with ROOM bits left
  * in the open MDO (put_var()'s count): 1 + ceil((need - room) / 6) when
  * V needs more bits than ROOM, else 1 (V 0 and 1 alike, so without a
@@ -146,7 +156,7 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 	x |= 3ull << ((8 * (n - 1)) & 63);
 	x = __builtin_bswap64(__builtin_bswap64(x));
 	memcpy(out, &x, 8);
-	return n <= 8 ? n : 0;
+	return n & -(unsigned int)(n <= 8);	/* without a branch */
 }
 
 /* The table entry at PC, or NULL outside every segment. */
