@@ -12,6 +12,10 @@
  * compares and adds), so the bytes are the ones `rvperf nexus encode
  * --itrace` writes from the same run: the same blocks in the same order,
  * the same instruction count as timestamp, the same closing message.
+ * In user mode without timestamps the callback is the encoder's way
+ * itself (nx_ingress_block_u(), or _pdep() on a CPU with a fast PDEP,
+ * chosen when the trace opens), at fixed addresses: a static encoder and
+ * ingress, each block's description on a cache line.
  *
  * One encoder stands for one hart: the first vCPU that runs a block is
  * followed, the others' blocks are ignored (and noted at the end).  A
