@@ -40,6 +40,17 @@ static void flush_bytes(struct nx_encoder *e)
 	e->fill = 0;
 }
 
+/* The messages written so far (n_msgs), from the counts per TCODE, which
+ * is all that writing one adds to. */
+static void count_msgs(struct nx_encoder *e)
+{
+	unsigned int i;
+
+	e->n_msgs = 0;
+	for (i = 0; i < 64; i++)
+		e->n_msgs += e->by_tcode[i];
+}
+
 /* Writes M, with a timestamp of ABS (absolute after a sync). */
 static void put_msg(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
 {
@@ -57,7 +68,6 @@ static void put_msg(struct nx_encoder *e, struct nx_msg *m, uint64_t abs)
 	m->offset = e->n_bytes + e->fill;
 	m->size = nx_msg_encode(&e->cfg, m, e->buf + e->fill);
 	e->fill += m->size;
-	e->n_msgs++;
 	e->by_tcode[m->tcode & 63]++;
 	if (e->cfg.sync_mode == NX_SYNC_MESSAGES && ++e->since_sync >=
 	    e->cfg.sync_period)
@@ -281,7 +291,6 @@ static inline int quick_emit(struct nx_encoder *e, const struct nx_insn *in)
 	if (!n)
 		return 0;
 	e->fill += n;
-	e->n_msgs++;
 	e->by_tcode[tcode]++;
 	e->next_tcode = 0;
 	e->icnt = 0;
@@ -677,6 +686,7 @@ int nx_enc_finish(struct nx_encoder *e, unsigned int evcode)
 		e->fast_ok = false;
 	}
 	flush_bytes(e);
+	count_msgs(e);
 	return e->error;
 }
 
@@ -978,10 +988,9 @@ static inline unsigned int quick_action(const struct nx_itrace_block *qb,
  * another kind; the general way then, as for nx_ingress_block()).
  */
 static inline __attribute__((always_inline)) int
-block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
-	  const struct nx_itrace_block *b, unsigned int a, bool pdep)
+block_msg_k(struct nx_encoder *e, const struct nx_itrace_block *qb,
+	    const struct nx_itrace_block *b, unsigned int tcode, bool pdep)
 {
-	unsigned int tcode = a >> 8;
 	uint64_t icnt = e->icnt + qb->q_units, hist = e->hist, field;
 	uint64_t indirect;
 	size_t n;
@@ -1012,13 +1021,24 @@ block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
 				      (e->fill + 64 > sizeof(e->buf)) | (n == 0)), 0))
 		return 0;
 	e->fill += n;
-	e->n_msgs++;
 	e->by_tcode[tcode]++;
 	e->ref_addr = (b->start & indirect) | (e->ref_addr & ~indirect);
 	e->icnt = b->lin_units;
 	e->hist = 1;
 	e->n_insns += b->n;
 	return 1;
+}
+
+/* HTM's only kind from the table (IndirectBranchHist, or IndirectBranch
+ * when HIST is empty) with its masks folded: two copies, one test on a
+ * constant per configuration. */
+static inline __attribute__((always_inline)) int
+block_msg(struct nx_encoder *e, const struct nx_itrace_block *qb,
+	  const struct nx_itrace_block *b, unsigned int a, bool pdep)
+{
+	if (__builtin_expect(a >> 8 == NX_TCODE_INDIRECT_BRANCH_HIST, 1))
+		return block_msg_k(e, qb, b, NX_TCODE_INDIRECT_BRANCH_HIST, pdep);
+	return block_msg_k(e, qb, b, a >> 8, pdep);
 }
 
 /* The held instruction's address and encoding, when only QB says them

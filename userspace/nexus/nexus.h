@@ -210,7 +210,7 @@ struct nx_encoder {
 	 * bit << 2 (HIST = HIST << shift | bit; I-CNT always), or 1 | 8 |
 	 * TCODE << 8: that message (B-TYPE 0) waits for the next address. */
 	uint16_t fast_tab[16];
-	uint64_t n_msgs;
+	uint64_t n_msgs;		/* after nx_enc_finish() */
 	uint64_t n_bytes;		/* flushed; with fill, all (after
 					 * nx_enc_finish(): all) */
 	uint64_t addr_mask;		/* XLEN's addresses */
