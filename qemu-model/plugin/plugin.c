@@ -991,7 +991,6 @@ static void tb_exec_check(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = this_vcpu;
 	const struct tb_desc *d = udata, *p;
 	uint64_t a, dst;
-	unsigned int bad;
 
 	if (__builtin_expect(!v, 0)) {
 		tb_exec_check_first(vcpu_index, udata);
@@ -1000,23 +999,17 @@ static void tb_exec_check(unsigned int vcpu_index, void *udata)
 	p = v->prev;
 	a = v->acc + p->step;
 	dst = d->start;
-	/* One test (each costs at every block on QEMU 7.2, however well
-	 * predicted): the sampled counter due, a transfer gone elsewhere,
-	 * or the ring's last free entry, which the general way takes as
-	 * well (it empties the ring first: the same records, in the same
-	 * order). */
-	bad = ((uint32_t)a >= v->left) |
-	      !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)) |
-	      (v->qpos == v->ring + RING - 1);
-	/* Computed whole, so that the compiler makes one branch of it. */
-	__asm__("" : "+r"(bad));
-	if (__builtin_expect(bad, 0)) {
+	if (__builtin_expect((uint32_t)a >= v->left ||
+			     !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)),
+			     0)) {
 		check_slow(v, p, d);
 		return;
 	}
 	v->acc = a;
 	v->prev = d;
 	*v->qpos++ = d;
+	if (__builtin_expect(v->qpos == v->ring + RING, 0))
+		drain_check(v);
 }
 
 /* A block that ends in ecall: the model catches up before the call. */
