@@ -1015,10 +1015,9 @@ block_msg_k(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	 * flushes it: no call here, so this way saves no registers), a
 	 * message this way writes.  One test: each costs, however well
 	 * predicted, at every message. */
-	if (__builtin_expect(nx_whole((icnt + b->lin_units > e->icnt_limit) |
-				      !e->quick | (e->held_repeat != 0) |
-				      (e->on_msg != NULL) |
-				      (e->fill + 64 > sizeof(e->buf)) | (n == 0)), 0))
+	if (__builtin_expect((icnt + b->lin_units > e->icnt_limit) |
+			     !e->quick | (e->held_repeat != 0) | (e->on_msg != NULL) |
+			     (e->fill + 64 > sizeof(e->buf)) | (n == 0), 0))
 		return 0;
 	e->fill += n;
 	e->by_tcode[tcode]++;
@@ -1226,8 +1225,8 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	icnt = e->icnt + qb->q_units + b->lin_units;
 	hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
-	if (__builtin_expect(nx_whole((a == 0) | (icnt > e->icnt_limit) |
-				      ((hist & e->hist_limit) != 0)), 0)) {
+	if (__builtin_expect((a == 0) | (icnt > e->icnt_limit) |
+			     ((hist & e->hist_limit) != 0), 0)) {
 		ingress_block_slow(g, e, b, priv, tstamp);
 		return;
 	}

@@ -63,16 +63,6 @@ size_t nx_branch_bytes(const struct nx_config *cfg, unsigned int tcode,
 		       unsigned int btype, uint64_t icnt, uint64_t addr,
 		       uint64_t hist, uint8_t *out);
 
-/* X, computed whole: an or of conditions the compiler would otherwise
- * test one by one, made one branch (each costs in the per-block way). */
-static inline unsigned int nx_whole(unsigned int x)
-{
-#if defined(__GNUC__)
-	__asm__("" : "+r"(x));
-#endif
-	return x;
-}
-
 /* The MDOs that carry a variable field of V starting with ROOM bits left
  * in the open MDO (put_var()'s count): 1 + ceil((need - room) / 6) when
  * V needs more bits than ROOM, else 1 (V 0 and 1 alike, so without a
