@@ -17,10 +17,7 @@
 #     kernel's ABI validator, and its ABI entries rendered by Sphinx; a
 #     warning that names a file of the series fails.
 # Only objects are built (make <dir>/<file>.o), never vmlinux.
-# checkpatch's advice to include <linux/cpufeature.h> for <asm/cpufeature.h>
-# is dropped: on RISC-V (no GENERIC_CPU_AUTOPROBE) the former does not
-# include the latter, so riscv_pmu_sbi.c includes the asm header too.
-# Signed-off-by is not checked: whoever submits the series adds theirs.
+# checkpatch runs as run-checkpatch.sh says (what it leaves out and why).
 #
 # Environment: RVPERF_CACHE (default ~/.cache/rvperf): the pinned source
 # is unpacked there by scripts/registry/fetch.sh, the scratch source
@@ -88,10 +85,7 @@ configure() {
 
 for p in $patches; do
 	name=$(basename "$p" .patch)
-	out_cp=$(cd "$src" &&
-		perl scripts/checkpatch.pl --strict --no-summary --terse \
-		--no-signoff --ignore FILE_PATH_CHANGES "$p" 2>&1 |
-		grep -v 'Use #include <linux/cpufeature.h> instead of <asm/cpufeature.h>')
+	out_cp=$("$here/run-checkpatch.sh" "$src" "$p")
 	[ -z "$out_cp" ]
 	ok $? "$name: checkpatch --strict" || diag "$out_cp"
 	log=$(git -C "$src" apply --whitespace=error-all "$p" 2>&1)

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every patch of the committed upstream series passes the kernel's own
 # checkpatch.pl --strict (TAP): linux-driver/patches/*.patch with Linux
-# 7.2.8's, the 6.12 backport (patches/6.12/) with Debian's 6.12's, the flags
-# and the one dropped message of linux-driver/patches/check-series.sh (which
+# 7.2.8's, the 6.12 backport (patches/6.12/) with Debian's 6.12's, through
+# linux-driver/patches/run-checkpatch.sh as check-series.sh runs it (which
 # also builds each patch; too slow for make check).  Each series skips
 # until its kernel source is unpacked in the cache.
 cd "$(dirname "$0")/../.." || exit 1
@@ -22,10 +22,7 @@ series() {
 	fi
 	for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
-		out=$(cd "$src" && perl scripts/checkpatch.pl --strict \
-			--no-summary --terse --no-signoff \
-			--ignore FILE_PATH_CHANGES "$p" 2>&1 |
-			grep -v 'Use #include <linux/cpufeature.h> instead of <asm/cpufeature.h>')
+		out=$(linux-driver/patches/run-checkpatch.sh "$src" "$p")
 		[ -z "$out" ]
 		ok $? "$label: checkpatch --strict $(basename "$p")" || diag "$out"
 	done

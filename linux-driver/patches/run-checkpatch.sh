@@ -1,0 +1,14 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# run-checkpatch.sh KERNEL-SOURCE PATCH: the kernel's checkpatch.pl --strict
+# on one patch of the series, as check-series.sh and
+# linux-driver/tests/series-checkpatch.sh both run it; prints what it
+# complains about (nothing: clean).  Signed-off-by is not checked (whoever
+# submits adds theirs), nor whether MAINTAINERS needs updating; the advice
+# to include <linux/cpufeature.h> for <asm/cpufeature.h> is dropped: on
+# RISC-V (no GENERIC_CPU_AUTOPROBE) the former does not include the latter.
+cd "$1" || exit 1
+perl scripts/checkpatch.pl --strict --no-summary --terse --no-signoff \
+	--ignore FILE_PATH_CHANGES "$2" 2>&1 |
+	grep -v 'Use #include <linux/cpufeature.h> instead of <asm/cpufeature.h>'
+exit 0
