@@ -176,7 +176,7 @@ struct vcpu {
 	 * count went on from gate_base. */
 	bool gate_on;
 	uint64_t gate_base;
-	uint64_t gate_on_at;	/* retired(v) when the count was last 0 */
+	uint64_t gate_on_at;	/* gate_now() when the count was last 0 */
 	uint64_t callbacks;	/* stats=on */
 	struct harthw hart;
 	struct rvp_trace_entry entries[CTRHW_MAX_DEPTH];
@@ -185,18 +185,27 @@ struct vcpu {
 /*
  * The gate's per-vCPU scoreboard (plugin API level 3+): every block adds
  * its instructions and whether it ends in a transfer to count, inline, as
- * n_insns << 32 | transfer (gate_packed()), calls back only if count is
- * below GATE_FIRE, then stores itself in last.  count is armed to wrap
- * past 0 after so many instructions (gate_arm()); 0 (GATE_ON, and a new
- * vCPU's) makes every block call back for 2^28 instructions.
+ * n_insns << GATE_SHIFT | transfer (gate_packed()), and calls back only if
+ * count is below GATE_FIRE.  count is armed to wrap past 0 after so many
+ * instructions (gate_arm()); 0 (GATE_ON, and a new vCPU's) makes every
+ * block call back for GATE_FIRE >> GATE_SHIFT instructions, renewed
+ * every GATE_ON_RUN (gate_keep_on()).
+ *
+ * Both constants fit in a sign-extended 32-bit immediate (a block has at
+ * most 512 instructions), which is what the host's add and compare take:
+ * no 64-bit constant to load at every block.  The transfers in the low
+ * GATE_SHIFT bits cannot carry into the instructions: a run, armed or on,
+ * has fewer than 2^GATE_SHIFT blocks.
  */
 struct gate {
 	uint64_t count;
-	uint64_t last;
 };
-#define GATE_FIRE (1ull << 60)
+#define GATE_SHIFT 16
+#define GATE_FIRE 0x7fffffffull
 #define GATE_ON 0ull
-#define GATE_MAX_RUN (1ull << 27)	/* instructions, armed or on */
+#define GATE_MAX_RUN (1ull << 15)	/* instructions an armed run lets pass */
+#define GATE_ON_RUN (1ull << 14)	/* instructions before the on count is renewed */
+#define GATE_DECAY 64
 
 /* What precedes a vCPU's first block: no instructions, no transfer. */
 static const struct tb_desc no_block;
@@ -227,7 +236,7 @@ static struct {
 	bool gate_off;		/* gate=off */
 	bool stats;		/* stats=on: the gate's counts at exit */
 	struct qemu_plugin_scoreboard *gate_sb;
-	uint64_t gaps, unsure;	/* gate statistics (unsure: at exit) */
+	uint64_t gaps, unsure;	/* gate statistics (unsure: short samples) */
 	uint32_t ev_types;	/* transfer types the sampled event counts */
 	FILE *out;
 	struct rvp_trace_header header;
@@ -333,7 +342,7 @@ static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata);
 /* A block's share of the gate's count (struct gate). */
 static inline uint64_t gate_packed(const struct tb_desc *d)
 {
-	return (uint64_t)d->n_insns << 32 | d->transfer;
+	return (uint64_t)d->n_insns << GATE_SHIFT | d->transfer;
 }
 static enum hw_mode mode_at(uint64_t pc);
 
@@ -422,7 +431,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
 	if (plugin.gate) {
 		qemu_plugin_u64 count = { plugin.gate_sb, offsetof(struct gate, count) };
-		qemu_plugin_u64 prev = { plugin.gate_sb, offsetof(struct gate, last) };
 
 		/* In this order: QEMU runs them as registered. */
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
@@ -434,8 +442,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec_gated,
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, count,
 				GATE_FIRE, d);
-		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
-			QEMU_PLUGIN_INLINE_STORE_U64, prev, (uintptr_t)d);
 		return;
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
@@ -488,20 +494,36 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 		v->entries[i].target = e.target;
 		v->entries[i].data = e.data;
 	}
-	r.nr = i;
 	pthread_mutex_lock(&plugin.lock);
 	if (v->gapped) {
 		/* Fewer than depth + 1 records since the gate last let
-		 * blocks pass unseen: older records may be missing. */
+		 * blocks pass unseen: the older entries CTR holds predate
+		 * the unseen blocks, whose records are unknown.  The sample
+		 * keeps the records known to be the newest (a short stack,
+		 * as after a freeze), the oldest of them without a cycle
+		 * count (it counts from an unknown record: CCV clear), and
+		 * the stretch doubles. */
+		if (i >= v->known) {
+			i = (unsigned int)v->known;
+			if (i)
+				v->entries[i - 1].data &=
+					~(RVP_CTRDATA_CCV | RVP_CTRDATA_CC);
+		}
 		plugin.unsure++;
 		v->gate_w = v->gate_w * 2 < GATE_MAX_RUN ? v->gate_w * 2 :
 			    GATE_MAX_RUN;
-	} else if (2 * v->span > v->gate_w) {
-		/* The gate's stretch: twice the longest span a sample's
-		 * records took. */
-		v->gate_w = 2 * v->span < GATE_MAX_RUN ? 2 * v->span :
-			    GATE_MAX_RUN;
+	} else if (v->span) {
+		/* The gate's stretch: twice the span the last depth + 1
+		 * records took, going down by 1/64 a sample when the
+		 * records lie closer, so that it follows the program's
+		 * phases instead of keeping the longest span ever seen. */
+		uint64_t w = v->gate_w - v->gate_w / GATE_DECAY;
+
+		if (w < 2 * v->span)
+			w = 2 * v->span;
+		v->gate_w = w < GATE_MAX_RUN ? w : GATE_MAX_RUN;
 	}
+	r.nr = i;
 	v->span = 0;
 	fwrite(&r, sizeof(r), 1, plugin.out);
 	fwrite(v->entries, sizeof(v->entries[0]), i, plugin.out);
@@ -1034,13 +1056,14 @@ static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata)
  * model runs the trap when the next block starts); the first callback
  * after the sample arms the count again (gate_arm()).  A callback that
  * finds blocks it did not see (gate_gap()) gives the model their
- * instructions and transfers from the count and takes the block before
- * it from last; their records are unknown, which matters only if fewer
- * than depth + 1 records follow before a sample (v->gapped): the stretch
- * is kept at twice the span the last depth + 1 records took
- * (give_pending()), and a sample that still falls short is counted and
- * reported at exit.  A transfer in an unseen stretch that went elsewhere
- * (a signal) is counted as a transfer, not as dropped.
+ * instructions and transfers from the count; their records are unknown,
+ * the transfer into the callback's block included, which matters only if
+ * fewer than depth + 1 records follow before a sample (v->gapped): the
+ * stretch follows twice the span the last depth + 1 records took
+ * (give_pending(), write_sample()), and a sample that still falls short
+ * keeps only the records known (a short stack), is counted and reported
+ * at exit.  A transfer in an unseen stretch that went elsewhere (a
+ * signal) is counted as a transfer, not as dropped.
  */
 static inline struct gate *gate_of(unsigned int vcpu_index)
 {
@@ -1048,17 +1071,17 @@ static inline struct gate *gate_of(unsigned int vcpu_index)
 }
 
 /*
- * SUM: the gate's count of the blocks after v->prev up to P, which ran
- * unseen (n_insns << 32 | transfer, summed).
+ * SUM: the gate's count of the blocks after v->prev, which ran unseen
+ * (gate_packed(), summed).  Their instructions retire and their transfers
+ * count; the next block seen follows no known block (no_block: no
+ * record for the transfer into it).
  */
-static __attribute__((noinline)) void gate_gap(struct vcpu *v, uint64_t sum,
-					       const struct tb_desc *p)
+static __attribute__((noinline)) void gate_gap(struct vcpu *v, uint64_t sum)
 {
 	/* In tb_desc.step's form; v->prev's step is added by the block
-	 * after it, so from v->prev to the block before P (P's own is the
-	 * next block's). */
-	uint64_t steps = (sum >> 32) + ((sum & 0xffffffffu) << 32);
-	uint64_t add = v->prev->step + steps - p->step;
+	 * after it, which ran unseen. */
+	uint64_t add = v->prev->step + (sum >> GATE_SHIFT) +
+		       ((sum & ((1u << GATE_SHIFT) - 1)) << 32);
 
 	check_flush(v);
 	v->pend_n = 0;
@@ -1066,9 +1089,16 @@ static __attribute__((noinline)) void gate_gap(struct vcpu *v, uint64_t sum,
 	v->known = 0;
 	v->unflushed += (uint32_t)add;
 	v->transfers += add >> 32;
-	v->prev = v->seg_prev = p;
+	v->prev = v->seg_prev = &no_block;
 	v->left = check_left(v);
 	plugin.gaps++;
+}
+
+/* The instructions retired by now, those the check path holds included:
+ * what the on count's renewal goes by. */
+static inline uint64_t gate_now(const struct vcpu *v)
+{
+	return retired(v) + (uint32_t)v->acc;
 }
 
 /* The first callback after the count was armed, at block D: the blocks
@@ -1081,12 +1111,20 @@ static __attribute__((noinline)) void gate_enter(struct vcpu *v,
 	uint64_t sum = g->count - v->gate_base;
 
 	if (sum != gate_packed(d))
-		gate_gap(v, sum - gate_packed(d),
-			 g->last ? (const struct tb_desc *)(uintptr_t)g->last
-				 : &no_block);
+		gate_gap(v, sum - gate_packed(d));
 	g->count = GATE_ON;
 	v->gate_on = true;
-	v->gate_on_at = retired(v);
+	v->gate_on_at = gate_now(v);
+}
+
+/* Every block calls back while the on count stays below GATE_FIRE:
+ * renewed before it could get there (a block adds at most 512). */
+static inline void gate_keep_on(struct vcpu *v, unsigned int vcpu_index)
+{
+	if (__builtin_expect(gate_now(v) - v->gate_on_at > GATE_ON_RUN, 0)) {
+		gate_of(vcpu_index)->count = GATE_ON;
+		v->gate_on_at = gate_now(v);
+	}
 }
 
 /* After the check of D: let the next blocks run unseen up to gate_w
@@ -1097,12 +1135,7 @@ static inline void gate_arm(struct vcpu *v, unsigned int vcpu_index,
 	uint64_t used = (uint32_t)v->acc + d->n_insns + v->gate_w, run;
 
 	if (used >= v->left) {
-		/* Every block calls back while the count stays below
-		 * GATE_FIRE: 2^28 instructions from 0. */
-		if (retired(v) - v->gate_on_at > GATE_MAX_RUN) {
-			gate_of(vcpu_index)->count = GATE_ON;
-			v->gate_on_at = retired(v);
-		}
+		gate_keep_on(v, vcpu_index);
 		return;
 	}
 	run = v->left - used;
@@ -1110,7 +1143,7 @@ static inline void gate_arm(struct vcpu *v, unsigned int vcpu_index,
 		run = GATE_MAX_RUN;
 	/* The count reaches 2^64 (0: below GATE_FIRE) when the blocks
 	 * after D have run more than RUN instructions. */
-	v->gate_base = -((run + 1) << 32);
+	v->gate_base = -((run + 1) << GATE_SHIFT);
 	gate_of(vcpu_index)->count = v->gate_base;
 	v->gate_on = false;
 }
@@ -1141,13 +1174,19 @@ static void tb_exec_gated(unsigned int vcpu_index, void *udata)
 
 static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata)
 {
+	struct vcpu *v = gated_vcpu(vcpu_index, udata);
+
 	/* gate_on stays: the next block resolves the ecall. */
-	if (gated_vcpu(vcpu_index, udata))
-		tb_exec_check_ecall(vcpu_index, udata);
+	if (!v)
+		return;
+	tb_exec_check_ecall(vcpu_index, udata);
+	gate_keep_on(v, vcpu_index);
 }
 
-/* At exit: the blocks that ran unseen since the last callback, up to the
- * last one (whose instructions, as always, no block retires). */
+/* At exit: the blocks that ran unseen since the last callback.  A
+ * program leaves through a system call, whose block calls back, so this
+ * is only for one a signal ended: its last block retires too, where with
+ * every block seen none follows to retire it. */
 static void gate_exit(unsigned int vcpu_index, struct vcpu *v)
 {
 	struct gate *g;
@@ -1157,8 +1196,8 @@ static void gate_exit(unsigned int vcpu_index, struct vcpu *v)
 		return;
 	g = gate_of(vcpu_index);
 	sum = g->count - v->gate_base;
-	if (sum && g->last)
-		gate_gap(v, sum, (const struct tb_desc *)(uintptr_t)g->last);
+	if (sum)
+		gate_gap(v, sum);
 	g->count = GATE_ON;
 	v->gate_on = true;
 }
@@ -1531,9 +1570,10 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			plugin.gaps, plugin.unsure, cbs, t.instructions);
 	}
 	else if (plugin.unsure)
-		fprintf(stderr, "rvperf plugin: %" PRIu64 " samples may lack "
-			"branch records older than the gate's stretch (run "
-			"with gate=off for exact ones)\n", plugin.unsure);
+		fprintf(stderr, "rvperf plugin: %" PRIu64 " samples hold only "
+			"the branch records made since the gate's last unseen "
+			"stretch (gate=off records them whole)\n",
+			plugin.unsure);
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)

@@ -41,8 +41,10 @@ registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU) $(QEMU_USER_PLUGIN)
 STACK_TARGETS += registry-stack
 # The CTR plugin's record test and rvperf record's processes test on the
 # plugin-capable 10.2.2 qemu-riscv64 too (HOST_TESTS runs them on Debian's
-# 7.2): the gate's path, through fork, exec and dlopen.
+# 7.2): the gate's path, through fork, exec and dlopen; and the gate
+# against every block on a real program (7.2 has no gate).
 STACK_TIERS += 'plugin-record-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/record-test.sh' \
+	'plugin-gate-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/gate-test.sh' \
 	'userspace-procs-qemu10=env RVPERF_QEMU=$(abspath $(QEMU_USER_PLUGIN)) tests/userspace/procs-test.sh'
 # For the scripts that compare firmware (tests/bench/bench-sbi.sh).
 export PLATFORM_FW GENERIC_FW
