@@ -38,7 +38,9 @@
  * give_pending()).  The trace is the same byte for byte as with
  * batch=off, which runs the model at every block
  * (tests/plugin/record-test.sh compares them).  On plugin API 3+ the
- * common case calls back only near samples (the gate, tb_exec_gated()).
+ * common case calls back only near samples (the gate, tb_exec_gated());
+ * where it calls back at every block (QEMU 7.2) the callback only counts
+ * and queues (tb_exec_lean()).
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
@@ -230,6 +232,7 @@ static struct {
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
 	bool check;		/* and blocks are checked as they run */
+	bool lean;		/* check, at every block (no gate): tb_exec_lean() */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	bool noop;		/* noop=on: a callback per block, doing nothing */
 	bool gate;		/* level 3+: callbacks only near samples */
@@ -335,6 +338,8 @@ static void tb_exec_user(unsigned int vcpu_index, void *udata);
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_check(unsigned int vcpu_index, void *udata);
 static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata);
+static void tb_exec_lean(unsigned int vcpu_index, void *udata);
+static void tb_exec_lean_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
 static void tb_exec_gated(unsigned int vcpu_index, void *udata);
 static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata);
@@ -445,6 +450,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
+						 plugin.lean ? (d->end == END_ECALL ?
+						 tb_exec_lean_ecall : tb_exec_lean) :
 						 plugin.check ? (d->end == END_ECALL ?
 						 tb_exec_check_ecall : tb_exec_check) :
 						 d->end == END_ECALL || !plugin.batch ?
@@ -785,7 +792,15 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 		uint64_t dst = v->ring[j]->start;
 		unsigned int type = p->type;
 
-		if (p->transfer) {
+		if (p->transfer &&
+		    __builtin_expect(!(p->any_dst | (dst == p->ok_a) |
+				       (dst == p->ok_b)), 0)) {
+			/* Went elsewhere (a signal): dropped, as in
+			 * resolve().  Only the lean callback queues such a
+			 * block; it counted the transfer. */
+			v->transfers--;
+			v->dropped++;
+		} else if (p->transfer) {
 			if (p->end == END_BRANCH)
 				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
 				       (dst == p->target);
@@ -904,10 +919,13 @@ static __attribute__((noinline)) void drain_defer_ev(struct vcpu *v)
 }
 
 static void drain_check(struct vcpu *v);
+static void lean_flush(struct vcpu *v);
 
 static void drain(struct vcpu *v)
 {
-	if (plugin.check)
+	if (plugin.lean)
+		lean_flush(v);
+	else if (plugin.check)
 		drain_check(v);
 	else if (plugin.defer)
 		drain_defer_ev(v);
@@ -1043,6 +1061,95 @@ static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata)
 	v = this_vcpu;
 	if (v)
 		drain_check(v);
+}
+
+/*
+ * The lean callback: tb_exec_check() for a callback at every block
+ * (QEMU 7.2, or gate=off), less what can wait.  Each block only adds its
+ * own step to acc as it starts and queues itself; where each block went
+ * is checked when its record is made (pend_range(): the last depth + 1
+ * before anything reads CTR), not at every block.  The sampled counter's
+ * test needs no look at the previous block either: acc counts every block
+ * that has started since the last write-back, seg_prev's and the queued
+ * ones', so at block D it holds what tb_exec_check() computes there from
+ * the previous block.  Every other path is tb_exec_check()'s, through
+ * lean_to_check() and lean_from_check(), so the trace is the same byte
+ * for byte, but for a transfer that went elsewhere (a signal) among
+ * blocks whose records are not made: counted as a transfer, not as
+ * dropped, as in the gate's unseen stretches.
+ */
+static inline void lean_to_check(struct vcpu *v)
+{
+	const struct tb_desc *last = v->qpos != v->ring ? v->qpos[-1]
+							: v->seg_prev;
+
+	/* tb_exec_check() counts the last block when the next starts. */
+	v->acc -= last->step;
+	v->prev = last;
+}
+
+/* After check_flush(): nothing queued, acc 0, prev = seg_prev, started.
+ * The block after an ecall resolves the trap: the slow path, always. */
+static inline void lean_from_check(struct vcpu *v)
+{
+	v->acc = v->prev->step;
+	if (v->prev->end == END_ECALL)
+		v->left = 0;
+}
+
+static __attribute__((noinline)) void lean_flush(struct vcpu *v)
+{
+	lean_to_check(v);
+	drain_check(v);
+	lean_from_check(v);
+}
+
+static __attribute__((noinline)) void lean_slow(struct vcpu *v,
+						const struct tb_desc *d)
+{
+	lean_to_check(v);
+	check_slow(v, v->prev, d);
+	lean_from_check(v);
+}
+
+static __attribute__((noinline)) void tb_exec_lean_first(unsigned int vcpu_index,
+							 void *udata)
+{
+	if (first_block(vcpu_index))
+		tb_exec_lean(vcpu_index, udata);
+}
+
+static void tb_exec_lean(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = this_vcpu;
+	const struct tb_desc *d = udata;
+	uint64_t a;
+
+	if (__builtin_expect(!v, 0)) {
+		tb_exec_lean_first(vcpu_index, udata);
+		return;
+	}
+	a = v->acc;
+	if (__builtin_expect((uint32_t)a >= v->left, 0)) {
+		lean_slow(v, d);
+		return;
+	}
+	v->acc = a + d->step;
+	*v->qpos++ = d;
+	if (__builtin_expect(v->qpos == v->ring + RING, 0))
+		lean_flush(v);
+}
+
+/* A block that ends in ecall: the model catches up before the call, and
+ * the next block takes the slow path (it resolves the ecall). */
+static void tb_exec_lean_ecall(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v;
+
+	tb_exec_lean(vcpu_index, udata);
+	v = this_vcpu;
+	if (v)
+		lean_flush(v);
 }
 
 /*
@@ -1835,6 +1942,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (plugin.gate &&
 	    !(plugin.gate_sb = qemu_plugin_scoreboard_new(sizeof(struct gate))))
 		plugin.gate = false;
+	plugin.lean = plugin.check && !plugin.gate && !plugin.system;
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 
