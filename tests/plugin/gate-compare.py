@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Compares a CTR plugin trace recorded through the gate (gate=on) with
 one of the same run recorded block by block (gate=off): prints
-'samples=N whole=N short=N wrong=N totals=same|differ'.  A sample is
+'samples=N whole=N short=N wrong=N totals=same|differ maps=same|differ'
+(maps: the mmap records, which say whether it was the same run).  A sample is
 whole when it is the same, short when its records are the newest of the
 block-by-block sample's, in order, only the oldest of them allowed a
 cleared cycle count (CCV 0: what the gate writes after an unseen
@@ -23,13 +24,15 @@ def samples(path):
     d = open(path, 'rb').read()
     if len(d) < HDR.size or HDR.unpack_from(d, 0)[0] != MAGIC:
         sys.exit('gate-compare: %s: not a plugin trace' % path)
-    off, out = HDR.size, []
+    off, out, maps = HDR.size, [], []
     while off + REC.size <= len(d):
         kind, _tid, ip, _period, time, mode, nr = REC.unpack_from(d, off)
         off += REC.size
         if kind == 2:
-            return out, TOT.unpack_from(d, off)
+            return out, TOT.unpack_from(d, off), maps
         if kind in (3, 4, 5):	# mmap, fork, exec
+            if kind == 3:
+                maps.append(d[off:off + nr * 8])
             off += nr * 8
             continue
         ents = [ENT.unpack_from(d, off + i * ENT.size) for i in range(nr)]
@@ -49,8 +52,8 @@ def short_of(got, whole):
 
 
 def main(gated, every):
-    a, ta = samples(gated)
-    b, tb = samples(every)
+    a, ta, ma = samples(gated)
+    b, tb, mb = samples(every)
     whole = short = wrong = 0
     for (ha, ea), (hb, eb) in zip(a, b):
         if ha != hb:
@@ -62,8 +65,9 @@ def main(gated, every):
         else:
             wrong += 1
     wrong += abs(len(a) - len(b))
-    print('samples=%d whole=%d short=%d wrong=%d totals=%s' %
-          (len(b), whole, short, wrong, 'same' if ta == tb else 'differ'))
+    print('samples=%d whole=%d short=%d wrong=%d totals=%s maps=%s' %
+          (len(b), whole, short, wrong, 'same' if ta == tb else 'differ',
+           'same' if ma == mb else 'differ'))
 
 
 if __name__ == '__main__':
