@@ -40,6 +40,18 @@ static void flush_bytes(struct nx_encoder *e)
 	e->fill = 0;
 }
 
+/* The per-block way's msg_limit and lane_or from what they stand for:
+ * after each change of held_repeat, at the end of the per-block way's
+ * slow case (which every block's first execution takes, so on_msg is set
+ * by then; what it fed nx_enc_insn() may have changed fast_ok), and where
+ * fast_ok is cleared outside it (nx_enc_overrun(), nx_enc_finish()). */
+static void block_flags_set(struct nx_encoder *e)
+{
+	e->msg_limit = e->quick && e->fast_ok && !e->held_repeat && !e->on_msg ?
+		       e->icnt_limit : 0;
+	e->lane_or = e->fast_ok ? 0 : 8;
+}
+
 /* The messages written so far (n_msgs), from the counts per TCODE, which
  * is all that writing one adds to. */
 static void count_msgs(struct nx_encoder *e)
@@ -109,6 +121,7 @@ static void flush_held_now(struct nx_encoder *e)
 	put_msg(e, &m, e->held_tstamp);
 	e->held_repeat = 0;
 	e->held_shift = 0;
+	block_flags_set(e);
 }
 
 static inline void flush_held(struct nx_encoder *e)
@@ -335,6 +348,7 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	e->quick = !(cfg->repeat & NX_REPEAT_BRANCH) &&
 		   cfg->sync_mode != NX_SYNC_MESSAGES && !cfg->tstamp &&
 		   !cfg->src_bits && !cfg->ext_addr_msb;
+	block_flags_set(e);
 	if (e->fast) {
 		bool htm = cfg->mode == NX_MODE_HTM;
 		uint16_t linear = 1, jump = 1;
@@ -419,6 +433,7 @@ static void nexrv_full(struct nx_encoder *e, uint64_t tstamp)
 		e->held_shift = 0;
 		e->held_repeat = 1;
 		e->held_tstamp = tstamp;
+		block_flags_set(e);
 	} else if ((full >> s) == e->held_hist) {
 		left = 1ull << s | (full & ((1ull << s) - 1));
 		e->held_repeat++;
@@ -435,6 +450,7 @@ static void nexrv_full(struct nx_encoder *e, uint64_t tstamp)
 		e->held_shift = 0;
 		e->held_repeat = 1;
 		e->held_tstamp = tstamp;
+		block_flags_set(e);
 	}
 	e->hist = left;
 }
@@ -620,6 +636,7 @@ void nx_enc_insn_slow(struct nx_encoder *e, const struct nx_insn *in)
 				e->held_hist = full;
 				e->held_repeat = 1;
 				e->held_tstamp = in->tstamp;
+				block_flags_set(e);
 			} else {
 				struct nx_msg m = { .tcode = NX_TCODE_RESOURCE_FULL,
 						    .rcode = NX_RCODE_HIST,
@@ -661,6 +678,7 @@ void nx_enc_overrun(struct nx_encoder *e)
 	put_msg(e, &m, e->insn_tstamp);
 	e->started = false;
 	e->fast_ok = false;
+	block_flags_set(e);
 	e->next_sync = NX_SYNC_FIFO_OVERRUN;
 	e->owner_known = false;
 }
@@ -684,6 +702,7 @@ int nx_enc_finish(struct nx_encoder *e, unsigned int evcode)
 		put_other(e, &m, e->insn_tstamp);
 		e->started = false;
 		e->fast_ok = false;
+		block_flags_set(e);
 	}
 	flush_bytes(e);
 	count_msgs(e);
@@ -754,6 +773,7 @@ int nx_jalr_operands(uint32_t w, unsigned int *rs1, int64_t *imm)
  * no test for it. */
 static const struct nx_itrace_block no_block = {
 	.q_target = ~0ull, .q_fall = ~0ull, .lin_units = UINT32_MAX,
+	.q_acts = 0x0008000800080008ull,	/* lane(): the general way */
 };
 
 void nx_ingress_init(struct nx_ingress *g, const struct nx_config *cfg)
@@ -884,6 +904,14 @@ static unsigned int insn_len(uint32_t word)
 	return (word & 3) == 3 ? 4 : 2;
 }
 
+/* A lane of q_acts: the inline way's action for ITYPE (fast_tab), or
+ * without one 8, a message of TCODE 0, which the per-block way sends the
+ * general way after its one test of the message bit. */
+static uint16_t lane(const struct nx_encoder *e, unsigned int itype)
+{
+	return e->fast_tab[itype & 15] ? e->fast_tab[itype & 15] : 8;
+}
+
 /* Whether every instruction of B but the last is linear (a QEMU block
  * ends at each transfer, so this is the rule, not the exception); the
  * units of those between the first and the last; the last's address and
@@ -962,12 +990,11 @@ static void note_block(const struct nx_ingress *g, const struct nx_encoder *e,
 		break;
 	}
 	b->q_units = b->q_len / 2;
-	b->q_acts = e->fast_tab[b->q_it_target & 15] |
-		    (uint64_t)e->fast_tab[b->q_it_fall & 15] << 16 |
-		    (uint64_t)e->fast_tab[b->q_it_else & 15] << 32;
+	b->q_acts = lane(e, b->q_it_target) | (uint64_t)lane(e, b->q_it_fall) << 16 |
+		    (uint64_t)lane(e, b->q_it_else) << 32;
 }
 
-/* e->fast_tab[quick_itype(QB, NEXT) & 15], from the lanes of q_acts. */
+/* lane(quick_itype(QB, NEXT)), from the lanes of q_acts. */
 static inline unsigned int quick_action(const struct nx_itrace_block *qb,
 					uint64_t next)
 {
@@ -1013,10 +1040,10 @@ block_msg_k(struct nx_encoder *e, const struct nx_itrace_block *qb,
 	 * the limit (an unnoted or not simple B has more), a buffer with
 	 * room for the next (a full one goes the general way, which
 	 * flushes it: no call here, so this way saves no registers), a
-	 * message this way writes.  One test: each costs, however well
-	 * predicted, at every message. */
-	if (__builtin_expect((icnt + b->lin_units > e->icnt_limit) |
-			     !e->quick | (e->held_repeat != 0) | (e->on_msg != NULL) |
+	 * message this way writes (msg_limit: 0 when the quick way is off,
+	 * a HIST is held or on_msg watches).  One test: each costs, however
+	 * well predicted, at every message. */
+	if (__builtin_expect((icnt + b->lin_units > e->msg_limit) |
 			     (e->fill + 64 > sizeof(e->buf)) | (n == 0), 0))
 		return 0;
 	e->fill += n;
@@ -1068,6 +1095,7 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 				nx_enc_insn(e, &in);
 			pc += insn_len(b->words[i]);
 		}
+		block_flags_set(e);
 		return;
 	}
 	/* The previous block's last instruction goes where this one starts. */
@@ -1118,6 +1146,7 @@ ingress_block_slow(struct nx_ingress *g, struct nx_encoder *e,
 	} else {
 		g->cls_known = false;
 	}
+	block_flags_set(e);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -1193,11 +1222,12 @@ ingress_msg_plain_u(struct nx_ingress *g, struct nx_encoder *e,
 /*
  * One execution of B.  Every test costs at every block, however well the
  * host predicts it (hundreds of millions a second, between QEMU's own
- * branches), so there is one before the message-or-not branch and one
- * after: a held instruction that is not the last of a noted block
- * (no_block), an encoder not in its inline way (fast_ok) and an itype
- * with no inline way all give the action 0; an unnoted or not simple B
- * has more linear units than I-CNT holds.
+ * branches), so there is one, the message bit, before the message-or-not
+ * branch and one after: a held instruction that is not the last of a
+ * noted block (no_block), an encoder not in its inline way (lane_or) and
+ * an itype with no inline way all give a message of TCODE 0, which the
+ * message side sends the general way; an unnoted or not simple B has
+ * more linear units than I-CNT holds.
  */
 static inline __attribute__((always_inline)) void
 ingress_block(struct nx_ingress *g, struct nx_encoder *e,
@@ -1208,12 +1238,16 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	unsigned int a;
 	uint64_t icnt, hist;
 
-	a = quick_action(qb, b->start) & -(unsigned int)e->fast_ok;
+	/* The encoder not in its inline way: the message bit (lane_or),
+	 * then the general way (TCODE 0 or msg_limit 0). */
+	a = quick_action(qb, b->start) | e->lane_or;
 	if (a & 8) {
 		/* Tail calls: this function keeps no registers.  PDEP: 1 or
 		 * 0 when the caller knows (nx_ingress_block_u_pdep()), else
 		 * -1. */
-		if (u && (pdep == 1 || (pdep < 0 && e->pdep)))
+		if (__builtin_expect(a >> 8 == 0, 0))
+			ingress_block_slow(g, e, b, priv, tstamp);
+		else if (u && (pdep == 1 || (pdep < 0 && e->pdep)))
 			ingress_msg_pdep_u(g, e, b, a);
 		else if (u)
 			ingress_msg_plain_u(g, e, b, a);
@@ -1225,7 +1259,7 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	}
 	icnt = e->icnt + qb->q_units + b->lin_units;
 	hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
-	if (__builtin_expect((a == 0) | (icnt > e->icnt_limit) |
+	if (__builtin_expect((icnt > e->icnt_limit) |
 			     ((hist & e->hist_limit) != 0), 0)) {
 		ingress_block_slow(g, e, b, priv, tstamp);
 		return;

@@ -199,6 +199,14 @@ struct nx_encoder {
 	uint64_t ref_addr;
 	size_t fill;
 	uint64_t n_insns;
+	/* icnt_limit while the per-block way may write a branch message
+	 * itself (quick, fast_ok, nothing held, no on_msg), else 0: its one
+	 * test of I-CNT answers the others too; and 8 (a message's bit)
+	 * when not fast_ok, else 0, or-ed to its action (block_flags_set(),
+	 * which the per-block way calls after its general way: feed the
+	 * encoder nothing else between two blocks). */
+	uint64_t msg_limit;
+	unsigned int lane_or;
 	bool fast;			/* the configuration allows nx_enc_insn()'s
 					 * inline way */
 	bool fast_ok;			/* and now: started, no message waiting */
