@@ -187,6 +187,12 @@ struct nx_insn {
 
 typedef int (*nx_sink_fn)(void *ctx, const uint8_t *data, size_t len);
 
+/* The shifts an IndirectBranchHist's bytes take from the highest set bit
+ * of each field (encoder.c, ibh_u()). */
+struct nx_ibh_tab {
+	uint8_t i6[64], i8[64], f6[64], f8[64], h8[64], tc[64];
+};
+
 struct nx_encoder {
 	/* What the per-block way (nx_ingress_block()) reads and writes at
 	 * most blocks, first and together: two cache lines where the
@@ -264,6 +270,10 @@ struct nx_encoder {
 	uint64_t pending_ret;		/* the stack's prediction */
 	/* Statistics. */
 	uint64_t by_tcode[64];
+	/* A copy of encoder.c's table, here so that the register that
+	 * addresses the fields above addresses it too (a shared object's
+	 * own table takes one more, and more saved registers). */
+	struct nx_ibh_tab ibh;
 	uint8_t buf[1 << 16];
 	uint8_t buf_slack[8];		/* what the per-block way may write
 					 * past the fill, were it at the end */
