@@ -794,8 +794,8 @@ int nx_jalr_operands(uint32_t w, unsigned int *rs1, int64_t *imm)
 
 
 /* The held instruction is not the last of a noted block (nx_ingress.qb):
- * no successor gives it an action (q_acts 0), so the per-block way needs
- * no test for it. */
+ * every successor gives it the general way (lanes of 8, lane()), so the
+ * per-block way needs no test for it. */
 static const struct nx_itrace_block no_block = {
 	.q_target = ~0ull, .q_fall = ~0ull, .lin_units = UINT32_MAX,
 	.q_acts = 0x0008000800080008ull,	/* lane(): the general way */
@@ -929,12 +929,21 @@ static unsigned int insn_len(uint32_t word)
 	return (word & 3) == 3 ? 4 : 2;
 }
 
-/* A lane of q_acts: the inline way's action for ITYPE (fast_tab), or
- * without one 8, a message of TCODE 0, which the per-block way sends the
- * general way after its one test of the message bit. */
+/* A lane of q_acts: the inline way's action for ITYPE (fast_tab) as the
+ * per-block way takes it.  A message (8 | TCODE << 8) as it is; without
+ * an inline way 8, a message of TCODE 0, which the per-block way sends
+ * the general way after its one test of the message bit; I-CNT/HIST
+ * alone as HIST = (HIST << 1 | BIT) >> (1 - SHIFT): BIT at bit 6, 1 -
+ * SHIFT in the bits a shift count takes (one shift, no mask). */
 static uint16_t lane(const struct nx_encoder *e, unsigned int itype)
 {
-	return e->fast_tab[itype & 15] ? e->fast_tab[itype & 15] : 8;
+	unsigned int a = e->fast_tab[itype & 15];
+
+	if (!a)
+		return 8;
+	if (a & 8)
+		return (uint16_t)a;
+	return (uint16_t)((a & 2 ? 0 : 1) | (a & 4 ? 64 : 0));
 }
 
 /* Whether every instruction of B but the last is linear (a QEMU block
@@ -1019,14 +1028,15 @@ static void note_block(const struct nx_ingress *g, const struct nx_encoder *e,
 		    (uint64_t)lane(e, b->q_it_else) << 32;
 }
 
-/* lane(quick_itype(QB, NEXT)), from the lanes of q_acts. */
+/* lane(quick_itype(QB, NEXT)), from the lanes of q_acts: in the low 16
+ * bits, the next lane above (no mask where the bits tested are low). */
 static inline unsigned int quick_action(const struct nx_itrace_block *qb,
 					uint64_t next)
 {
 	unsigned int shift = next == qb->q_fall ? 16 : 32;
 
 	shift = next == qb->q_target ? 0 : shift;
-	return (unsigned int)(qb->q_acts >> shift) & 0xFFFF;
+	return (unsigned int)(qb->q_acts >> shift);
 }
 
 /*
@@ -1362,21 +1372,23 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	      bool u, int pdep)
 {
 	const struct nx_itrace_block *qb = g->qb;
-	unsigned int a;
+	unsigned int a, tcode;
 	uint64_t icnt, hist;
 
 	/* The encoder not in its inline way: the message bit (lane_or),
 	 * then the general way (TCODE 0 or msg_limit 0). */
 	a = quick_action(qb, b->start) | e->lane_or;
 	if (a & 8) {
+		tcode = (a >> 8) & 0xFF;
+		a &= 0xFFFF;
 		/* Tail calls: this function keeps no registers.  PDEP: 1 or
 		 * 0 when the caller knows (nx_ingress_block_u_pdep()), else
 		 * -1. */
-		if (__builtin_expect(a >> 8 == 0, 0))
+		if (__builtin_expect(tcode == 0, 0))
 			ingress_block_slow(g, e, b, priv, tstamp);
-		else if (u && a >> 8 == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 1)
+		else if (u && tcode == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 1)
 			ibh_u_pdep(g, e, b, qb);
-		else if (u && a >> 8 == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 0)
+		else if (u && tcode == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 0)
 			ibh_u_plain(g, e, b, qb);
 		else if (u && (pdep == 1 || (pdep < 0 && e->pdep)))
 			ingress_msg_pdep_u(g, e, b, a);
@@ -1389,9 +1401,11 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 		return;
 	}
 	icnt = e->icnt + qb->q_units + b->lin_units;
-	hist = e->hist << (a >> 1 & 1) | (a >> 2 & 1);
-	if (__builtin_expect((icnt > e->icnt_limit) |
-			     ((hist & e->hist_limit) != 0), 0)) {
+	/* A & 63: 1 - SHIFT (lane()).  HIST below its limit (the inline
+	 * way keeps it there) and shifted by one bit at most: at or above
+	 * it when full. */
+	hist = (e->hist << 1 | (a >> 6 & 1)) >> (a & 63);
+	if (__builtin_expect((icnt > e->icnt_limit) | (hist >= e->hist_limit), 0)) {
 		ingress_block_slow(g, e, b, priv, tstamp);
 		return;
 	}

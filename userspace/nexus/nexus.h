@@ -513,10 +513,11 @@ struct nx_itrace_block {
 	int8_t simple;
 	uint8_t q_it_target, q_it_fall, q_it_else, q_units;
 	uint8_t q_kind, q_itype, q_len;
-	/* What the encoder's inline way does (nx_encoder.fast_tab) with the
-	 * itypes at q_target, at q_fall and else, in 16-bit lanes: one
-	 * load and two selects per execution, where the itypes would take
-	 * three loads, their selects and a table lookup. */
+	/* What the encoder's inline way does (nx_encoder.fast_tab, as
+	 * encoder.c's lane() puts it) with the itypes at q_target, at q_fall
+	 * and else, in 16-bit lanes: one load and two selects per
+	 * execution, where the itypes would take three loads, their selects
+	 * and a table lookup. */
 	uint64_t q_acts;
 	const uint32_t *words;
 	/* The first's units, the middle's, the last's address and class,
