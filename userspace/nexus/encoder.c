@@ -350,6 +350,9 @@ static const struct nx_ibh_tab ibh_tab = {
 	IBH_T64(IBH_H8), IBH_T64(IBH_TC)
 };
 
+/* fast_tab's action for a message of TCODE waiting for its target. */
+#define ACT_MSG(tcode)	(1 | 8 | (tcode) << 8)
+
 int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 		nx_sink_fn sink, void *ctx)
 {
@@ -377,9 +380,9 @@ int nx_enc_init(struct nx_encoder *e, const struct nx_config *cfg,
 	if (e->fast) {
 		bool htm = cfg->mode == NX_MODE_HTM;
 		uint16_t linear = 1, jump = 1;
-		uint16_t direct = 1 | 8 | NX_TCODE_DIRECT_BRANCH << 8;
-		uint16_t indirect = 1 | 8 | (htm ? NX_TCODE_INDIRECT_BRANCH_HIST
-					      : NX_TCODE_INDIRECT_BRANCH) << 8;
+		uint16_t direct = ACT_MSG(NX_TCODE_DIRECT_BRANCH);
+		uint16_t indirect = ACT_MSG(htm ? NX_TCODE_INDIRECT_BRANCH_HIST
+					    : NX_TCODE_INDIRECT_BRANCH);
 
 		/* What nx_enc_insn_slow() would do, when it is only that. */
 		if (cfg->all_jumps)
@@ -1379,17 +1382,22 @@ ingress_block(struct nx_ingress *g, struct nx_encoder *e,
 	 * then the general way (TCODE 0 or msg_limit 0). */
 	a = quick_action(qb, b->start) | e->lane_or;
 	if (a & 8) {
-		tcode = (a >> 8) & 0xFF;
-		a &= 0xFFFF;
 		/* Tail calls: this function keeps no registers.  PDEP: 1 or
 		 * 0 when the caller knows (nx_ingress_block_u_pdep()), else
-		 * -1. */
+		 * -1.  HTM's kind first, one compare of the lane (with
+		 * lane_or's bit too, which ibh_u()'s msg_limit catches). */
+		if (u && pdep == 1 && (uint16_t)a == ACT_MSG(NX_TCODE_INDIRECT_BRANCH_HIST)) {
+			ibh_u_pdep(g, e, b, qb);
+			return;
+		}
+		if (u && pdep == 0 && (uint16_t)a == ACT_MSG(NX_TCODE_INDIRECT_BRANCH_HIST)) {
+			ibh_u_plain(g, e, b, qb);
+			return;
+		}
+		tcode = (a >> 8) & 0xFF;
+		a &= 0xFFFF;
 		if (__builtin_expect(tcode == 0, 0))
 			ingress_block_slow(g, e, b, priv, tstamp);
-		else if (u && tcode == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 1)
-			ibh_u_pdep(g, e, b, qb);
-		else if (u && tcode == NX_TCODE_INDIRECT_BRANCH_HIST && pdep == 0)
-			ibh_u_plain(g, e, b, qb);
 		else if (u && (pdep == 1 || (pdep < 0 && e->pdep)))
 			ingress_msg_pdep_u(g, e, b, a);
 		else if (u)
