@@ -1244,7 +1244,7 @@ ibh_u(struct nx_ingress *g, struct nx_encoder *e, struct nx_itrace_block *b,
       const struct nx_itrace_block *qb, bool pdep)
 {
 	uint64_t icnt = e->icnt + qb->q_units, hist, f, w, x, ti, tf, th;
-	unsigned int s6a, s6b, s8a, s8b, s8c, tcode;
+	uint64_t s6a, s6b, s8a, s8b, s8c, tcode;
 	size_t fill = e->fill;
 
 	if (__builtin_expect((icnt + b->lin_units > e->msg_limit) |
