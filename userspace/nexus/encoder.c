@@ -1237,7 +1237,7 @@ static inline uint64_t top_bit(uint64_t v)
  * nx_branch_bytes_inline(); an empty HIST's stop bit lands past the
  * message's last byte (or above the 48 bits PDEP takes), where the next
  * message writes.  The tests first, so that their values are not kept
- * across the bytes: some 66 instructions, where block_msg() took 100.
+ * across the bytes: some 64 instructions, where block_msg() took 100.
  */
 static inline __attribute__((always_inline)) void
 ibh_u(struct nx_ingress *g, struct nx_encoder *e, struct nx_itrace_block *b,
@@ -1259,6 +1259,10 @@ ibh_u(struct nx_ingress *g, struct nx_encoder *e, struct nx_itrace_block *b,
 	f = ((e->ref_addr ^ b->start) & e->addr_mask) >> 1;
 	tf = top_bit(f | 1);
 	w |= f << (s6a & 63);
+	/* W made here, not after the HIST field: GCC otherwise or-s the
+	 * fields together at the end and keeps them all until then, in
+	 * registers it saves and restores. */
+	__asm__("" : "+r"(w));
 	s6b = s6a + e->ibh.f6[tf];
 	s8b = s8a + e->ibh.f8[tf];
 	hist = e->hist;
