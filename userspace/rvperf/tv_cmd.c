@@ -599,6 +599,10 @@ static int tv_record(int argc, char **argv)
 		/* The layout verify's gdbstub run will have (tv_gdb.h). */
 		args[n++] = "-R";
 		args[n++] = TV_USER_RESERVE;
+		if (access(TV_USER_LD_PREFIX, F_OK) == 0) {
+			args[n++] = "-L";
+			args[n++] = TV_USER_LD_PREFIX;
+		}
 	}
 	args[n++] = "-plugin";
 	args[n++] = arg;

@@ -340,6 +340,10 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		 * guest address space does not depend on the host's. */
 		args[n++] = "-R";
 		args[n++] = TV_USER_RESERVE;
+		if (access(TV_USER_LD_PREFIX, F_OK) == 0) {
+			args[n++] = "-L";
+			args[n++] = TV_USER_LD_PREFIX;
+		}
 		args[n++] = "-g";
 		args[n++] = portarg;
 		args[n++] = (char *)o->elf;

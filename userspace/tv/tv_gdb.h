@@ -17,6 +17,13 @@
  * without the gdbstub (which moves them otherwise).
  */
 #define TV_USER_RESERVE "0x100000000"
+/*
+ * User mode: where Debian's riscv64 libraries are (libc6-riscv64-cross);
+ * when it exists, record and verify both run QEMU with -L there, so that a
+ * dynamically linked program finds its loader and libraries, the same ones
+ * in both runs.
+ */
+#define TV_USER_LD_PREFIX "/usr/riscv64-linux-gnu"
 /* How long verify waits for QEMU's gdbstub to listen (while QEMU runs). */
 #define TV_GDB_START_SECONDS 120
 
