@@ -222,4 +222,15 @@ fails_in_one_line "an unknown event" "unknown event 'nope'" \
 	"$rvperf" record -e nope -- "$tmp/known"
 fails_in_one_line "a missing plugin" "no CTR plugin" \
 	"$rvperf" record --plugin "$tmp/none.so" -- "$tmp/known"
+
+# --whole-stacks turns the gate off (the plugin's gate=off): what QEMU is
+# given, seen through a stand-in that keeps its arguments.
+printf '#!/bin/sh\necho "$@" >"%s"\nexit 1\n' "$tmp/qemu-args" >"$tmp/fake-qemu"
+chmod +x "$tmp/fake-qemu"
+"$rvperf" record --qemu "$tmp/fake-qemu" -o "$tmp/w.data" -- "$tmp/known" >/dev/null 2>&1
+without=$(cat "$tmp/qemu-args" 2>/dev/null)
+"$rvperf" record --whole-stacks --qemu "$tmp/fake-qemu" -o "$tmp/w.data" -- "$tmp/known" >/dev/null 2>&1
+with=$(cat "$tmp/qemu-args" 2>/dev/null)
+[[ $with =~ ,gate=off && $without =~ librvperf-ctr && ! $without =~ gate= ]]
+ok $? "--whole-stacks gives the plugin gate=off, and only then"
 tap_done

@@ -180,7 +180,7 @@ static const struct command commands[] = {
 	{ "record", "run a riscv64 program under QEMU and record CTR branch stacks",
 	  "rvperf record [-e EVENT] [-c PERIOD] [-j FILTER] [-o FILE] [--depth N]\n"
 	  "              [--layout ratified|draft] [--ctl VALUE] [--misp] [--qemu QEMU]\n"
-	  "              [--plugin SO] -- PROG [ARGS]\n"
+	  "              [--plugin SO] [--whole-stacks] -- PROG [ARGS]\n"
 	  "  Runs PROG under qemu-riscv64 (or QEMU, or $RVPERF_QEMU) with the CTR\n"
 	  "  plugin and writes FILE (default perf.data), as perf record -b would.\n"
 	  "  EVENT: instructions (default), cycles, branches, branch-misses,\n"
@@ -189,7 +189,10 @@ static const struct command commands[] = {
 	  "  ind_call, ind_jmp, cond, call_stack, u.  --ctl VALUE programs the CTR\n"
 	  "  control register (mctrctl, or draft mctrcontrol) directly instead.\n"
 	  "  --misp runs the branch-predictor model, so entries say mispredicted or\n"
-	  "  predicted (M/P); without it they say neither (-).",
+	  "  predicted (M/P); without it they say neither (-).  On QEMU 9.1 and\n"
+	  "  later the plugin calls back only near samples, and about 1 sample in\n"
+	  "  1,000 keeps only its newest records; --whole-stacks calls back at\n"
+	  "  every block: every stack whole, as on QEMU 7.2, at 7.2's cost.",
 	  rvperf_record },
 	{ "script", "print the samples of a perf.data file with their branch stacks",
 	  "rvperf script [-i FILE] [-F FIELD,...]\n"

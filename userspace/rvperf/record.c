@@ -108,6 +108,7 @@ struct record_options {
 	uint64_t period;
 	unsigned int depth;
 	int misp;		/* --misp: run the predictor model */
+	int whole;		/* --whole-stacks: the plugin's gate=off */
 	char **prog_argv;
 };
 
@@ -249,6 +250,10 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 			break;
 		if (!strcmp(a, "--misp")) {
 			o->misp = 1;
+			continue;
+		}
+		if (!strcmp(a, "--whole-stacks")) {
+			o->whole = 1;
 			continue;
 		}
 		if (!val)
@@ -405,9 +410,9 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 
 	snprintf(plugin_arg, sizeof(plugin_arg),
 		 "%s,out=%s,ctl=0x%" PRIx64 ",event=%s,period=%" PRIu64
-		 ",depth=%u,layout=%s%s", o->plugin, trace_path, o->ctl,
+		 ",depth=%u,layout=%s%s%s", o->plugin, trace_path, o->ctl,
 		 model_event, o->period, o->depth, o->layout,
-		 o->misp ? ",misp=on" : "");
+		 o->misp ? ",misp=on" : "", o->whole ? ",gate=off" : "");
 	args[n++] = (char *)o->qemu;
 	if (ld_prefix(es)) {
 		args[n++] = "-L";
