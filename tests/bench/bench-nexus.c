@@ -77,6 +77,7 @@ static const struct {
 	{ "HTM callstack 8, repeat", { { "mode", "htm" }, { "callstack", "8" },
 				       { "repeat", "2" } } },
 };
+#define NMODES (sizeof(modes) / sizeof(modes[0]))
 
 /* The measured work, not inlined: callgrind's --toggle-collect names them. */
 static __attribute__((noinline)) int
@@ -120,7 +121,10 @@ int main(int argc, char **argv)
 	struct nx_ingress g;
 	struct nx_insn in;
 	struct insn *stream;
-	struct buf out = { 0 };
+	struct buf outs[NMODES] = { { 0 } };
+	struct nx_config cfgs[NMODES];
+	double enc_best[NMODES], dec_best[NMODES];
+	uint64_t decoded[NMODES] = { 0 };
 	struct stat st;
 	size_t n = 0, cap, i;
 	double base_best = 1e9, t;
@@ -132,13 +136,15 @@ int main(int argc, char **argv)
 	int fd, r, status = 0, only = -1;
 	size_t limit = SIZE_MAX;
 
+	for (m = 0; m < NMODES; m++)
+		enc_best[m] = dec_best[m] = 1e9;
 	if (argc < 3 || argc > 5) {
 		fprintf(stderr, "usage: bench-nexus ITRACE ELF [MODE [LIMIT]]\n");
 		return 2;
 	}
 	if (argc > 3) {
 		only = atoi(argv[3]);
-		if (only < 0 || only >= (int)(sizeof(modes) / sizeof(modes[0])))
+		if (only < 0 || only >= (int)NMODES)
 			return 2;
 	}
 	if (argc > 4)
@@ -182,71 +188,81 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-nexus: damaged instruction trace\n");
 		return 2;
 	}
-	out.cap = n + (1 << 20);	/* 8 bits an instruction is plenty */
-	out.p = malloc(out.cap);
-
-	/* Baseline: read the stream. */
+	/* Every mode's output kept, so that the rounds can go round the
+	 * modes: on a shared virtual machine the speed moves over seconds,
+	 * and a mode timed only in one stretch of them would take that
+	 * stretch's speed for its own. */
+	for (m = 0; m < NMODES; m++) {
+		outs[m].cap = n + (1 << 20);	/* 8 bits an instruction is plenty */
+		outs[m].p = malloc(outs[m].cap);
+		if (!outs[m].p)
+			return 2;
+	}
+	printf("N-Trace on %zu recorded instructions (%s), best of %d, the modes in turn\n",
+	       n, argv[2], rounds);
 	for (r = 0; r < rounds; r++) {
 		const uint64_t *w = (const uint64_t *)stream;
 
+		/* Baseline: read the stream. */
 		t = now();
 		for (i = 0; i < 2 * n; i += 4)
 			sum += w[i] ^ w[i + 1] ^ w[i + 2] ^ w[i + 3];
 		t = now() - t;
 		if (t < base_best)
 			base_best = t;
-	}
-	printf("N-Trace on %zu recorded instructions (%s), best of %d\n", n, argv[2],
-	       rounds);
-	printf("  baseline  read the stream:  %8.1f M instr/s  (%.1f GB/s)%s\n",
-	       (double)n / base_best / 1e6, 16.0 * (double)n / base_best / 1e9,
-	       sum == 42 ? " " : "");
+		for (m = 0; m < NMODES; m++) {
+			struct nx_image img;
+			unsigned int k;
 
-	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		double enc_best = 1e9, dec_best = 1e9;
-		struct nx_image img;
-		uint64_t decoded = 0;
-		unsigned int k;
-
-		if (only >= 0 && m != (unsigned int)only)
-			continue;
-		nx_config_default(&cfg);
-		for (k = 0; k < 4 && modes[m].opts[k][0]; k++)
-			nx_config_set(&cfg, modes[m].opts[k][0], modes[m].opts[k][1]);
-		for (r = 0; r < rounds; r++) {
+			if (only >= 0 && m != (unsigned int)only)
+				continue;
+			nx_config_default(&cfgs[m]);
+			for (k = 0; k < 4 && modes[m].opts[k][0]; k++)
+				nx_config_set(&cfgs[m], modes[m].opts[k][0], modes[m].opts[k][1]);
 			t = now();
-			if (bench_encode(&enc, &cfg, stream, n, &out)) {
+			if (bench_encode(&enc, &cfgs[m], stream, n, &outs[m])) {
 				fprintf(stderr, "bench-nexus: output buffer too small\n");
 				return 2;
 			}
 			t = now() - t;
-			if (t < enc_best)
-				enc_best = t;
-		}
-		nx_image_init(&img, &cfg);
-		if (nx_image_add_elf(&img, argv[2], NX_ELF_NATIVE_BASE, err, sizeof(err))) {
-			fprintf(stderr, "bench-nexus: %s\n", err);
-			return 2;
-		}
-		for (r = 0; r < rounds; r++) {
+			if (t < enc_best[m])
+				enc_best[m] = t;
+			nx_image_init(&img, &cfgs[m]);
+			if (nx_image_add_elf(&img, argv[2], NX_ELF_NATIVE_BASE, err, sizeof(err))) {
+				fprintf(stderr, "bench-nexus: %s\n", err);
+				return 2;
+			}
 			t = now();
-			decoded = bench_decode(&dec, &cfg, &img, &out);
+			decoded[m] = bench_decode(&dec, &cfgs[m], &img, &outs[m]);
 			t = now() - t;
-			if (t < dec_best)
-				dec_best = t;
+			if (t < dec_best[m])
+				dec_best[m] = t;
+			nx_image_free(&img);
 		}
-		nx_image_free(&img);
-		if (decoded != n)
+	}
+	printf("  baseline  read the stream:  %8.1f M instr/s  (%.1f GB/s)%s\n",
+	       (double)n / base_best / 1e6, 16.0 * (double)n / base_best / 1e9,
+	       sum == 42 ? " " : "");
+	for (m = 0; m < NMODES; m++) {
+		if (only >= 0 && m != (unsigned int)only)
+			continue;
+		if (decoded[m] != n)
+			status = 1;
+		/* The goals: a miss fails the bench (make bench). */
+		if ((double)n / enc_best[m] < 100e6 || (double)n / dec_best[m] < 200e6)
 			status = 1;
 		printf("  %-26s %6.3f bits/instr, %zu bytes\n", modes[m].name,
-		       8.0 * (double)out.n / (double)n, out.n);
-		printf("    encode  %8.1f M instr/s  ratio to baseline %.3f  (goal >= 100 M/s)\n",
-		       (double)n / enc_best / 1e6, base_best / enc_best);
-		printf("    decode  %8.1f M instr/s  ratio to baseline %.3f  (goal >= 200 M/s)%s\n",
-		       (double)n / dec_best / 1e6, base_best / dec_best,
-		       decoded == n ? "" : "  WRONG COUNT");
+		       8.0 * (double)outs[m].n / (double)n, outs[m].n);
+		printf("    encode  %8.1f M instr/s  ratio to baseline %.3f  (goal >= 100 M/s%s)\n",
+		       (double)n / enc_best[m] / 1e6, base_best / enc_best[m],
+		       (double)n / enc_best[m] < 100e6 ? ": NOT met" : "");
+		printf("    decode  %8.1f M instr/s  ratio to baseline %.3f  (goal >= 200 M/s%s)%s\n",
+		       (double)n / dec_best[m] / 1e6, base_best / dec_best[m],
+		       (double)n / dec_best[m] < 200e6 ? ": NOT met" : "",
+		       decoded[m] == n ? "" : "  WRONG COUNT");
 	}
-	free(out.p);
+	for (m = 0; m < NMODES; m++)
+		free(outs[m].p);
 	free(stream);
 	return status;
 }
