@@ -1271,19 +1271,7 @@ ibh_u(struct nx_ingress *g, struct nx_encoder *e, struct nx_itrace_block *b,
 	s8c = s8b + e->ibh.h8[th];
 	tcode = e->ibh.tc[th];
 	w |= tcode;
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (pdep) {
-		__asm__("pdepq %2, %1, %0" : "=r"(x) : "r"(w),
-			"r"(0xFCFCFCFCFCFCFCFCull));
-	} else
-#endif
-	{
-		(void)pdep;
-		x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
-		x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
-		x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
-		x <<= 2;
-	}
+	x = nx_spread_mdo(w, pdep);
 	/* MSEO: the ends of I-CNT and of the address, the message's end. */
 	x |= 1ull << (s8a & 63) | 1ull << (s8b & 63) | 3ull << (s8c & 63);
 	memcpy(e->buf + fill, &x, 8);

@@ -88,6 +88,31 @@ static inline unsigned int nx_var_chunks(uint64_t v, unsigned int room)
 }
 
 /*
+ * 48 bits of MDO, 6 to a byte, each above its byte's 2 MSEO bits: one
+ * instruction on x86-64 with BMI2 (PDEP, asm: no compiler flag; the
+ * caller knows the CPU has a fast one, nx_encoder.pdep), else three
+ * rounds of masks.
+ */
+static inline __attribute__((always_inline)) uint64_t
+nx_spread_mdo(uint64_t w, bool pdep)
+{
+	uint64_t x;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (pdep) {
+		__asm__("pdepq %2, %1, %0" : "=r"(x) : "r"(w),
+			"r"(0xFCFCFCFCFCFCFCFCull));
+		return x;
+	}
+#endif
+	(void)pdep;
+	x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
+	x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
+	x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
+	return x << 2;
+}
+
+/*
  * DirectBranch, IndirectBranch and IndirectBranchHist without SRC, TSTAMP
  * or the MSB extension (most of a trace) in at most eight bytes, built as
  * one 48-bit MDO string and spread into bytes in a few steps; the same
@@ -123,22 +148,7 @@ nx_branch_bytes_inline(unsigned int xlen, unsigned int tcode, unsigned int btype
 	    f << ((6 * (1 + c1)) & 63) | hist << ((6 * (1 + c1 + c2)) & 63);
 	/* No mask to 6 * N bits: each field's MDOs were counted from its
 	 * highest bit, so W has none above them. */
-	/* 6 bits to a byte, above its MSEO: one instruction on x86-64 with
-	 * BMI2 (PDEP, asm: no compiler flag; the caller knows the CPU has a
-	 * fast one, nx_encoder.pdep), else three rounds of masks. */
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (pdep) {
-		__asm__("pdepq %2, %1, %0" : "=r"(x) : "r"(w),
-			"r"(0xFCFCFCFCFCFCFCFCull));
-	} else
-#endif
-	{
-		(void)pdep;
-		x = (w & 0xFFFFFFull) | (w & 0xFFFFFF000000ull) << 8;
-		x = (x & 0x00000FFF00000FFFull) | (x & 0x00FFF00000FFF000ull) << 4;
-		x = (x & 0x003F003F003F003Full) | (x & 0x0FC00FC00FC00FC0ull) << 2;
-		x <<= 2;
-	}
+	x = nx_spread_mdo(w, pdep);
 	/* MSEO: end of field after I-CNT and after the address (without
 	 * the address or HIST, that is the last byte, which ends the
 	 * message anyway). */
