@@ -180,6 +180,7 @@ struct vcpu {
 	uint64_t gate_base;
 	uint64_t gate_on_at;	/* gate_now() when the count was last 0 */
 	uint64_t callbacks;	/* stats=on */
+	struct vcpu *gone;	/* the next in plugin.gone */
 	struct harthw hart;
 	struct rvp_trace_entry entries[CTRHW_MAX_DEPTH];
 } __attribute__((aligned(64)));
@@ -245,6 +246,9 @@ static struct {
 	struct rvp_trace_header header;
 	pthread_mutex_t lock;
 	struct vcpu *vcpus[MAX_VCPUS];
+	/* vCPUs whose thread exited and whose index another thread took
+	 * (first_block()): kept for the totals. */
+	struct vcpu *gone;
 	qemu_plugin_insn_data_v1_t insn_data_v1;
 	qemu_plugin_insn_data_v3_t insn_data_v3;
 	struct qemu_plugin_register *priv_reg;	/* level 2+ system mode */
@@ -939,9 +943,26 @@ static void drain(struct vcpu *v)
  * in one load (initial-exec: no call), not in plugin.vcpus[]. */
 static __thread struct vcpu *this_vcpu __attribute__((tls_model("initial-exec")));
 
+/*
+ * The first block a thread runs.  qemu-user gives the vCPU index of a
+ * thread that exited to the next thread it creates: a vCPU found at the
+ * index that is another thread's (its own tid) was that thread's, which
+ * left through a system call (its records made, its gate on), so it is
+ * kept for the totals and this thread starts a vCPU of its own.
+ */
 static __attribute__((noinline)) struct vcpu *first_block(unsigned int vcpu_index)
 {
-	return this_vcpu = vcpu_get(vcpu_index);
+	struct vcpu *v = vcpu_get(vcpu_index);
+
+	if (v && !plugin.system && v->tid != (uint64_t)syscall(SYS_gettid)) {
+		pthread_mutex_lock(&plugin.lock);
+		v->gone = plugin.gone;
+		plugin.gone = v;
+		plugin.vcpus[vcpu_index] = NULL;
+		pthread_mutex_unlock(&plugin.lock);
+		v = vcpu_new(vcpu_index);
+	}
+	return this_vcpu = v;
 }
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
@@ -1388,21 +1409,25 @@ static void write_event(const struct vcpu *v, uint64_t kind, const void *body,
 }
 
 /* This process's totals so far (at exit, or before an exec). */
+static void add_totals(struct rvp_trace_totals *t, const struct vcpu *v)
+{
+	t->transfers += v->transfers;
+	t->dropped += v->dropped;
+	t->samples += v->samples;
+	t->instructions += retired(v) - v->born;
+}
+
 static void process_totals(struct rvp_trace_totals *t)
 {
+	const struct vcpu *v;
 	unsigned int i;
 
 	memset(t, 0, sizeof(*t));
-	for (i = 0; i < MAX_VCPUS; i++) {
-		struct vcpu *v = plugin.vcpus[i];
-
-		if (!v)
-			continue;
-		t->transfers += v->transfers;
-		t->dropped += v->dropped;
-		t->samples += v->samples;
-		t->instructions += retired(v) - v->born;
-	}
+	for (i = 0; i < MAX_VCPUS; i++)
+		if (plugin.vcpus[i])
+			add_totals(t, plugin.vcpus[i]);
+	for (v = plugin.gone; v; v = v->gone)
+		add_totals(t, v);
 }
 
 /* The header holds what is known only once the program runs; it is
@@ -1467,6 +1492,7 @@ static void became_child(unsigned int vcpu_index)
 	for (i = 0; i < MAX_VCPUS; i++)
 		if (i != vcpu_index)
 			plugin.vcpus[i] = NULL;
+	plugin.gone = NULL;
 	if (v) {
 		v->tid = syscall(SYS_gettid);
 		v->transfers = v->dropped = v->samples = 0;

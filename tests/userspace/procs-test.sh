@@ -173,6 +173,16 @@ counts=$(awk '$NF == "work" {split($1, id, "/"); n[id[2]]++} END {for (t in n) p
 # others: samples in proportion 1 : 2 : 4 : 6
 echo "$counts" | awk '{ exit !(NF == 4 && $2 > 1.8 * $1 && $3 > 1.8 * $2 && $4 > 1.3 * $3) }'
 ok $? "four threads' samples of work, in proportion to their work ($counts)"
+# The same threads one after another: each takes the vCPU index the one
+# before left (qemu-user reuses them), and must still be a thread of its
+# own, under its tid.
+rec thr-seq.data ./threads seq
+ok $? "record the threads one after another"
+rvp script -i thr-seq.data -F pid,tid,ip,sym >thr-seq.sym
+counts=$(awk '$NF == "work" {split($1, id, "/"); n[id[2]]++} END {for (t in n) print n[t]}' thr-seq.sym |
+	sort -n | tr '\n' ' ')
+echo "$counts" | awk '{ exit !(NF == 4 && $2 > 1.8 * $1 && $3 > 1.8 * $2 && $4 > 1.3 * $3) }'
+ok $? "one after another, on a reused vCPU index: still four threads' samples in proportion ($counts)"
 awk '{split($1, id, "/"); print id[1]}' thr.sym | sort -u | wc -l | grep -qx 1
 ok $? "all under one pid"
 if [ -n "$perf612" ]; then

@@ -2,7 +2,9 @@
 /*
  * threads.c - three threads doing known amounts of work (1, 2 and 3
  * million iterations of work()) while the main thread waits, then half a
- * million in the main thread: for tests/userspace/procs-test.sh.
+ * million in the main thread: for tests/userspace/procs-test.sh.  With an
+ * argument (seq) each thread is joined before the next starts, so that
+ * qemu-user gives every one the vCPU index the one before left.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,14 +23,18 @@ static void *thread(void *arg)
 	return (void *)work((unsigned long)arg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t th[3];
 	long i;
 
-	for (i = 0; i < 3; i++)
+	(void)argv;
+	for (i = 0; i < 3; i++) {
 		pthread_create(&th[i], NULL, thread, (void *)(1000000 * (i + 1)));
-	for (i = 0; i < 3; i++)
+		if (argc > 1)
+			pthread_join(th[i], NULL);
+	}
+	for (i = 0; i < 3 && argc == 1; i++)
 		pthread_join(th[i], NULL);
 	printf("%lu\n", work(500000));
 	return 0;
