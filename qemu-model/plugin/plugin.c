@@ -1692,11 +1692,14 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	fflush(plugin.out);
 	pthread_mutex_unlock(&plugin.lock);
 	if (plugin.stats) {
+		const struct vcpu *v;
 		uint64_t cbs = 0;
 
 		for (i = 0; i < MAX_VCPUS; i++)
 			if (plugin.vcpus[i])
 				cbs += plugin.vcpus[i]->callbacks;
+		for (v = plugin.gone; v; v = v->gone)	/* threads that exited */
+			cbs += v->callbacks;
 		fprintf(stderr, "rvperf plugin: gate %s, %" PRIu64 " gaps, %"
 			PRIu64 " unsure samples, %" PRIu64 " gated callbacks, %"
 			PRIu64 " instructions\n", plugin.gate ? "on" : "off",
