@@ -178,6 +178,7 @@ if command -v setarch >/dev/null && setarch -R true 2>/dev/null; then
 	done <<-EOF
 		branchy ctl=0x1,event=instructions,period=1009,depth=16
 		branchy ctl=0x1,event=instructions,period=10007,depth=16
+		branchy ctl=0x1,event=instructions,period=1000003,depth=16
 		branchy ctl=0x1,event=cycles,period=3001,depth=32,layout=draft
 		branchy ctl=0x1,event=instructions,period=97,depth=256
 		branchy filter=call,,u,event=cycles,period=501,depth=32,layout=draft
