@@ -23,6 +23,7 @@
  * accesses (while it runs), then registers and pc at the next one.  Only
  * vCPU 0 is traced (the protocol is one hart's).
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,8 @@ struct insn_desc {
 
 /*
  * Block mode (user mode on API level 1): a callback per translation block
- * instead of per instruction, and an inline counter add per instruction
- * (no call).  When the next block starts, the counter says how many of
+ * instead of per instruction, and an inline counter add at the
+ * instructions that can stop a block early (never_stops()), no call.  When the next block starts, the counter says how many of
  * the last block's instructions began; each went on to the one after it,
  * and the last one to the new block's pc, unless that pc is its own and
  * it is no transfer: then it did not retire and runs again (QEMU leaves a
@@ -72,6 +73,7 @@ struct tb_desc {
 	uint64_t pc_last;	/* the last instruction's pc and length */
 	unsigned int len_last;
 	unsigned int n;
+	bool last_transfer;
 	size_t bytes;		/* the groups, the last one left open */
 	uint16_t *ends;		/* ends[k]: offset after instruction k's item */
 	uint8_t blob[];
@@ -191,7 +193,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 
 /* ---- output */
 
-static void flush(void)
+static __attribute__((noinline)) void flush(void)
 {
 	if (tv.buf.len && tv.out)
 		fwrite(tv.buf.data, 1, tv.buf.len, tv.out);
@@ -515,8 +517,25 @@ static void describe(struct insn_desc *d)
 		d->dest = 0;
 }
 
+/* NBYTES (4 or 8) little-endian bytes of V at P, in one store; the
+ * byte-by-byte loop this replaces was a third of a register loop's
+ * recording. */
+static inline uint8_t *put_le(uint8_t *p, uint64_t v, unsigned int nbytes)
+{
+	if (nbytes == 8) {
+		uint64_t le = htole64(v);
+
+		memcpy(p, &le, 8);
+	} else {
+		uint32_t le = htole32((uint32_t)v);
+
+		memcpy(p, &le, 4);
+	}
+	return p + nbytes;
+}
+
 /* Writes the running block's groups; ENDED: the run ended in it. */
-static void write_block(uint64_t next_pc, bool ended)
+static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 {
 	const struct tb_desc *t = tv.cur_tb;
 	unsigned int n = t->started < t->n ? (unsigned int)t->started : t->n;
@@ -532,27 +551,6 @@ static void write_block(uint64_t next_pc, bool ended)
 	}
 	last_pc = t->pcs[n - 1];
 	to = t->ends[n - 1];
-	/* The common case: all of it ran, no memory access. */
-	if (n == t->n && !tv.n_mem && !ended && tv.buf.len + t->bytes + 11 <= tv.buf.cap) {
-		uint8_t *p = tv.buf.data + tv.buf.len;
-
-		memcpy(p, t->blob, t->bytes);
-		p += t->bytes;
-		if (next_pc == t->pc_last + t->len_last) {
-			*p++ = TV_OP_INCR_PC;
-		} else {
-			/* The pc item, as tv_enc_addl writes it. */
-			*p++ = TV_OP_ADDL_STATE;
-			*p++ = TV_AS_PC;
-			for (unsigned int b = 0; b < tv.cfg.xlen / 8; b++)
-				*p++ = (uint8_t)(next_pc >> (8 * b));
-		}
-		*p++ = TV_OP_END_GROUP;
-		tv.buf.len = (size_t)(p - tv.buf.data);
-		if (tv.buf.len > (1u << 20))
-			flush();
-		return;
-	}
 	for (size_t i = 0; i < tv.n_mem; i++) {
 		/* The groups up to the access's instruction item, then it. */
 		size_t upto;
@@ -582,18 +580,90 @@ static void write_block(uint64_t next_pc, bool ended)
 		flush();
 }
 
+/*
+ * The common case of write_block(): the whole block ran (its last
+ * instruction began and the next block is not that instruction again), no
+ * memory access, room in the buffer: its groups as translated, then the
+ * last one's pc item and end.
+ */
+static inline bool write_whole_block(const struct tb_desc *t, uint64_t next_pc)
+{
+	uint8_t *p;
+
+	if (t->started != t->n || tv.n_mem ||
+	    tv.buf.len + t->bytes + 11 > tv.buf.cap ||
+	    (next_pc == t->pc_last && !t->last_transfer))
+		return false;
+	p = tv.buf.data + tv.buf.len;
+	memcpy(p, t->blob, t->bytes);
+	p += t->bytes;
+	if (next_pc == t->pc_last + t->len_last) {
+		*p++ = TV_OP_INCR_PC;
+	} else {
+		/* The pc item, as tv_enc_addl writes it. */
+		*p++ = TV_OP_ADDL_STATE;
+		*p++ = TV_AS_PC;
+		p = put_le(p, next_pc, tv.cfg.xlen / 8);
+	}
+	*p++ = TV_OP_END_GROUP;
+	tv.buf.len = (size_t)(p - tv.buf.data);
+	if (tv.buf.len > (1u << 20))
+		flush();
+	return true;
+}
+
 static void tb_exec(unsigned int vcpu_index, void *udata)
 {
-	const struct tb_desc *t = udata;
+	struct tb_desc *t = udata;
+	const struct tb_desc *c = tv.cur_tb;
 
 	if (vcpu_index != 0)
 		return;
-	if (tv.cur_tb)
-		write_block(t->pc_first, false);
-	else if (!tv.started)
+	if (__builtin_expect(c != NULL, 1)) {
+		if (!write_whole_block(c, t->pc_first))
+			write_block(t->pc_first, false);
+	} else if (!tv.started) {
 		start(t->pc_first);
+	}
 	tv.cur_tb = t;
-	((struct tb_desc *)t)->started = 0;
+	t->started = 0;
+}
+
+/*
+ * Block mode counts only at the instructions that can leave a block
+ * early, and at its last one, adding at each how many instructions began
+ * since the one counted before: started ends the same as with an add at
+ * every instruction.  An instruction that never stops its block has no
+ * runtime trap: the integer ALU (RV64I, M, and what else QEMU decodes in
+ * OP, OP-IMM, OP-32, OP-IMM-32), LUI, AUIPC, jumps and branches (with C,
+ * no target is misaligned), and their compressed forms.  An encoding QEMU
+ * cannot decode ends the block (QEMU raises the exception there), so it
+ * is a block's last instruction, counted anyway.  Loads, stores, atomics,
+ * floating point (a dynamic rounding mode can be illegal), CSRs and
+ * system instructions are counted.
+ */
+static bool never_stops(uint32_t word, unsigned int len)
+{
+	if (len == 2) {
+		unsigned int f3 = (word >> 13) & 7;
+
+		switch (word & 3) {
+		case 0:		/* c.addi4spn; the rest load or store */
+			return f3 == 0 && (word & 0xffff) != 0;
+		case 1:		/* c.addi ... c.bnez */
+			return true;
+		default:	/* c.slli; c.jr, c.mv, c.jalr, c.add, not c.ebreak */
+			return f3 == 0 || (f3 == 4 && (word & 0xffff) != 0x9002);
+		}
+	}
+	switch (word & 0x7f) {
+	case 0x13: case 0x1b: case 0x33: case 0x3b:	/* OP-IMM(-32), OP(-32) */
+	case 0x37: case 0x17:				/* LUI, AUIPC */
+	case 0x63: case 0x6f: case 0x67:		/* BRANCH, JAL, JALR */
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -605,7 +675,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (tv.block_mode) {
 		/* begin, instruction, increment pc, end: 9 bytes at most */
 		struct tb_desc *t = malloc(sizeof(*t) + 9 * n);
-		size_t at = 0;
+		size_t at = 0, counted = (size_t)-1;
 
 		if (!t || !(t->ends = malloc(n * sizeof(*t->ends))) ||
 		    !(t->pcs = malloc(n * sizeof(*t->pcs))) || !(t->transfer = malloc(n))) {
@@ -628,6 +698,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			if (k + 1 == n) {
 				t->pc_last = qemu_plugin_insn_vaddr(insn);
 				t->len_last = len;
+				t->last_transfer = t->transfer[k];
 			}
 			t->blob[at++] = TV_OP_BEGIN_GROUP;
 			t->blob[at++] = len == 2 ? TV_OP_INSN16 : TV_OP_INSN32;
@@ -638,8 +709,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				t->blob[at++] = TV_OP_INCR_PC;
 				t->blob[at++] = TV_OP_END_GROUP;
 			}
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &t->started, 1);
+			if (k + 1 == n || !never_stops(word, len)) {
+				qemu_plugin_register_vcpu_insn_exec_inline(insn,
+					QEMU_PLUGIN_INLINE_ADD_U64, &t->started,
+					k - counted);
+				counted = k;
+			}
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)k);
 		}

@@ -111,6 +111,15 @@ qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ub.tv" "$tmp/use
 	qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/ui.tv,block=off" "$tmp/user" >/dev/null &&
 	cmp -s "$tmp/ub.tv" "$tmp/ui.tv"
 ok $? "the plugin's block mode writes the same bytes as a callback per instruction"
+# Block mode counts only at the instructions that can stop a block early:
+# a load that faults into a signal handler mid-block, floating point, a CSR
+# read and an atomic among ALU instructions must give what a callback at
+# every instruction gives.
+"${cross}gcc" -static -O2 -o "$tmp/stops" tests/tv/stops.c || exit 1
+qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/sb.tv" "$tmp/stops" >"$tmp/sb.out" &&
+	qemu-riscv64 -R 0x100000000 -plugin "$RVPERF_TV_PLUGIN,out=$tmp/si.tv,block=off" "$tmp/stops" >"$tmp/si.out" &&
+	cmp -s "$tmp/sb.tv" "$tmp/si.tv"
+ok $? "blocks left early (a fault into a handler): block mode writes the same bytes"
 
 # ---- complete traces from QEMU 10.0.2
 if [ ! -x "$q10" ]; then
