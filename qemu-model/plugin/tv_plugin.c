@@ -80,9 +80,14 @@ struct tb_desc {
 };
 
 struct mem_event {
-	unsigned int insn;	/* index in its block */
+	/* The access's instruction: its index in the block, and in the high
+	 * half where its item ends in the blob (ends[]), for
+	 * write_whole_block() to read without a look at ends[]. */
+	uint32_t at;
 	uint64_t vaddr;
 };
+#define MEM_INSN(e) ((e)->at & 0xffff)
+#define MEM_END(e) ((e)->at >> 16)
 
 static struct {
 	int api_level;
@@ -96,6 +101,7 @@ static struct {
 	const struct insn_desc *cur;	/* its group is open */
 	bool started;
 	bool block_mode;
+	unsigned int addr_bytes;	/* of an address item (MLEN) */
 	const struct tb_desc *cur_tb;	/* block mode: the block running */
 	struct mem_event *mem;		/* its accesses so far */
 	size_t n_mem, mem_cap;
@@ -362,28 +368,70 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	tv.cur = d;
 }
 
+/* NBYTES (4 or 8) little-endian bytes of V at P, in one store; the
+ * byte-by-byte loop this replaces was a third of a register loop's
+ * recording. */
+static inline uint8_t *put_le(uint8_t *p, uint64_t v, unsigned int nbytes)
+{
+	if (nbytes == 8) {
+		uint64_t le = htole64(v);
+
+		memcpy(p, &le, 8);
+	} else {
+		uint32_t le = htole32((uint32_t)v);
+
+		memcpy(p, &le, 4);
+	}
+	return p + nbytes;
+}
+
+/* N bytes from S to D, in 16-byte moves: both have 15 bytes to spare
+ * (tb_trans() allocates the blob so, write_whole_block() checks room). */
+static inline uint8_t *copy_short(uint8_t *d, const uint8_t *s, size_t n)
+{
+	memcpy(d, s, 16);	/* most runs between accesses are shorter */
+	for (size_t i = 16; __builtin_expect(i < n, 0); i += 16)
+		memcpy(d + i, s + i, 16);
+	return d + n;
+}
+
+static __attribute__((noinline)) bool grow_mem(void)
+{
+	size_t cap = tv.mem_cap ? 2 * tv.mem_cap : 1024;
+	struct mem_event *p = realloc(tv.mem, cap * sizeof(*p));
+
+	if (!p)
+		return false;
+	tv.mem = p;
+	tv.mem_cap = cap;
+	return true;
+}
+
+/* Block mode: the access is queued for write_block(); udata: its
+ * instruction (struct mem_event's at). */
+static void mem_access_block(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, void *udata)
+{
+	(void)info;
+	if (vcpu_index != 0)
+		return;
+	if (__builtin_expect(tv.n_mem == tv.mem_cap, 0) && !grow_mem())
+		return;
+	tv.mem[tv.n_mem].at = (uint32_t)(uintptr_t)udata;
+	tv.mem[tv.n_mem++].vaddr = vaddr;
+}
+
 static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
-	unsigned int shift = qemu_plugin_mem_size_shift(info);
-	bool store = qemu_plugin_mem_is_store(info);
+	unsigned int shift;
+	bool store;
 
+	(void)udata;
 	if (vcpu_index != 0)
 		return;
-	if (tv.block_mode) {
-		if (tv.n_mem == tv.mem_cap) {
-			size_t cap = tv.mem_cap ? 2 * tv.mem_cap : 256;
-			struct mem_event *p = realloc(tv.mem, cap * sizeof(*p));
-
-			if (!p)
-				return;
-			tv.mem = p;
-			tv.mem_cap = cap;
-		}
-		tv.mem[tv.n_mem].insn = (unsigned int)(uintptr_t)udata;
-		tv.mem[tv.n_mem++].vaddr = vaddr;
-		return;
-	}
+	shift = qemu_plugin_mem_size_shift(info);
+	store = qemu_plugin_mem_is_store(info);
 	if (!tv.cur)
 		return;
 	if (!tv.mem_values || shift > 3) {
@@ -517,23 +565,6 @@ static void describe(struct insn_desc *d)
 		d->dest = 0;
 }
 
-/* NBYTES (4 or 8) little-endian bytes of V at P, in one store; the
- * byte-by-byte loop this replaces was a third of a register loop's
- * recording. */
-static inline uint8_t *put_le(uint8_t *p, uint64_t v, unsigned int nbytes)
-{
-	if (nbytes == 8) {
-		uint64_t le = htole64(v);
-
-		memcpy(p, &le, 8);
-	} else {
-		uint32_t le = htole32((uint32_t)v);
-
-		memcpy(p, &le, 4);
-	}
-	return p + nbytes;
-}
-
 /* Writes the running block's groups; ENDED: the run ended in it. */
 static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 {
@@ -541,6 +572,7 @@ static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 	unsigned int n = t->started < t->n ? (unsigned int)t->started : t->n;
 	size_t from = 0, to;
 	uint64_t last_pc;
+
 
 	if (n == 0)
 		return;
@@ -555,9 +587,9 @@ static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 		/* The groups up to the access's instruction item, then it. */
 		size_t upto;
 
-		if (tv.mem[i].insn >= n)
+		if (MEM_INSN(&tv.mem[i]) >= n)
 			break;	/* the instruction that did not retire */
-		upto = t->ends[tv.mem[i].insn];
+		upto = MEM_END(&tv.mem[i]);
 		if (upto > from) {
 			tv_enc_raw(&tv.buf, t->blob + from, upto - from);
 			from = upto;
@@ -582,21 +614,36 @@ static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 
 /*
  * The common case of write_block(): the whole block ran (its last
- * instruction began and the next block is not that instruction again), no
- * memory access, room in the buffer: its groups as translated, then the
- * last one's pc item and end.
+ * instruction began and the next block is not that instruction again) and
+ * the buffer has room: its groups as translated, each memory access's
+ * effective address after its instruction's item, then the last one's pc
+ * item and end.  Nothing is kept unless all of it is written.
  */
 static inline bool write_whole_block(const struct tb_desc *t, uint64_t next_pc)
 {
+	size_t n_mem = tv.n_mem, from = 0;
 	uint8_t *p;
 
-	if (t->started != t->n || tv.n_mem ||
-	    tv.buf.len + t->bytes + 11 > tv.buf.cap ||
+	if (t->started != t->n ||
+	    tv.buf.len + t->bytes + n_mem * 10 + 32 > tv.buf.cap ||
 	    (next_pc == t->pc_last && !t->last_transfer))
 		return false;
 	p = tv.buf.data + tv.buf.len;
-	memcpy(p, t->blob, t->bytes);
-	p += t->bytes;
+	for (size_t i = 0; i < n_mem; i++) {
+		size_t upto = MEM_END(&tv.mem[i]);
+
+		if (upto < from)
+			return false;
+		p = copy_short(p, t->blob + from, upto - from);
+		from = upto;
+		/* The effective-address item, as tv_enc_addl writes it;
+		 * 8 bytes stored, addr_bytes kept. */
+		*p++ = TV_OP_ADDL_STATE;
+		*p++ = TV_AS_EADDR;
+		put_le(p, tv.mem[i].vaddr, 8);
+		p += tv.addr_bytes;
+	}
+	p = copy_short(p, t->blob + from, t->bytes - from);
 	if (next_pc == t->pc_last + t->len_last) {
 		*p++ = TV_OP_INCR_PC;
 	} else {
@@ -607,6 +654,7 @@ static inline bool write_whole_block(const struct tb_desc *t, uint64_t next_pc)
 	}
 	*p++ = TV_OP_END_GROUP;
 	tv.buf.len = (size_t)(p - tv.buf.data);
+	tv.n_mem = 0;
 	if (tv.buf.len > (1u << 20))
 		flush();
 	return true;
@@ -674,7 +722,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	if (tv.block_mode) {
 		/* begin, instruction, increment pc, end: 9 bytes at most */
-		struct tb_desc *t = malloc(sizeof(*t) + 9 * n);
+		struct tb_desc *t = malloc(sizeof(*t) + 9 * n + 16);
 		size_t at = 0, counted = (size_t)-1;
 
 		if (!t || !(t->ends = malloc(n * sizeof(*t->ends))) ||
@@ -715,8 +763,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					k - counted);
 				counted = k;
 			}
-			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)k);
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access_block,
+							 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)(k | (size_t)t->ends[k] << 16));
 		}
 		t->bytes = at;
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
@@ -805,6 +854,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fail("no out=FILE given", "");
 		return -1;
 	}
+	tv.addr_bytes = tv_mlen_bytes(&tv.cfg);
 	if (tv.api_level >= 3)
 		tv.insn_data_v3 = (qemu_plugin_insn_data_v3_t)(void *)qemu_plugin_insn_data;
 	else
