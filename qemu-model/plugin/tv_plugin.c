@@ -56,9 +56,10 @@ struct insn_desc {
 
 /*
  * Block mode (user mode on API level 1): a callback per translation block
- * instead of per instruction, and an inline counter add at the
- * instructions that can stop a block early (never_stops()), no call.  When the next block starts, the counter says how many of
- * the last block's instructions began; each went on to the one after it,
+ * instead of per instruction, and an inline counter add (no call) at the
+ * instructions that can stop a block early (never_stops()).  When the next
+ * block starts, the counter says how many of the last block's
+ * instructions began; each went on to the one after it,
  * and the last one to the new block's pc, unless that pc is its own and
  * it is no transfer: then it did not retire and runs again (QEMU leaves a
  * block before an atomic it must run alone).  Each block's groups are
@@ -368,9 +369,9 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	tv.cur = d;
 }
 
-/* NBYTES (4 or 8) little-endian bytes of V at P, in one store; the
- * byte-by-byte loop this replaces was a third of a register loop's
- * recording. */
+/* NBYTES (4 or 8) little-endian bytes of V at P, in one store (a pc item
+ * after every taken branch: a byte at a time, it was a third of a
+ * register loop's recording). */
 static inline uint8_t *put_le(uint8_t *p, uint64_t v, unsigned int nbytes)
 {
 	if (nbytes == 8) {
@@ -572,7 +573,6 @@ static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 	unsigned int n = t->started < t->n ? (unsigned int)t->started : t->n;
 	size_t from = 0, to;
 	uint64_t last_pc;
-
 
 	if (n == 0)
 		return;
