@@ -29,11 +29,14 @@
 # cachegrind, through QEMU's generated code and into rvperf's conversion):
 # a count no neighbour changes.  CPU time on a shared virtual machine does
 # change: a fixed native loop here took anywhere from 0.14 s to 0.42 s from
-# one run to the next, and best-of-ROUNDS ratios moved by +-0.3 between
-# runs of this script.
-# Goal (issue 19): record <= 1.5x plain on each program, judged per QEMU on
-# the host instructions (on CPU time when valgrind is missing); exits 1
-# after printing everything if a goal is not met on any.
+# one run to the next, so the CPU-time ratios are the best of ROUNDS
+# (default 11) of runs interleaved with plain ones.  The two disagree on
+# callbacks: a callback per block costs more time than its instructions
+# say (bzip2 on QEMU 7.2: 1.47x in host instructions, 1.7-1.8x in CPU
+# time, best of 31).
+# Goal (issue 19): record <= 1.5x plain on each program, per QEMU, in
+# host instructions and in CPU time (CPU time alone when valgrind is
+# missing); exits 1 after printing everything if a goal is not met on any.
 set -u
 O=${O:-build}
 if [ -n "${QEMU_USER:-}" ]; then
@@ -42,7 +45,7 @@ else
 	qemus=(qemu-riscv64)
 	[ -x "${QEMU_USER_PLUGIN:-}" ] && qemus+=("$(realpath "$QEMU_USER_PLUGIN")")
 fi
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-11}
 rvperf=$O/userspace/rvperf
 plugin=$O/qemu-model/librvperf-ctr.so
 goal=1.5
@@ -114,29 +117,29 @@ for prog in "lua-pie bench.lua" "bzip2-pie -9 -c input.txt"; do
 			--qemu "$tmp/copy-trace" -o "$tmp/c.data" -- ./$prog)")
 	done
 	ratio=$(calc "$r / $p")
-	judged=$ratio
+	met=$(calc "($ratio <= $goal) ? \"met\" : \"NOT met\"")
+	imet=met
 	if [ -n "$have_valgrind" ]; then
 		# shellcheck disable=SC2086
 		ip=$(insns "$qemu" -L /usr/riscv64-linux-gnu ./$prog)
 		# shellcheck disable=SC2086
 		ir=$(insns "$rvperf" record --qemu "$qemu" -o "$tmp/i.data" -- ./$prog)
-		judged=$(calc "$ir / $ip")
+		imet=$(calc "($ir / $ip <= $goal) ? \"met\" : \"NOT met\"")
 	fi
-	met=$(calc "($judged <= $goal) ? \"met\" : \"NOT met\"")
-	[ "$met" = met ] || failed=1 qfailed=1
+	[ "$met" = met ] && [ "$imet" = met ] || failed=1 qfailed=1
 	echo "  ${prog%% *}:"
 	printf '    plain    qemu-riscv64:        %6.3f s\n' "$p"
 	printf '    callback a no-op per block:   %6.3f s   ratio %.2f\n' "$n" "$(calc "$n / $p")"
 	printf '    plugin   qemu + CTR plugin:   %6.3f s   ratio %.2f\n' "$g" "$(calc "$g / $p")"
-	printf '    record   rvperf record:       %6.3f s   ratio %.2f\n' "$r" "$ratio"
+	printf '    record   rvperf record:       %6.3f s   ratio %.2f   (goal <= %s in CPU time: %s)\n' \
+		"$r" "$ratio" "$goal" "$met"
 	printf '    convert  of which conversion: %6.3f s   ratio %.2f   (the trace copied in)\n' \
 		"$c" "$(calc "$c / $p")"
 	if [ -n "$have_valgrind" ]; then
 		printf '    host instructions: plain %.3f G, record %.3f G   ratio %.2f   (goal <= %s: %s)\n' \
-			"$(calc "$ip / 1e9")" "$(calc "$ir / 1e9")" "$judged" "$goal" "$met"
+			"$(calc "$ip / 1e9")" "$(calc "$ir / 1e9")" "$(calc "$ir / $ip")" "$goal" "$imet"
 	else
-		printf '    no valgrind: judged on CPU time, ratio %.2f   (goal <= %s: %s)\n' \
-			"$ratio" "$goal" "$met"
+		echo "    no valgrind: judged on CPU time alone"
 	fi
 done
 if [ "$qfailed" = 0 ]; then
