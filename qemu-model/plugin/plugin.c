@@ -99,8 +99,7 @@ enum tb_end {
 
 /* What the loop over the queue reads of every block comes first, and the
  * whole fits one cache line (tb_trans() allocates them 64-byte aligned):
- * tb_exec_lean() reads lean_step at every block, and a second line per
- * block was a third of its time on bzip2. */
+ * tb_exec_lean() reads lean_step at every block, one line a block. */
 struct tb_desc {
 	uint64_t start;
 	/* drain_defer()'s check: the block went on to ok_a or ok_b, or
