@@ -102,7 +102,6 @@ static struct {
 	const struct insn_desc *cur;	/* its group is open */
 	bool started;
 	bool block_mode;
-	unsigned int addr_bytes;	/* of an address item (MLEN) */
 	const struct tb_desc *cur_tb;	/* block mode: the block running */
 	struct mem_event *mem;		/* its accesses so far */
 	size_t n_mem, mem_cap;
@@ -622,6 +621,7 @@ static __attribute__((noinline)) void write_block(uint64_t next_pc, bool ended)
 static inline bool write_whole_block(const struct tb_desc *t, uint64_t next_pc)
 {
 	size_t n_mem = tv.n_mem, from = 0;
+	unsigned int addr_bytes = tv_mlen_bytes(&tv.cfg);
 	uint8_t *p;
 
 	if (t->started != t->n ||
@@ -641,7 +641,7 @@ static inline bool write_whole_block(const struct tb_desc *t, uint64_t next_pc)
 		*p++ = TV_OP_ADDL_STATE;
 		*p++ = TV_AS_EADDR;
 		put_le(p, tv.mem[i].vaddr, 8);
-		p += tv.addr_bytes;
+		p += addr_bytes;
 	}
 	p = copy_short(p, t->blob + from, t->bytes - from);
 	if (next_pc == t->pc_last + t->len_last) {
@@ -854,7 +854,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fail("no out=FILE given", "");
 		return -1;
 	}
-	tv.addr_bytes = tv_mlen_bytes(&tv.cfg);
 	if (tv.api_level >= 3)
 		tv.insn_data_v3 = (qemu_plugin_insn_data_v3_t)(void *)qemu_plugin_insn_data;
 	else
