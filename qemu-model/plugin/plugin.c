@@ -37,10 +37,10 @@
  * overwritten before anything reads CTR are never made (pend_range(),
  * give_pending()).  The trace is the same byte for byte as with
  * batch=off, which runs the model at every block
- * (tests/plugin/record-test.sh compares them).  On plugin API 3+ the
- * common case calls back only near samples (the gate, tb_exec_gated());
- * where it calls back at every block (QEMU 7.2) the callback only counts
- * and queues (tb_exec_lean()).
+ * (tests/plugin/record-test.sh compares them).  In the common case the
+ * callback only counts and queues (tb_exec_lean()), and only the blocks
+ * shortly before a sample are queued (the gate); on plugin API 3+ the
+ * others call back not at all.
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
@@ -179,19 +179,14 @@ struct vcpu {
 		uint64_t source, target, stamp;	/* stamp: retired(v) then */
 		uint64_t type;
 	} pend[2 * CTRHW_MAX_DEPTH];
-	/* The gate (tb_exec_gated()): a stretch of blocks since the last
+	/* The gate (lean_gap()): a stretch of blocks since the last
 	 * gap whose records have not yet covered depth + 1 (gapped, and
 	 * how many they cover), and the stretch before a sample due. */
 	bool gapped;
 	uint64_t known;
 	uint64_t gate_w;
 	uint64_t span;		/* give_pending(): for the gate */
-	/* Every block calls back (GATE_ON armed), or the scoreboard's
-	 * count went on from gate_base. */
-	bool gate_on;
-	uint64_t gate_base;
-	uint64_t gate_on_at;	/* gate_now() when the count was last 0 */
-	uint64_t callbacks;	/* stats=on */
+	uint64_t gate_base;	/* the scoreboard's count, armed */
 	struct vcpu *gone;	/* the next in plugin.gone */
 	struct lean_hot *hot;	/* its thread's tb_exec_lean() state */
 	struct harthw hart;
@@ -203,9 +198,10 @@ struct vcpu {
  * its instructions and whether it ends in a transfer to count, inline, as
  * n_insns << GATE_SHIFT | transfer (gate_packed()), and calls back only if
  * count is below GATE_FIRE.  count is armed to wrap past 0 after so many
- * instructions (gate_arm()); 0 (GATE_ON, and a new vCPU's) makes every
- * block call back for GATE_FIRE >> GATE_SHIFT instructions, renewed
- * every GATE_ON_RUN (gate_keep_on()).
+ * instructions (lean_unseen()); 0 (GATE_ON, and a new vCPU's) makes every
+ * block call back for GATE_FIRE >> GATE_SHIFT instructions, and every
+ * slow path of the callback, at most RING instructions apart, sets it
+ * back to 0 while blocks are to be seen (lean_load()).
  *
  * Both constants fit in a sign-extended 32-bit immediate (a block has at
  * most 512 instructions), which is what the host's add and compare take:
@@ -220,7 +216,6 @@ struct gate {
 #define GATE_FIRE 0x7fffffffull
 #define GATE_ON 0ull
 #define GATE_MAX_RUN (1ull << 15)	/* instructions an armed run lets pass */
-#define GATE_ON_RUN (1ull << 14)	/* instructions before the on count is renewed */
 #define GATE_DECAY 64
 
 /* What precedes a vCPU's first block: no instructions, no transfer. */
@@ -246,10 +241,11 @@ static struct {
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
 	bool check;		/* and blocks are checked as they run */
-	bool lean;		/* check, at every block (no gate): tb_exec_lean() */
+	bool lean;		/* check in tb_exec_lean() (user mode) */
+	bool lean_gate;		/* and the gate: only blocks near samples seen */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	bool noop;		/* noop=on: a callback per block, doing nothing */
-	bool gate;		/* level 3+: callbacks only near samples */
+	bool gate;		/* level 3+: the gate's scoreboard, no callback else */
 	bool gate_off;		/* gate=off */
 	bool stats;		/* stats=on: the gate's counts at exit */
 	struct qemu_plugin_scoreboard *gate_sb;
@@ -359,8 +355,6 @@ static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_lean(unsigned int vcpu_index, void *udata);
 static void tb_exec_lean_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
-static void tb_exec_gated(unsigned int vcpu_index, void *udata);
-static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata);
 
 /* A block's share of the gate's count (struct gate). */
 static inline uint64_t gate_packed(const struct tb_desc *d)
@@ -459,10 +453,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
 			QEMU_PLUGIN_INLINE_ADD_U64, count, gate_packed(d));
 		if (d->end == END_ECALL)
-			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_gated_ecall,
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_lean_ecall,
 				QEMU_PLUGIN_CB_NO_REGS, d);
 		else
-			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec_gated,
+			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec_lean,
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, count,
 				GATE_FIRE, d);
 		return;
@@ -1152,31 +1146,64 @@ static __attribute__((noinline)) void lean_slow(struct vcpu *v,
 }
 
 /*
- * What tb_exec_lean() touches at every block, in its thread's own TLS
- * (user mode: a vCPU is a thread), so that a block costs one subtraction
- * and a store to the queue: no vCPU pointer to load, no test for a first
- * block, no compare (10 host instructions on x86-64, where the same work
- * on struct vcpu took 17).  rem holds, in its high half, how many more
- * instructions may start before a block must go the slow way
- * (lean_hot_slow(), which folds what was subtracted into acc and does
- * there what the callback did at every block before), and in its low
- * half 2^32 - 1 less the transfers since it was loaded; each block
- * subtracts its lean_step, and a borrow out of the high half is the slow
- * way.  The high half is what is left until acc reaches left (the
- * sampled counter due; the block that takes it past left borrows, the
- * one after it reaches left exactly borrows next) or the ring's room
+ * What tb_exec_lean() touches at every block it is called for, in its
+ * thread's own TLS (user mode: a vCPU is a thread), so that a block costs
+ * one subtraction and a store to the queue: no vCPU pointer to load, no
+ * test for a first block, no compare with the sampled counter.  rem holds,
+ * in its high half, how many more instructions may start before a block
+ * must go the slow way (lean_hot_slow(), which folds what was subtracted
+ * into acc and does there what the callback did at every block before),
+ * and in its low half 2^32 - 1 less the transfers since it was loaded;
+ * each block subtracts its lean_step, and a borrow out of the high half
+ * is the slow way.  The high half is what is left until acc reaches left
+ * (the sampled counter due; the block that takes it past left borrows,
+ * the one after it reaches left exactly borrows next) or the ring's room
  * less two, whichever is less: every block has an instruction, so the
  * queue cannot overflow.  0 sends the next block the slow way: every
- * thread starts so.
+ * thread starts so.  qpos NULL is an unseen stretch (the gate, below):
+ * blocks are not queued.
  */
 struct lean_hot {
 	uint64_t rem;
 	const struct tb_desc **qpos;
 	uint64_t reload;	/* rem when last loaded */
 	struct vcpu *v;
+	unsigned int vcpu_index;
 };
 
 static __thread struct lean_hot lean_hot __attribute__((tls_model("initial-exec")));
+
+/*
+ * The gate (user mode, the check path of -j any): only the blocks shortly
+ * before a sample are queued and checked; the others are an unseen
+ * stretch, whose instructions and transfers are counted and whose records
+ * are not made.  Queuing every block costs more than the rest of the
+ * callback (bzip2 on QEMU 7.2: 0.12x plain of the callback's 0.3x), and
+ * from plugin API level 3 (QEMU 9.1) the blocks of a stretch need no
+ * callback at all: they count themselves inline into a per-vCPU
+ * scoreboard (struct gate), and tb_exec_lean() is a conditional callback
+ * that runs only while the count is below GATE_FIRE.  Below that level
+ * every block calls back and the stretch is kept in rem (qpos NULL).
+ *
+ * lean_load() starts a stretch when the ring is empty and the sampled
+ * counter is due more than twice gate_w instructions on; it ends gate_w
+ * before, at the block that borrows (level < 3) or whose callback fires
+ * (level 3+: rem is 0), or at a block ending in ecall, which always calls
+ * back (the model runs the trap, and the system-call callbacks find it
+ * current).  lean_gap() then gives the model the stretch: the transfer
+ * into the first block seen has no record either, which matters only if
+ * fewer than depth + 1 records follow before a sample (v->gapped): gate_w
+ * follows twice the span the last depth + 1 records took (give_pending(),
+ * write_sample()), and a sample that still falls short keeps only the
+ * records known (a short stack), is counted and reported at exit.  A
+ * transfer in an unseen stretch that went elsewhere (a signal) is counted
+ * as a transfer, not as dropped.  While blocks are seen, every slow path
+ * (at most RING instructions apart) sets the count back to GATE_ON.
+ */
+static inline struct gate *gate_of(unsigned int vcpu_index)
+{
+	return qemu_plugin_scoreboard_find(plugin.gate_sb, vcpu_index);
+}
 
 /* What the blocks queued since the last lean_load() added, into v; REM
  * is rem after the last of them. */
@@ -1189,21 +1216,83 @@ static inline void lean_fold(struct lean_hot *h, uint64_t rem)
 	h->reload = rem;
 }
 
+/* The unseen stretch ends: REM is rem after its last block (below level
+ * 3); D, if any, is the block seen first, whose own share the scoreboard
+ * already holds (level 3+). */
+static __attribute__((noinline)) void lean_gap(struct lean_hot *h,
+					       uint64_t rem,
+					       const struct tb_desc *d)
+{
+	struct vcpu *v = h->v;
+	uint64_t insns, transfers, used = h->reload - rem;
+
+	h->qpos = v->qpos;
+	h->reload = rem;
+	if (plugin.gate) {
+		uint64_t sum = gate_of(h->vcpu_index)->count - v->gate_base;
+
+		if (d)
+			sum -= gate_packed(d);
+		insns = sum >> GATE_SHIFT;
+		transfers = sum & ((1u << GATE_SHIFT) - 1);
+	} else {
+		insns = used >> 32;
+		transfers = used & 0xffffffffu;
+	}
+	if (!insns)
+		return;	/* no block ran unseen: the last seen is v->prev */
+	/* acc holds the last block seen (lean_from_check()); with the
+	 * stretch's it all retires, and nothing is queued. */
+	v->acc += insns + (transfers << 32);
+	check_flush(v);
+	v->pend_n = 0;
+	v->gapped = true;
+	v->known = 0;
+	v->prev = v->seg_prev = &no_block;
+	v->left = check_left(v);
+	plugin.gaps++;
+}
+
+/* An unseen stretch of RUN instructions from here. */
+static void lean_unseen(struct lean_hot *h, uint64_t run)
+{
+	struct vcpu *v = h->v;
+
+	h->qpos = NULL;
+	if (plugin.gate) {
+		if (run > GATE_MAX_RUN)
+			run = GATE_MAX_RUN;
+		/* The count reaches 2^64 (0: below GATE_FIRE) when the
+		 * blocks from here have run more than RUN instructions. */
+		v->gate_base = -((run + 1) << GATE_SHIFT);
+		gate_of(h->vcpu_index)->count = v->gate_base;
+		h->rem = h->reload = 0;
+	} else {
+		h->rem = h->reload = run << 32 | 0xffffffffu;
+	}
+}
+
 static inline void lean_load(struct lean_hot *h)
 {
 	const struct vcpu *v = h->v;
 	uint32_t acc = (uint32_t)v->acc;
-	uint64_t room = (uint64_t)(v->ring + RING - v->qpos), n;
+	uint64_t room = (uint64_t)(v->ring + RING - v->qpos), n = 0;
 
 	h->qpos = v->qpos;
-	if (acc >= v->left || room < 2) {
-		h->rem = h->reload = 0;
-		return;
+	if (acc < v->left && room >= 2) {
+		n = v->left - acc;
+		if (plugin.lean_gate && v->qpos == v->ring &&
+		    n > 2 * v->gate_w) {
+			lean_unseen(h, n - v->gate_w);
+			return;
+		}
+		if (n > room - 2)
+			n = room - 2;
+		n = n << 32 | 0xffffffffu;
 	}
-	n = v->left - acc;
-	if (n > room - 2)
-		n = room - 2;
-	h->rem = h->reload = n << 32 | 0xffffffffu;
+	h->rem = h->reload = n;
+	if (plugin.gate)
+		gate_of(h->vcpu_index)->count = GATE_ON;
 }
 
 /* A block that borrowed: rem is already less its lean_step. */
@@ -1212,6 +1301,7 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 {
 	struct lean_hot *h = &lean_hot;
 	struct vcpu *v = h->v;
+	bool far = false;
 
 	if (__builtin_expect(!v, 0)) {
 		v = first_block(vcpu_index);
@@ -1219,8 +1309,14 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 		if (!v)
 			return;	/* no memory: the next block tries again */
 		h->v = v;
+		h->vcpu_index = vcpu_index;
 		v->hot = h;
 		h->qpos = v->qpos;
+	} else if (!h->qpos) {
+		lean_gap(h, h->rem + d->lean_step, d);
+		/* A stretch is at most GATE_MAX_RUN (level 3+): if the
+		 * sample is still far, the next one starts after D. */
+		far = (uint32_t)v->acc + d->n_insns + 2 * v->gate_w < v->left;
 	} else {
 		lean_fold(h, h->rem + d->lean_step);
 	}
@@ -1229,7 +1325,7 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 	} else {
 		v->acc += d->step;
 		*v->qpos++ = d;
-		if (v->qpos == v->ring + RING)
+		if (v->qpos == v->ring + RING || far)
 			lean_flush(v);
 	}
 	lean_load(h);
@@ -1237,7 +1333,7 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 
 static void tb_exec_lean(unsigned int vcpu_index, void *udata)
 {
-	const struct tb_desc *d = udata;
+	const struct tb_desc *d = udata, **q;
 	uint64_t rem;
 	bool borrow = __builtin_sub_overflow(lean_hot.rem, d->lean_step, &rem);
 
@@ -1246,182 +1342,43 @@ static void tb_exec_lean(unsigned int vcpu_index, void *udata)
 		lean_hot_slow(vcpu_index, d);
 		return;
 	}
-	*lean_hot.qpos++ = d;
+	q = lean_hot.qpos;
+	if (q) {
+		*q = d;
+		lean_hot.qpos = q + 1;
+	}
 }
 
 /* Everything queued through the model (a thread's own state, or that of
- * one stopped at exit: struct lean_hot is only written by its thread). */
+ * one stopped at exit: struct lean_hot is only written by its thread).
+ * At exit, a program that a signal ended may be in an unseen stretch:
+ * its last block retires too, where with every block seen none follows
+ * to retire it. */
 static __attribute__((noinline)) void lean_hot_flush(struct lean_hot *h)
 {
-	lean_fold(h, h->rem);
+	if (h->qpos)
+		lean_fold(h, h->rem);
+	else
+		lean_gap(h, h->rem, NULL);
 	lean_flush(h->v);
 	lean_load(h);
 }
 
 /* A block that ends in ecall: the model catches up before the call, and
- * the next block takes the slow path (it resolves the ecall). */
+ * the next block takes the slow path (it resolves the ecall).  The block
+ * itself is seen: it ends an unseen stretch. */
 static void tb_exec_lean_ecall(unsigned int vcpu_index, void *udata)
 {
-	tb_exec_lean(vcpu_index, udata);
+	const struct tb_desc *d = udata;
+
+	if (lean_hot.qpos) {
+		tb_exec_lean(vcpu_index, udata);
+	} else {
+		lean_hot.rem -= d->lean_step;
+		lean_hot_slow(vcpu_index, d);
+	}
 	if (lean_hot.v)
 		lean_hot_flush(&lean_hot);
-}
-
-/*
- * The gate (plugin API level 3+, user mode, the check path of -j any).
- * QEMU 7.2 can only call back at every block; from level 3 the blocks
- * count themselves inline into a per-vCPU scoreboard (struct gate) and
- * call tb_exec_gated() only when the count says the instructions they may
- * run unseen are used up.  From gate_w instructions before the sampled
- * counter is due every block calls back (gate_on), so that the sample's
- * records are made from blocks the plugin saw, and after an ecall (the
- * model runs the trap when the next block starts); the first callback
- * after the sample arms the count again (gate_arm()).  A callback that
- * finds blocks it did not see (gate_gap()) gives the model their
- * instructions and transfers from the count; their records are unknown,
- * the transfer into the callback's block included, which matters only if
- * fewer than depth + 1 records follow before a sample (v->gapped): the
- * stretch follows twice the span the last depth + 1 records took
- * (give_pending(), write_sample()), and a sample that still falls short
- * keeps only the records known (a short stack), is counted and reported
- * at exit.  A transfer in an unseen stretch that went elsewhere (a
- * signal) is counted as a transfer, not as dropped.
- */
-static inline struct gate *gate_of(unsigned int vcpu_index)
-{
-	return qemu_plugin_scoreboard_find(plugin.gate_sb, vcpu_index);
-}
-
-/*
- * SUM: the gate's count of the blocks after v->prev, which ran unseen
- * (gate_packed(), summed).  Their instructions retire and their transfers
- * count; the next block seen follows no known block (no_block: no
- * record for the transfer into it).
- */
-static __attribute__((noinline)) void gate_gap(struct vcpu *v, uint64_t sum)
-{
-	/* In tb_desc.step's form; v->prev's step is added by the block
-	 * after it, which ran unseen. */
-	uint64_t add = v->prev->step + (sum >> GATE_SHIFT) +
-		       ((sum & ((1u << GATE_SHIFT) - 1)) << 32);
-
-	check_flush(v);
-	v->pend_n = 0;
-	v->gapped = true;
-	v->known = 0;
-	v->unflushed += (uint32_t)add;
-	v->transfers += add >> 32;
-	v->prev = v->seg_prev = &no_block;
-	v->left = check_left(v);
-	plugin.gaps++;
-}
-
-/* The instructions retired by now, those the check path holds included:
- * what the on count's renewal goes by. */
-static inline uint64_t gate_now(const struct vcpu *v)
-{
-	return retired(v) + (uint32_t)v->acc;
-}
-
-/* The first callback after the count was armed, at block D: the blocks
- * before it that ran unseen, if any; from here every block calls back. */
-static __attribute__((noinline)) void gate_enter(struct vcpu *v,
-						 unsigned int vcpu_index,
-						 const struct tb_desc *d)
-{
-	struct gate *g = gate_of(vcpu_index);
-	uint64_t sum = g->count - v->gate_base;
-
-	if (sum != gate_packed(d))
-		gate_gap(v, sum - gate_packed(d));
-	g->count = GATE_ON;
-	v->gate_on = true;
-	v->gate_on_at = gate_now(v);
-}
-
-/* Every block calls back while the on count stays below GATE_FIRE:
- * renewed before it could get there (a block adds at most 512). */
-static inline void gate_keep_on(struct vcpu *v, unsigned int vcpu_index)
-{
-	if (__builtin_expect(gate_now(v) - v->gate_on_at > GATE_ON_RUN, 0)) {
-		gate_of(vcpu_index)->count = GATE_ON;
-		v->gate_on_at = gate_now(v);
-	}
-}
-
-/* After the check of D: let the next blocks run unseen up to gate_w
- * instructions before the sampled counter is due, if that is ahead. */
-static inline void gate_arm(struct vcpu *v, unsigned int vcpu_index,
-			    const struct tb_desc *d)
-{
-	uint64_t used = (uint32_t)v->acc + d->n_insns + v->gate_w, run;
-
-	if (used >= v->left) {
-		gate_keep_on(v, vcpu_index);
-		return;
-	}
-	run = v->left - used;
-	if (run > GATE_MAX_RUN)
-		run = GATE_MAX_RUN;
-	/* The count reaches 2^64 (0: below GATE_FIRE) when the blocks
-	 * after D have run more than RUN instructions. */
-	v->gate_base = -((run + 1) << GATE_SHIFT);
-	gate_of(vcpu_index)->count = v->gate_base;
-	v->gate_on = false;
-}
-
-/* What both gated callbacks do first: this vCPU (NULL before its first
- * block), counted, with the blocks that ran unseen given to the model. */
-static inline struct vcpu *gated_vcpu(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v = this_vcpu;
-
-	if (__builtin_expect(!v, 0) && !(v = first_block(vcpu_index)))
-		return NULL;
-	v->callbacks++;
-	if (!v->gate_on)
-		gate_enter(v, vcpu_index, udata);
-	return v;
-}
-
-static void tb_exec_gated(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v = gated_vcpu(vcpu_index, udata);
-
-	if (!v)
-		return;
-	tb_exec_check(vcpu_index, udata);
-	gate_arm(v, vcpu_index, udata);
-}
-
-static void tb_exec_gated_ecall(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v = gated_vcpu(vcpu_index, udata);
-
-	/* gate_on stays: the next block resolves the ecall. */
-	if (!v)
-		return;
-	tb_exec_check_ecall(vcpu_index, udata);
-	gate_keep_on(v, vcpu_index);
-}
-
-/* At exit: the blocks that ran unseen since the last callback.  A
- * program leaves through a system call, whose block calls back, so this
- * is only for one a signal ended: its last block retires too, where with
- * every block seen none follows to retire it. */
-static void gate_exit(unsigned int vcpu_index, struct vcpu *v)
-{
-	struct gate *g;
-	uint64_t sum;
-
-	if (!plugin.gate || v->gate_on)
-		return;
-	g = gate_of(vcpu_index);
-	sum = g->count - v->gate_base;
-	if (sum)
-		gate_gap(v, sum);
-	g->count = GATE_ON;
-	v->gate_on = true;
 }
 
 /* System mode: the mode may have changed between the blocks. */
@@ -1745,7 +1702,6 @@ static struct vcpu *vcpu_new(unsigned int index)
 	/* The gate's first stretch: 64 instructions a record (see
 	 * give_pending() for how it grows). */
 	v->gate_w = 64 * (ctrhw_depth(&v->hart.ctr) + 1);
-	v->gate_on = true;	/* a new vCPU's count is 0: GATE_ON */
 	v->budget = next_budget(v);
 	v->left = check_left(v);
 	v->tid = syscall(SYS_gettid);
@@ -1779,7 +1735,6 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 		if (!v)
 			continue;
-		gate_exit(i, v);
 		drain(v);	/* other vCPUs are stopped by now */
 		give_pending(v);
 	}
@@ -1790,20 +1745,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	rewrite_header();
 	fflush(plugin.out);
 	pthread_mutex_unlock(&plugin.lock);
-	if (plugin.stats) {
-		const struct vcpu *v;
-		uint64_t cbs = 0;
-
-		for (i = 0; i < MAX_VCPUS; i++)
-			if (plugin.vcpus[i])
-				cbs += plugin.vcpus[i]->callbacks;
-		for (v = plugin.gone; v; v = v->gone)	/* threads that exited */
-			cbs += v->callbacks;
+	if (plugin.stats)
 		fprintf(stderr, "rvperf plugin: gate %s, %" PRIu64 " gaps, %"
-			PRIu64 " unsure samples, %" PRIu64 " gated callbacks, %"
-			PRIu64 " instructions\n", plugin.gate ? "on" : "off",
-			plugin.gaps, plugin.unsure, cbs, t.instructions);
-	}
+			PRIu64 " unsure samples, %" PRIu64 " instructions\n",
+			plugin.lean_gate ? "on" : "off", plugin.gaps,
+			plugin.unsure, t.instructions);
 	else if (plugin.unsure)
 		fprintf(stderr, "rvperf plugin: %" PRIu64 " samples hold only "
 			"the branch records made since the gate's last unseen "
@@ -2070,7 +2016,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (plugin.gate &&
 	    !(plugin.gate_sb = qemu_plugin_scoreboard_new(sizeof(struct gate))))
 		plugin.gate = false;
-	plugin.lean = plugin.check && !plugin.gate && !plugin.system;
+	plugin.lean = plugin.check && !plugin.system;
+	plugin.lean_gate = plugin.gate ||
+		(plugin.lean && !plugin.gate_off && accepts_jumps());
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 

@@ -41,8 +41,8 @@ registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU) $(QEMU_USER_PLUGIN)
 STACK_TARGETS += registry-stack
 # The CTR plugin's record test and rvperf record's processes test on the
 # plugin-capable 10.2.2 qemu-riscv64 too (HOST_TESTS runs them on Debian's
-# 7.2): the gate's path, through fork, exec and dlopen; and the gate
-# against every block on a real program (7.2 has no gate).
+# 7.2): the gate's path without callbacks (plugin API 3+), through fork,
+# exec and dlopen, and against every block on a real program.
 STACK_TIERS += 'plugin-record-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/record-test.sh' \
 	'plugin-gate-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/gate-test.sh' \
 	'userspace-procs-qemu10=env RVPERF_QEMU=$(abspath $(QEMU_USER_PLUGIN)) tests/userspace/procs-test.sh'

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The plugin's gate (plugin API 3+, QEMU >= 9.1) on a real program: bzip2
+# The plugin's gate (blocks called back, QEMU 7.2, or run without a
+# callback, plugin API 3+, QEMU >= 9.1) on a real program: bzip2
 # (tests/userspace/realprogs, the dynamically linked PIE) recorded as
 # rvperf record does (-j any, a sample every 10007 instructions, depth 16)
 # through the gate and block by block (gate=off), the same run twice
@@ -10,7 +11,7 @@
 # not make (tests/plugin/gate-compare.py).  bzip2's sparse phases (long
 # runs of not-taken branches) make a few short samples, so the short path
 # is taken; the totals must be the same.  QEMU_USER=/path/to/qemu-riscv64
-# (make check: the registry's 10.2.2); SKIP on a QEMU without the gate.
+# (make check: Debian's 7.2 and the registry's 10.2.2).
 set -u
 . tests/tap.sh
 O=${O:-build}

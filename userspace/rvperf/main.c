@@ -189,10 +189,11 @@ static const struct command commands[] = {
 	  "  ind_call, ind_jmp, cond, call_stack, u.  --ctl VALUE programs the CTR\n"
 	  "  control register (mctrctl, or draft mctrcontrol) directly instead.\n"
 	  "  --misp runs the branch-predictor model, so entries say mispredicted or\n"
-	  "  predicted (M/P); without it they say neither (-).  On QEMU 9.1 and\n"
-	  "  later the plugin calls back only near samples, and about 1 sample in\n"
-	  "  1,000 keeps only its newest records; --whole-stacks calls back at\n"
-	  "  every block: every stack whole, as on QEMU 7.2, at 7.2's cost.",
+	  "  predicted (M/P); without it they say neither (-).  The plugin sees\n"
+	  "  only the blocks shortly before each sample (on QEMU 9.1 and later the\n"
+	  "  others do not even call back), and about 1 sample in 1,000 keeps only\n"
+	  "  its newest records; --whole-stacks sees every block: every stack\n"
+	  "  whole, at a higher cost.",
 	  rvperf_record },
 	{ "script", "print the samples of a perf.data file with their branch stacks",
 	  "rvperf script [-i FILE] [-F FIELD,...]\n"
