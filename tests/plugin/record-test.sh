@@ -224,6 +224,37 @@ fails_in_one_line "an unknown event" "unknown event 'nope'" \
 fails_in_one_line "a missing plugin" "no CTR plugin" \
 	"$rvperf" record --plugin "$tmp/none.so" -- "$tmp/known"
 
+# A trace cut short (QEMU killed while writing): record converts the
+# samples it holds whole, says the trace ended early and exits non-zero.
+# The stand-in for QEMU copies a trace, cut in the middle of a sample.
+riscv64-linux-gnu-gcc -static -O2 -o "$tmp/branchy-c" userspace/sample/branchy.c
+"$qemu" -plugin "$plugin,out=$tmp/whole.rvt,ctl=0x1,event=instructions,period=10007,depth=16" \
+	"$tmp/branchy-c" 300 >/dev/null 2>&1
+size=$(stat -c %s "$tmp/whole.rvt")
+head -c $((size / 2 + 100)) "$tmp/whole.rvt" >"$tmp/cut.rvt"
+printf '#!/bin/sh\nfor a; do case $a in *,out=*) o=${a#*,out=}; o=${o%%%%,*};; esac; done\nexec cp "%s" "$o"\n' \
+	"$tmp/cut.rvt" >"$tmp/cut-qemu"
+chmod +x "$tmp/cut-qemu"
+"$rvperf" record --qemu "$tmp/cut-qemu" -o "$tmp/cut.data" -- "$tmp/branchy-c" 300 \
+	>/dev/null 2>"$tmp/cut.err"
+status=$?
+# The samples whole before the cut (rvp_trace.h: a 12-word header, then
+# 7-word records, each sample followed by nr 3-word entries).
+want=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, n = 96, 0
+while off + 56 <= len(d):
+    kind, nr = struct.unpack_from("<Q", d, off)[0], struct.unpack_from("<Q", d, off + 48)[0]
+    off += 56 + (24 if kind == 1 else 8) * nr
+    n += kind == 1 and off <= len(d)
+print(n)' "$tmp/cut.rvt")
+"$rvperf" script -F ip,brstack -i "$tmp/cut.data" >"$tmp/cut.txt" 2>/dev/null
+got=$(grep -c . "$tmp/cut.txt")
+[ $status -ne 0 ] && grep -q "ends early" "$tmp/cut.err" && [ "${want:-0}" -gt 10 ] &&
+	[ "$got" = "$want" ]
+ok $? "a trace cut short: its $want whole samples converted, non-zero ($got; $(head -c 160 "$tmp/cut.err"))"
+
 # --whole-stacks turns the gate off (the plugin's gate=off): what QEMU is
 # given, seen through a stand-in that keeps its arguments.
 printf '#!/bin/sh\necho "$@" >"%s"\nexit 1\n' "$tmp/qemu-args" >"$tmp/fake-qemu"

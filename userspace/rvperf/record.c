@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -441,11 +442,6 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 
 /* ---- trace to perf.data */
 
-static int read_exact(FILE *f, void *buf, size_t size)
-{
-	return fread(buf, 1, size, f) == size ? 0 : -1;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -500,21 +496,48 @@ static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
  * written), read one record ahead so that all threads' records can be
  * merged by time.  Each thread's time is its own instruction count, going
  * on from its creator's at the clone. */
+/*
+ * A trace is read where the kernel keeps it, mapped: its samples are
+ * megabytes that stdio would copy twice (read() into its buffer, fread()
+ * out of it), each call taking the stream's lock.  The plugin writes
+ * 64-bit words only, so every record and payload in the map is aligned.
+ */
 struct trace_stream {
-	FILE *f;
+	const unsigned char *map;
+	size_t size, off;
 	char path[PATH_MAX + 32];
 	uint64_t tid;			/* the thread whose records these are */
 	int main;			/* the process's first thread: its
 					 * totals, its end */
 	struct rvp_trace_header h;
 	struct rvp_trace_record r;	/* the next record, when have */
-	uint64_t *payload;		/* its entries or its event's words */
-	size_t payload_words;
+	const uint64_t *payload;	/* its entries or its event's words */
 	int have, ended, exec_last;
 	struct rvp_trace_totals t;	/* END's, or the last EXEC's */
 };
 
 #define MAX_EVENT_WORDS	1024	/* a path of 4096 bytes and its struct */
+
+/* The next SIZE bytes of the trace, or NULL where it ends first. */
+static const void *stream_take(struct trace_stream *st, size_t size)
+{
+	const void *p = st->map + st->off;
+
+	if (size > st->size - st->off)
+		return NULL;
+	st->off += size;
+	return p;
+}
+
+static int stream_copy(struct trace_stream *st, void *buf, size_t size)
+{
+	const void *p = stream_take(st, size);
+
+	if (!p)
+		return -1;
+	memcpy(buf, p, size);
+	return 0;
+}
 
 static void stream_next(struct trace_stream *st)
 {
@@ -522,10 +545,10 @@ static void stream_next(struct trace_stream *st)
 
 	st->have = 0;
 again:
-	if (read_exact(st->f, &st->r, sizeof(st->r)))
+	if (stream_copy(st, &st->r, sizeof(st->r)))
 		return;
 	if (st->r.kind == RVP_TRACE_END) {
-		st->ended = read_exact(st->f, &st->t, sizeof(st->t)) == 0;
+		st->ended = stream_copy(st, &st->t, sizeof(st->t)) == 0;
 		st->exec_last = 0;
 		return;
 	}
@@ -541,21 +564,11 @@ again:
 	} else {
 		return;		/* damaged: the trace ends here */
 	}
-	if (st->r.tid != st->tid) {	/* another thread's */
-		if (fseek(st->f, (long)(words * 8), SEEK_CUR))
-			return;
-		goto again;
-	}
-	if (words > st->payload_words) {
-		uint64_t *p = realloc(st->payload, words * 8);
-
-		if (!p)
-			return;
-		st->payload = p;
-		st->payload_words = words;
-	}
-	if (read_exact(st->f, st->payload, words * 8))
+	st->payload = stream_take(st, words * 8);
+	if (!st->payload)
 		return;
+	if (st->r.tid != st->tid)	/* another thread's */
+		goto again;
 	if (st->r.kind == RVP_TRACE_EXEC &&
 	    words * 8 >= sizeof(struct rvp_trace_totals))
 		memcpy(&st->t, st->payload, sizeof(st->t));
@@ -565,19 +578,38 @@ again:
 
 /* The records of thread tid in the trace at path (0: the process's first
  * thread, whose tid is its pid). */
+static void stream_close(struct trace_stream *st)
+{
+	if (st->map)
+		munmap((void *)st->map, st->size);
+	st->map = NULL;
+}
+
 static int stream_open(struct trace_stream *st, const char *path, uint64_t tid)
 {
+	struct stat sb;
+	void *map;
+	int fd;
+
 	memset(st, 0, sizeof(*st));
 	snprintf(st->path, sizeof(st->path), "%s", path);
-	st->f = fopen(path, "rb");
-	if (!st->f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	/* Megabytes of samples: read in big chunks, not stdio's 4 kB. */
-	setvbuf(st->f, NULL, _IOFBF, 256 << 10);
-	if (read_exact(st->f, &st->h, sizeof(st->h)) ||
+	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(st->h)) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	st->map = map;
+	st->size = (size_t)sb.st_size;
+	if (stream_copy(st, &st->h, sizeof(st->h)) ||
 	    st->h.magic != RVP_TRACE_MAGIC) {
-		fclose(st->f);
-		st->f = NULL;
+		stream_close(st);
 		return -1;
 	}
 	st->main = !tid || tid == st->h.pid;
@@ -760,7 +792,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 						 (int)streams[0].h.misp, 1, priv);
 	}
 	if (pd_writer_open(&w, o->output, &cfg)) {
-		fclose(streams[0].f);
+		stream_close(&streams[0]);
 		free(streams);
 		free(br);
 		return fail("cannot write '%s'", o->output);
@@ -871,8 +903,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		struct trace_stream *st = &streams[i];
 
 		if (!st->main) {	/* the process's end is its main's */
-			fclose(st->f);
-			free(st->payload);
+			stream_close(st);
 			continue;
 		}
 		if (st->exec_last && !st->ended)
@@ -885,8 +916,7 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		t.instructions += st->t.instructions;
 		t.transfers += st->t.transfers;
 		t.dropped += st->t.dropped;
-		fclose(st->f);
-		free(st->payload);
+		stream_close(st);
 	}
 	for (i = 0; i < files.n; i++)
 		free(files.v[i].path);
