@@ -223,6 +223,11 @@ static const struct tb_desc no_block;
 
 #define MAX_VCPUS 1024
 
+/* The trace's stdio buffer: written in pieces this large, and at most
+ * this much lost where QEMU dies without calling at_exit() (a signal
+ * such as ^C's killing the program). */
+#define TRACE_BUFFER (64 << 10)
+
 static inline uint64_t retired(const struct vcpu *v)
 {
 	return v->flushed + v->unflushed;
@@ -1538,7 +1543,7 @@ static void became_child(unsigned int vcpu_index)
 		fail("cannot create '%s'", path);
 		plugin.out = fopen("/dev/null", "wb");
 	}
-	setvbuf(plugin.out, NULL, _IOFBF, 1 << 20);
+	setvbuf(plugin.out, NULL, _IOFBF, TRACE_BUFFER);
 	plugin.header.pid = getpid();
 	fwrite(&plugin.header, sizeof(plugin.header), 1, plugin.out);
 	for (i = 0; i < MAX_VCPUS; i++)
@@ -1714,6 +1719,12 @@ static struct vcpu *vcpu_new(unsigned int index)
 		plugin.header.entry_code = qemu_plugin_entry_code();
 		plugin.header.start_code = qemu_plugin_start_code();
 		plugin.header.end_code = qemu_plugin_end_code();
+		/* Out now: QEMU does not call at_exit() when a signal
+		 * kills the program (^C, on 7.2 and 10.2 alike), and the
+		 * trace up to there is still read (rvperf record converts
+		 * a cut one). */
+		rewrite_header();
+		fflush(plugin.out);
 	}
 	plugin.vcpus[index] = v;
 	pthread_mutex_unlock(&plugin.lock);
@@ -1960,7 +1971,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fail("cannot create '%s'", out_path);
 		return -1;
 	}
-	setvbuf(plugin.out, NULL, _IOFBF, 1 << 20);
+	setvbuf(plugin.out, NULL, _IOFBF, TRACE_BUFFER);
 	modes = rvp_branch_filter_mode_bit(plugin.layout, 'u') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'k') |
 		rvp_branch_filter_mode_bit(plugin.layout, 'h');

@@ -255,6 +255,36 @@ got=$(grep -c . "$tmp/cut.txt")
 	[ "$got" = "$want" ]
 ok $? "a trace cut short: its $want whole samples converted, non-zero ($got; $(head -c 160 "$tmp/cut.err"))"
 
+# Interrupted, as perf record is (^C, or a kill of rvperf alone): rvperf
+# passes the signal on to QEMU, which dies without the plugin's exit (no
+# QEMU calls it then), and converts the samples the plugin wrote until
+# then, their symbols found (the header, with where the program was
+# loaded, is written when the program starts); its temporary trace is
+# removed.  gcc's default build (a dynamically linked PIE), which would
+# run for minutes; the signal comes once the trace has grown.
+riscv64-linux-gnu-gcc -O2 -o "$tmp/branchy-pie" userspace/sample/branchy.c
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir "$rvperf" record -c 1000003 -o "$tmp/int.data" -- \
+	"$tmp/branchy-pie" 100000000 >/dev/null 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(cat "$tmp"/tmpdir/* 2>/dev/null | wc -c)" -gt 200000 ] && break
+	sleep 0.1
+done
+kill -INT "$pid"
+for _ in $(seq 300); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL "$pid" 2>/dev/null && pkill -KILL -f "branchy-pie 100000000"
+wait "$pid"
+got=$("$rvperf" script -F ip,sym -i "$tmp/int.data" 2>/dev/null | grep -c .)
+named=$("$rvperf" script -F ip,sym -i "$tmp/int.data" 2>/dev/null |
+	grep -cE ' (hot_loop|op_[a-z]+)$')
+grep -q "killed by signal 2" "$tmp/int.err" && [ "$got" -gt 100 ] &&
+	[ "$named" -gt $((got * 9 / 10)) ] && [ -z "$(ls -A "$tmp/tmpdir")" ]
+ok $? "interrupted: the samples so far converted ($named of $got in branchy's functions), the temporary trace gone ($(head -c 200 "$tmp/int.err" | tr '\n' ' '))"
+
 # --whole-stacks turns the gate off (the plugin's gate=off): what QEMU is
 # given, seen through a stand-in that keeps its arguments.
 printf '#!/bin/sh\necho "$@" >"%s"\nexit 1\n' "$tmp/qemu-args" >"$tmp/fake-qemu"

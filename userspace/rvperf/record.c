@@ -400,10 +400,26 @@ static int interp_path(const char *prog, char *buf, size_t size)
 	return ok;
 }
 
+/* perf record's habit: an interrupt (^C, which the terminal sends QEMU
+ * too) or a request to terminate stops the program, and what was recorded
+ * until then is still converted.  The signal is passed on to QEMU, as
+ * perf passes one to its workload, so that a kill of rvperf alone stops
+ * the program too. */
+static volatile sig_atomic_t record_stop;
+
+static void record_on_signal(int sig)
+{
+	record_stop = sig;
+}
+
 static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 		    const char *model_event, const char *trace_path,
 		    int *status)
 {
+	struct sigaction sa = { .sa_handler = record_on_signal }, old_int,
+			 old_term;
+	int passed = 0, err;
+	pid_t got;
 	char plugin_arg[PATH_MAX + 512];
 	char *args[64 + 256];
 	int n = 0, i;
@@ -425,18 +441,33 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 		args[n++] = o->prog_argv[i];
 	args[n] = NULL;
 
+	/* Caught, not ignored: exec gives QEMU the default actions back. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
 		return fail("cannot fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		execvp(o->qemu, args);
 		fprintf(stderr, "rvperf record: cannot run %s: %s\n", o->qemu,
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return fail("waitpid: %s", strerror(errno));
+	while ((got = waitpid(pid, status, 0)) < 0 && errno == EINTR) {
+		if (record_stop && !passed) {
+			kill(pid, record_stop);
+			passed = 1;
+		}
+	}
+	err = errno;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (got < 0)
+		return fail("waitpid: %s", strerror(err));
 	return 0;
 }
 
