@@ -522,16 +522,16 @@ static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
 	return PERF_BR_PRIV_UNKNOWN;
 }
 
-/* One thread's records in its process's trace (the plugin writes one
+/*
+ * One thread's records in its process's trace (the plugin writes one
  * file per process, its threads' records interleaved as they were
  * written), read one record ahead so that all threads' records can be
  * merged by time.  Each thread's time is its own instruction count, going
- * on from its creator's at the clone. */
-/*
- * A trace is read where the kernel keeps it, mapped: its samples are
- * megabytes that stdio would copy twice (read() into its buffer, fread()
- * out of it), each call taking the stream's lock.  The plugin writes
- * 64-bit words only, so every record and payload in the map is aligned.
+ * on from its creator's at the clone.  The trace is read where the kernel
+ * keeps it, mapped: its samples are megabytes that stdio would copy twice
+ * (read() into its buffer, fread() out of it), each call taking the
+ * stream's lock.  The plugin writes 64-bit words only, so every record
+ * and payload in the map is aligned.
  */
 struct trace_stream {
 	const unsigned char *map;
