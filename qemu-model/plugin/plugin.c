@@ -29,18 +29,18 @@
  * take whatever address came next.
  *
  * Batches.  In user mode the model does not run at every block.  In the
- * common case the callback only adds up the previous block's instructions
- * and checks where it went (tb_exec_check()); otherwise it queues the
- * block and the model runs over the queue in order when it fills
- * (drain_defer(), drain_fast()).  Either way the model catches up before
- * every system call and at exit, and the CTR records that would be
- * overwritten before anything reads CTR are never made (pend_range(),
- * give_pending()).  The trace is the same byte for byte as with
- * batch=off, which runs the model at every block
- * (tests/plugin/record-test.sh compares them).  In the common case the
- * callback only counts and queues (tb_exec_lean()), and only the blocks
- * shortly before a sample are queued (the gate); on plugin API 3+ the
- * others call back not at all.
+ * common case the callback only counts the block and queues it
+ * (tb_exec_lean()), where each block went is checked when its record is
+ * made, and only the blocks shortly before a sample are queued at all
+ * (the gate; on plugin API 3+ the others call back not at all);
+ * otherwise the callback queues the block and the model runs over the
+ * queue in order when it fills (drain_defer(), drain_fast()).  Either way
+ * the model catches up before every system call and at exit, and the CTR
+ * records that would be overwritten before anything reads CTR are never
+ * made (pend_range(), give_pending()).  The trace is the same byte for
+ * byte as with batch=off, which runs the model at every block
+ * (tests/plugin/record-test.sh compares them), but for the gate's short
+ * samples.
  *
  * Modes.  In user mode (qemu-riscv64) everything runs in U-mode, exactly:
  * an ecall is a trap to S-mode and its return a trap return, which the
@@ -111,7 +111,7 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
-	/* n_insns + (transfer << 32): tb_exec_check() and drain_defer() sum
+	/* n_insns + (transfer << 32): the check path and drain_defer() sum
 	 * both in one add
 	 * (a batch holds far fewer than 2^32 instructions). */
 	uint64_t step;
@@ -139,10 +139,11 @@ struct vcpu {
 	 * are waiting. */
 	const struct tb_desc *prev;
 	const struct tb_desc **qpos;
-	/* The checking callback (tb_exec_check()): the steps of the blocks
-	 * it passed since the last write-back to unflushed and transfers,
-	 * as in drain_defer(), and how many instructions make the sampled
-	 * counter due (at most 2^32 - 1); the block before ring[0]. */
+	/* The check path (tb_exec_lean()'s slow paths): the steps of the
+	 * blocks passed since the last write-back to unflushed and
+	 * transfers, as in drain_defer(), and how many instructions make
+	 * the sampled counter due (at most 2^32 - 1); the block before
+	 * ring[0]. */
 	uint64_t acc;
 	uint32_t left;
 	const struct tb_desc *seg_prev;
@@ -167,8 +168,8 @@ struct vcpu {
 	 * it fills, before every system call and at exit (drain()).  Nothing
 	 * the model does depends on when it runs, only on the order of the
 	 * blocks, so the trace is the same byte for byte as running it block
-	 * by block.  tb_exec_check() keeps here the blocks it has checked
-	 * since the last flush, whose records are not made yet. */
+	 * by block.  tb_exec_lean() keeps here the blocks seen since the
+	 * last flush, whose records are not made yet. */
 	const struct tb_desc *ring[RING];
 	/* Records CTR will hold, not yet given to it (drain_defer()): the
 	 * newest are pend[(n - 1) & mask], [(n - 2) & mask], ...; the ring
@@ -245,8 +246,7 @@ static struct {
 	bool misp;		/* run the predictor model: ctrtarget.MISP */
 	bool fast_transfer;	/* transfers go straight to CTR (below) */
 	bool defer;		/* and may wait (drain_defer()) */
-	bool check;		/* and blocks are checked as they run */
-	bool lean;		/* check in tb_exec_lean() (user mode) */
+	bool check;		/* and blocks are checked: tb_exec_lean() */
 	bool lean_gate;		/* and the gate: only blocks near samples seen */
 	bool batch;		/* user mode: queue blocks (batch=off: not) */
 	bool noop;		/* noop=on: a callback per block, doing nothing */
@@ -355,8 +355,6 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
 static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata);
-static void tb_exec_check(unsigned int vcpu_index, void *udata);
-static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_lean(unsigned int vcpu_index, void *udata);
 static void tb_exec_lean_ecall(unsigned int vcpu_index, void *udata);
 static void tb_exec_system(unsigned int vcpu_index, void *udata);
@@ -467,10 +465,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
-						 plugin.lean ? (d->end == END_ECALL ?
-						 tb_exec_lean_ecall : tb_exec_lean) :
 						 plugin.check ? (d->end == END_ECALL ?
-						 tb_exec_check_ecall : tb_exec_check) :
+						 tb_exec_lean_ecall : tb_exec_lean) :
 						 d->end == END_ECALL || !plugin.batch ?
 						 tb_exec_user_ecall : tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
@@ -927,7 +923,7 @@ drain_defer(struct vcpu *v, uint32_t ev_types)
 }
 
 /* drain_defer() for a sampled event the model counts per transfer
- * (branches, calls, ...; other events take tb_exec_check()): only the
+ * (branches, calls, ...; other events take tb_exec_lean()): only the
  * sampled counter counts, so the events go to it in one go, and the
  * transfer that overflows it goes through the model. */
 static __attribute__((noinline)) void drain_defer_ev(struct vcpu *v)
@@ -935,18 +931,15 @@ static __attribute__((noinline)) void drain_defer_ev(struct vcpu *v)
 	drain_defer(v, plugin.ev_types);
 }
 
-static void drain_check(struct vcpu *v);
 static void lean_flush(struct vcpu *v);
 static void lean_hot_flush(struct lean_hot *h);
 
 static void drain(struct vcpu *v)
 {
-	if (plugin.lean && v->hot)
+	if (plugin.check && v->hot)
 		lean_hot_flush(v->hot);
-	else if (plugin.lean)
-		lean_flush(v);
 	else if (plugin.check)
-		drain_check(v);
+		lean_flush(v);
 	else if (plugin.defer)
 		drain_defer_ev(v);
 	else if (plugin.fast_transfer)
@@ -1020,14 +1013,15 @@ static void tb_exec_user_ecall(unsigned int vcpu_index, void *udata)
 }
 
 /*
- * The common case of drain_defer() (no sampled event counted per transfer
- * type) done in the callback itself, with no second pass over the queue:
- * each block adds its predecessor's step and checks where that one went
- * (drain_defer()'s test); ring[] keeps the blocks passed since the last
- * flush (from the one after seg_prev), whose records pend_range() makes
- * when something is to read CTR, before a system call, or when the ring
- * is full.  Anything else goes through check_slow(): the same order of
- * work as drain_defer(), so the same trace.
+ * The check path: the common case of drain_defer() (no sampled event
+ * counted per transfer type) with no second pass over the queue.  acc
+ * holds the steps of the blocks passed since the last write-back, up to
+ * prev, whose own step is added when the next block starts; ring[] keeps
+ * the blocks passed since the last flush (from the one after seg_prev),
+ * whose records pend_range() makes when something is to read CTR, before
+ * a system call, or when the ring is full.  Anything else goes through
+ * check_slow(): the same order of work as drain_defer(), so the same
+ * trace.
  */
 /* The passed blocks' counts into v, their records into pend[]. */
 static void check_flush(struct vcpu *v)
@@ -1057,60 +1051,15 @@ static __attribute__((noinline)) void drain_check(struct vcpu *v)
 	v->left = check_left(v);
 }
 
-static __attribute__((noinline)) void tb_exec_check_first(unsigned int vcpu_index,
-							  void *udata)
-{
-	if (first_block(vcpu_index))
-		tb_exec_check(vcpu_index, udata);
-}
-
-static void tb_exec_check(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v = this_vcpu;
-	const struct tb_desc *d = udata, *p;
-	uint64_t a, dst;
-
-	if (__builtin_expect(!v, 0)) {
-		tb_exec_check_first(vcpu_index, udata);
-		return;
-	}
-	p = v->prev;
-	a = v->acc + p->step;
-	dst = d->start;
-	if (__builtin_expect((uint32_t)a >= v->left ||
-			     !(p->any_dst | (dst == p->ok_a) | (dst == p->ok_b)),
-			     0)) {
-		check_slow(v, p, d);
-		return;
-	}
-	v->acc = a;
-	v->prev = d;
-	*v->qpos++ = d;
-	if (__builtin_expect(v->qpos == v->ring + RING, 0))
-		drain_check(v);
-}
-
-/* A block that ends in ecall: the model catches up before the call. */
-static void tb_exec_check_ecall(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v;
-
-	tb_exec_check(vcpu_index, udata);
-	v = this_vcpu;
-	if (v)
-		drain_check(v);
-}
-
 /*
- * The lean callback: tb_exec_check() for a callback at every block
- * (QEMU 7.2, or gate=off), less what can wait.  Each block only adds its
- * own step to acc as it starts and queues itself; where each block went
- * is checked when its record is made (pend_range(): the last depth + 1
- * before anything reads CTR), not at every block.  The sampled counter's
- * test needs no look at the previous block either: acc counts every block
- * that has started since the last write-back, seg_prev's and the queued
- * ones', so at block D it holds what tb_exec_check() computes there from
- * the previous block.  Every other path is tb_exec_check()'s, through
+ * The lean callback: the check path less what can wait.  Each block only
+ * adds its own step to acc as it starts and queues itself; where each
+ * block went is checked when its record is made (pend_range(): the last
+ * depth + 1 before anything reads CTR), not at every block.  The sampled
+ * counter's test needs no look at the previous block either: acc counts
+ * every block that has started since the last write-back, seg_prev's and
+ * the queued ones', so at block D it holds what the check path holds once
+ * D starts.  Every other path is the check path's, through
  * lean_to_check() and lean_from_check(), so the trace is the same byte
  * for byte, but for a transfer that went elsewhere (a signal) among
  * blocks whose records are not made: counted as a transfer, not as
@@ -1121,7 +1070,7 @@ static inline void lean_to_check(struct vcpu *v)
 	const struct tb_desc *last = v->qpos != v->ring ? v->qpos[-1]
 							: v->seg_prev;
 
-	/* tb_exec_check() counts the last block when the next starts. */
+	/* The check path counts the last block when the next starts. */
 	v->acc -= last->step;
 	v->prev = last;
 }
@@ -2027,9 +1976,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (plugin.gate &&
 	    !(plugin.gate_sb = qemu_plugin_scoreboard_new(sizeof(struct gate))))
 		plugin.gate = false;
-	plugin.lean = plugin.check && !plugin.system;
 	plugin.lean_gate = plugin.gate ||
-		(plugin.lean && !plugin.gate_off && accepts_jumps());
+		(plugin.check && !plugin.gate_off && accepts_jumps());
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 
