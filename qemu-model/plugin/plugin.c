@@ -814,17 +814,18 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 			 * block; it counted the transfer. */
 			v->transfers--;
 			v->dropped++;
-		} else if (p->transfer) {
+		} else {
+			/* Written always, kept if recorded: no branch on
+			 * what the guest's branch did, which the host would
+			 * mispredict as often. */
 			if (p->end == END_BRANCH)
 				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
 				       (dst == p->target);
-			if ((accept >> type) & 1) {
-				got[k].source = p->last_pc;
-				got[k].target = dst;
-				got[k].stamp = retired;
-				got[k].type = type;
-				k++;
-			}
+			got[k].source = p->last_pc;
+			got[k].target = dst;
+			got[k].stamp = retired;
+			got[k].type = type;
+			k += p->transfer & (accept >> type) & 1;
 		}
 		retired -= p->n_insns;
 	}
