@@ -1140,24 +1140,26 @@ static __thread struct lean_hot lean_hot __attribute__((tls_model("initial-exec"
  * callback (bzip2 on QEMU 7.2: 0.12x plain of the callback's 0.3x), and
  * from plugin API level 3 (QEMU 9.1) the blocks of a stretch need no
  * callback at all: they count themselves inline into a per-vCPU
- * scoreboard (struct gate), and tb_exec_lean() is a conditional callback
- * that runs only while the count is below GATE_FIRE.  Below that level
- * every block calls back and the stretch is kept in rem (qpos NULL).
+ * scoreboard (struct gate), and tb_exec_lean_gated() is a conditional
+ * callback that runs only while the count is below GATE_FIRE.  Below that
+ * level every block calls back and the stretch is kept in fast (qpos
+ * NULL).
  *
  * lean_load() starts a stretch when the ring is empty and the sampled
  * counter is due more than twice gate_w instructions on; it ends gate_w
- * before, at the block that borrows (level < 3) or whose callback fires
- * (level 3+: rem is 0), or at a block ending in ecall, which always calls
- * back (the model runs the trap, and the system-call callbacks find it
- * current).  lean_gap() then gives the model the stretch: the transfer
- * into the first block seen has no record either, which matters only if
- * fewer than depth + 1 records follow before a sample (v->gapped): gate_w
- * follows twice the span the last depth + 1 records took (give_pending(),
- * write_sample()), and a sample that still falls short keeps only the
- * records known (a short stack), is counted and reported at exit.  A
- * transfer in an unseen stretch that went elsewhere (a signal) is counted
- * as a transfer, not as dropped.  While blocks are seen, every slow path
- * (at most RING instructions apart) sets the count back to GATE_ON.
+ * before, at the block that borrows from fast (level < 3) or whose
+ * callback fires (level 3+: qpos is NULL), or at a block ending in
+ * ecall, which always calls back (the model runs the trap, and the
+ * system-call callbacks find it current).  lean_gap() then gives the
+ * model the stretch: the transfer into the first block seen has no
+ * record either, which matters only if fewer than depth + 1 records
+ * follow before a sample (v->gapped): gate_w follows twice the span the
+ * last depth + 1 records took (give_pending(), write_sample()), and a
+ * sample that still falls short keeps only the records known (a short
+ * stack), is counted and reported at exit.  A transfer in an unseen
+ * stretch that went elsewhere (a signal) is counted as a transfer, not
+ * as dropped.  While blocks are seen, every slow path (at most RING
+ * instructions apart) sets the count back to GATE_ON.
  */
 static inline struct gate *gate_of(unsigned int vcpu_index)
 {
@@ -1175,7 +1177,7 @@ static inline void lean_fold(struct lean_hot *h, uint64_t rem)
 	h->reload = rem;
 }
 
-/* The unseen stretch ends: REM is rem after its last block (below level
+/* The unseen stretch ends: REM is fast after its last block (below level
  * 3); D, if any, is the block seen first, whose own share the scoreboard
  * already holds (level 3+). */
 static __attribute__((noinline)) void lean_gap(struct lean_hot *h,
