@@ -231,6 +231,19 @@ riscv64-linux-gnu-gcc -static -O2 -o "$tmp/branchy-c" userspace/sample/branchy.c
 "$qemu" -plugin "$plugin,out=$tmp/whole.rvt,ctl=0x1,event=instructions,period=10007,depth=16" \
 	"$tmp/branchy-c" 300 >/dev/null 2>&1
 size=$(stat -c %s "$tmp/whole.rvt")
+# out= names a file that exists: it is emptied first, not overwritten in
+# place (the plugin opens it without O_TRUNC).
+head -c $((2 * size)) /dev/urandom >"$tmp/again.rvt"
+"$qemu" -plugin "$plugin,out=$tmp/again.rvt,ctl=0x1,event=instructions,period=10007,depth=16" \
+	"$tmp/branchy-c" 300 >/dev/null 2>&1
+again=$(stat -c %s "$tmp/again.rvt")
+[ "$size" -gt 1000 ] && [ "$again" = "$size" ]
+ok $? "out= of an existing longer file: the trace replaces it ($again bytes, $size fresh)"
+# A trace that cannot be written is said so, once.
+"$qemu" -plugin "$plugin,out=/dev/full,ctl=0x1,event=instructions,period=10007,depth=16" \
+	"$tmp/branchy-c" 300 >/dev/null 2>"$tmp/full.err"
+[ "$(grep -c "cannot write the trace" "$tmp/full.err")" = 1 ]
+ok $? "out= on a full device: one line says the trace cannot be written ($(head -c 120 "$tmp/full.err"))"
 head -c $((size / 2 + 100)) "$tmp/whole.rvt" >"$tmp/cut.rvt"
 printf '#!/bin/sh\nfor a; do case $a in *,out=*) o=${a#*,out=}; o=${o%%%%,*};; esac; done\nexec cp "%s" "$o"\n' \
 	"$tmp/cut.rvt" >"$tmp/cut-qemu"
