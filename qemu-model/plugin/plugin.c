@@ -110,6 +110,9 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
+	/* type, but for END_BRANCH the not-taken TYPE: pend_range() adds 1
+	 * for a branch taken, without a branch of its own. */
+	uint8_t nt_type;
 	/* n_insns + (transfer << 32): the check path and drain_defer() sum
 	 * both in one add
 	 * (a batch holds far fewer than 2^32 instructions). */
@@ -349,6 +352,8 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 		d->ok_a = d->ok_b = d->target;
 	}
 	d->any_dst = d->end == END_NONE || d->end == END_INDIRECT;
+	d->nt_type = d->end == END_BRANCH ? RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH :
+					    d->type;
 	d->transfer = d->end == END_BRANCH || d->end == END_DIRECT ||
 		      d->end == END_INDIRECT;
 	d->step = d->n_insns + ((uint64_t)d->transfer << 32);
@@ -871,11 +876,15 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 	unsigned int k = 0, want = ctrhw_depth(&v->hart.ctr) + 1;
 	uint32_t accept = v->hart.ctr.accept;
 	unsigned int j;
+	/* Where the block of the next turn went: this one's start. */
+	uint64_t dst = to > from ? v->ring[to - 1]->start : 0;
 
 	for (j = to; j-- > from && k < want;) {
 		const struct tb_desc *p = before(v, first_prev, j);
-		uint64_t dst = v->ring[j]->start;
-		unsigned int type = p->type;
+		/* No branch on what the guest's branch did, which the host
+		 * would mispredict as often. */
+		unsigned int type = p->nt_type +
+				    ((dst == p->target) & (p->end == END_BRANCH));
 
 		if (p->transfer &&
 		    __builtin_expect(!(p->any_dst | (dst == p->ok_a) |
@@ -886,12 +895,7 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 			v->transfers--;
 			v->dropped++;
 		} else {
-			/* Written always, kept if recorded: no branch on
-			 * what the guest's branch did, which the host would
-			 * mispredict as often. */
-			if (p->end == END_BRANCH)
-				type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
-				       (dst == p->target);
+			/* Written always, kept if recorded. */
 			got[k].source = p->last_pc;
 			got[k].target = dst;
 			got[k].stamp = retired;
@@ -899,6 +903,7 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 			k += p->transfer & (accept >> type) & 1;
 		}
 		retired -= p->n_insns;
+		dst = p->start;
 	}
 	while (k--)
 		v->pend[v->pend_n++ & v->pend_mask] = got[k];
