@@ -881,8 +881,8 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 
 	for (j = to; j-- > from && k < want;) {
 		const struct tb_desc *p = before(v, first_prev, j);
-		/* No branch on what the guest's branch did, which the host
-		 * would mispredict as often. */
+		/* No branch on the block's kind or on what the guest's
+		 * branch did: the host would mispredict as often. */
 		unsigned int type = p->nt_type +
 				    ((dst == p->target) & (p->end == END_BRANCH));
 
