@@ -69,10 +69,14 @@ cp "$dir/lua-pie" "$dir/bzip2-pie" "$tmp/"
 cd "$tmp" || exit 1
 # The stand-in for QEMU of the convert column: rvperf record passes the
 # plugin's options (...,out=TRACE,...); the trace it finds there is the one
-# the plugin column wrote for the same program.
+# the plugin column wrote for the same program.  A new file, as the plugin
+# writes it: cp onto rvperf's empty temporary file would truncate it, and
+# ext4 then writes it back at close (auto_da_alloc), which its deletion
+# waits for.
 cat >copy-trace <<'END'
 #!/bin/sh
 for a; do case $a in *,out=*) o=${a#*,out=}; o=${o%%,*};; esac; done
+rm -f "$o"
 exec cp "$TRACE" "$o"
 END
 chmod +x copy-trace
