@@ -45,6 +45,17 @@ def fail(msg):
     sys.exit(2)
 
 
+def qemu_version(qemu):
+    """QEMU's (major, minor), or None where it does not say."""
+    try:
+        out = subprocess.run([qemu, '--version'], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version (\d+)\.(\d+)', out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def boot(args):
     """Runs QEMU once; returns 'poweroff', 'timeout' or 'exit N'."""
     for what, path in (('kernel', args.kernel), ('initramfs', args.initrd),
@@ -60,6 +71,10 @@ def boot(args):
     append = 'console=ttyS0 panic=-1'
     if args.icount is not None:
         append += ' rvperf.icount=1'
+    # For checks of what one QEMU emulates and another does not.
+    version = qemu_version(args.qemu)
+    if version:
+        append += ' rvperf.qemu=%d.%d' % version
     cmd = [args.qemu, '-M', 'virt', '-cpu', args.cpu, '-smp', str(args.smp),
            '-m', '512M', '-display', 'none', '-monitor', 'none',
            '-no-reboot', '-bios', args.bios, '-kernel', args.kernel,

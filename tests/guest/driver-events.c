@@ -74,7 +74,7 @@ int main(void)
 	struct perf_event_attr attr;
 	long long user, kernel, all, c, least;
 	unsigned int code;
-	int fd, raw_top, own = perf_pmu_is_rvperf();
+	int fd, raw_top, own = perf_pmu_is_rvperf(), qemu, filtered;
 	char buf[32];
 
 	/*
@@ -98,13 +98,26 @@ int main(void)
 	tap_ok(user >= least, "exclude_kernel: the user loop counts (%lld, %lld wanted)",
 	       user, least);
 	/*
-	 * The driver passes SBI_PMU_CFG_FLAG_SET_UINH; Debian's QEMU 7.2
-	 * ignores mhpmevent's mode-inhibit bits for instret, so the filter
-	 * only shows on a newer QEMU (check-e2e).
+	 * The driver passes SBI_PMU_CFG_FLAG_SET_UINH.  Debian's QEMU 7.2
+	 * ignores mhpmevent's mode-inhibit bits for instret (the kernel's
+	 * count is the loop's); the registry's 10.x filters them, so there
+	 * it must hold.  Without -icount the kernel's share of host time
+	 * during the loop varies (up to 6 % seen), so the bound is looser
+	 * then; unfiltered, the count is the whole loop's.  The QEMUs in
+	 * between are not run here, and keep the TODO.
 	 */
-	tap_todo(kernel >= 0 && kernel < user / 10,
-		 "QEMU 7.2 ignores mhpmevent xINH for instructions",
-		 "exclude_user: the user loop does not count (%lld)", kernel);
+	qemu = booted_qemu_version();
+	filtered = kernel >= 0 &&
+		   kernel < user / (booted_with_icount() ? 10 : 2);
+	if (qemu >= 1000)
+		tap_ok(filtered, "exclude_user: the user loop does not count "
+		       "(%lld of %lld, QEMU %d.%d)", kernel, user, qemu / 100,
+		       qemu % 100);
+	else
+		tap_todo(filtered,
+			 "QEMU 7.2 ignores mhpmevent xINH for instructions",
+			 "exclude_user: the user loop does not count (%lld)",
+			 kernel);
 	tap_ok(all >= least, "no exclusion counts the loop too (%lld, %lld wanted)",
 	       all, least);
 

@@ -21,22 +21,38 @@ static inline int perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			    flags);
 }
 
-/* True when the kernel command line says the guest runs under -icount
- * (scripts/guest/guest.py adds rvperf.icount=1). */
-static inline int booted_with_icount(void)
+/* The kernel command line, or "" where it cannot be read. */
+static inline const char *kernel_cmdline(void)
 {
-	char cmdline[1024];
+	static char cmdline[1024];
 	ssize_t n;
 	int fd = open("/proc/cmdline", O_RDONLY);
 
 	if (fd < 0)
-		return 0;
+		return "";
 	n = read(fd, cmdline, sizeof(cmdline) - 1);
 	close(fd);
-	if (n <= 0)
+	cmdline[n > 0 ? n : 0] = '\0';
+	return cmdline;
+}
+
+/* True when the kernel command line says the guest runs under -icount
+ * (scripts/guest/guest.py adds rvperf.icount=1). */
+static inline int booted_with_icount(void)
+{
+	return strstr(kernel_cmdline(), "rvperf.icount=1") != NULL;
+}
+
+/* The QEMU the guest runs on as major * 100 + minor (guest.py adds
+ * rvperf.qemu=MAJOR.MINOR), 0 where the command line does not say. */
+static inline int booted_qemu_version(void)
+{
+	const char *p = strstr(kernel_cmdline(), "rvperf.qemu=");
+	int major = 0, minor = 0;
+
+	if (!p || sscanf(p + 12, "%d.%d", &major, &minor) != 2)
 		return 0;
-	cmdline[n] = '\0';
-	return strstr(cmdline, "rvperf.icount=1") != NULL;
+	return major * 100 + minor;
 }
 
 static inline void perf_attr_init(struct perf_event_attr *attr, uint32_t type,
