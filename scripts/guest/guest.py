@@ -45,15 +45,13 @@ def fail(msg):
     sys.exit(2)
 
 
-def qemu_version(qemu):
-    """QEMU's (major, minor), or None where it does not say."""
+def qemu_version_line(qemu):
+    """The first line of QEMU's --version, or None."""
     try:
-        out = subprocess.run([qemu, '--version'], capture_output=True,
-                             text=True, timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):
+        return subprocess.run([qemu, '--version'], capture_output=True,
+                              text=True, timeout=30).stdout.splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
         return None
-    m = re.search(r'version (\d+)\.(\d+)', out)
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def boot(args):
@@ -72,9 +70,10 @@ def boot(args):
     if args.icount is not None:
         append += ' rvperf.icount=1'
     # For checks of what one QEMU emulates and another does not.
-    version = qemu_version(args.qemu)
+    version = re.search(r'version (\d+\.\d+)',
+                        qemu_version_line(args.qemu) or '')
     if version:
-        append += ' rvperf.qemu=%d.%d' % version
+        append += ' rvperf.qemu=' + version.group(1)
     cmd = [args.qemu, '-M', 'virt', '-cpu', args.cpu, '-smp', str(args.smp),
            '-m', '512M', '-display', 'none', '-monitor', 'none',
            '-no-reboot', '-bios', args.bios, '-kernel', args.kernel,
@@ -300,13 +299,9 @@ STACK_LINES = re.compile(
 
 def show_stack(args):
     """Prints which QEMU, firmware, kernel and driver the run used."""
-    try:
-        ver = subprocess.run([args.qemu, '--version'], capture_output=True,
-                             text=True, timeout=30).stdout.splitlines()[0]
-    except (OSError, IndexError, subprocess.TimeoutExpired):
-        ver = '(no version)'
     print('== what ran: %s, -cpu %s, %s' % (
-        ver, args.cpu, '-icount shift=%d' % args.icount
+        qemu_version_line(args.qemu) or '(no version)', args.cpu,
+        '-icount shift=%d' % args.icount
         if args.icount is not None else 'no -icount'))
     print('   firmware %s' % args.bios)
     for line in read_text(os.path.join(args.out, 'console.log')).splitlines():
