@@ -110,8 +110,8 @@ struct tb_desc {
 	uint8_t type;		/* ctrdata TYPE (taken, for END_BRANCH) */
 	uint8_t any_dst;	/* END_NONE, END_INDIRECT */
 	uint8_t transfer;	/* END_BRANCH, END_DIRECT, END_INDIRECT */
-	/* type, but for END_BRANCH the not-taken TYPE: pend_range() adds 1
-	 * for a branch taken, without a branch of its own. */
+	/* type, but for END_BRANCH the not-taken TYPE, to which
+	 * record_type() adds 1 for a branch taken. */
 	uint8_t nt_type;
 	/* n_insns + (transfer << 32): the check path and drain_defer() sum
 	 * both in one add
@@ -130,6 +130,14 @@ _Static_assert(sizeof(struct tb_desc) == 64, "struct tb_desc is one cache line")
 static inline uint64_t fallthrough(const struct tb_desc *d)
 {
 	return d->last_pc + d->last_len;
+}
+
+/* The ctrdata TYPE of block P's transfer to DST, DST one P can reach.  No
+ * branch on the block's kind or on what the guest's branch did: the host
+ * would mispredict as often. */
+static inline unsigned int record_type(const struct tb_desc *p, uint64_t dst)
+{
+	return p->nt_type + ((dst == p->target) & (p->end == END_BRANCH));
 }
 
 /* Blocks a vCPU ran that the model has not seen yet (user mode). */
@@ -792,14 +800,10 @@ block_ran(struct vcpu *v, const struct tb_desc *p, const struct tb_desc *d,
 		/* resolve()'s common case, inline: a transfer only CTR sees
 		 * (the sampled event is instructions or cycles, so only the
 		 * flush above can overflow it). */
-		unsigned int type = p->type;
 		uint64_t dst = d->start;
+		unsigned int type = record_type(p, dst);
 
 		if (p->end == END_BRANCH) {
-			/* Without a branch on the outcome: the host would
-			 * mispredict wherever the guest's branch does. */
-			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
-			       (dst == p->target);
 			if (__builtin_expect(dst != p->target &&
 					     dst != fallthrough(p), 0))
 				goto slow;
@@ -881,10 +885,7 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 
 	for (j = to; j-- > from && k < want;) {
 		const struct tb_desc *p = before(v, first_prev, j);
-		/* No branch on the block's kind or on what the guest's
-		 * branch did: the host would mispredict as often. */
-		unsigned int type = p->nt_type +
-				    ((dst == p->target) & (p->end == END_BRANCH));
+		unsigned int type = record_type(p, dst);
 
 		if (p->transfer &&
 		    __builtin_expect(!(p->any_dst | (dst == p->ok_a) |
@@ -959,13 +960,8 @@ drain_defer(struct vcpu *v, uint32_t ev_types)
 
 		d = v->ring[i];
 		dst = d->start;
-		if (ev_types) {
-			unsigned int type = p->end == END_BRANCH ?
-				RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH +
-				(dst == p->target) : p->type;
-
-			hit = (ev_types >> type) & 1;
-		}
+		if (ev_types)
+			hit = (ev_types >> record_type(p, dst)) & 1;
 		if (__builtin_expect((uint32_t)a >= left ||
 				     (ev_types && ev + hit >= ev_left) ||
 				     !(p->any_dst | (dst == p->ok_a) |
