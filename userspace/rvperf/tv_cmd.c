@@ -712,8 +712,12 @@ static int tv_verify_cmd(int argc, char **argv)
 		return fail(EXIT_DATA, "%s", res.error);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("%" PRIu64 " groups, %" PRIu64 " instructions stepped, %" PRIu64
-	       " divergence%s (%.0f instructions/s)\n", res.groups, res.steps, res.divergences,
+	       " divergence%s (%.0f instructions/s)", res.groups, res.steps, res.divergences,
 	       res.divergences == 1 ? "" : "s", secs > 0 ? (double)res.steps / secs : 0.0);
+	if (res.empty_steps)
+		printf("; QEMU ran nothing on %" PRIu64 " step%s, stepped again",
+		       res.empty_steps, res.empty_steps == 1 ? "" : "s");
+	printf("\n");
 	return rc ? EXIT_DATA : 0;
 }
 

@@ -48,6 +48,8 @@ struct tv_verify_opts {
 
 struct tv_verify_result {
 	uint64_t groups, steps, divergences;
+	uint64_t empty_steps;	/* steps QEMU said it took, running nothing:
+				 * taken again (not in steps) */
 	char error[200];
 };
 
