@@ -57,7 +57,10 @@ def main():
             if not data:
                 for s in socks:
                     s.close()
-                return qemu.wait()
+                rc = qemu.wait()
+                # QEMU 7.2 leaves its socket; verify removes only its own.
+                os.unlink(inner)
+                return rc
             if key.fileobj is server:
                 client.sendall(data)
                 continue
