@@ -9,7 +9,7 @@ PLUGIN_NEXUS_SRCS := qemu-model/plugin/nexus_rec.c userspace/nexus/encoder.c \
 PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
 	qemu-model/plugin/itrace_write.c $(PLUGIN_NEXUS_SRCS)
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
-	$(QM_CFLAGS) -Iqemu-model/plugin -Iuserspace/nexus -O2 -flto -shared -fPIC \
+	$(QM_CFLAGS) -Iqemu-model/plugin -Iuserspace/nexus -Iuserspace/perfdata -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))
 HOST_PROGS += $(PLUGIN_SO)
 

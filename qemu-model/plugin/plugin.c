@@ -72,6 +72,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -82,6 +83,7 @@
 #include "qemu-model/core/insnhw.h"
 #include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
+#include "ctr_branch.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
 
@@ -282,6 +284,20 @@ static struct {
 	const char *itrace;		/* itrace=FILE (or blocks=FILE) */
 	bool itrace_blocks_only;	/* blocks=FILE: no executions */
 	const char *out_path;		/* out=FILE: a forked child's is .PID */
+	/* perf=FILE: samples, mappings and forks go to FILE as perf.data
+	 * records (perf_write()), from perf_at= on, as rvperf record's
+	 * attribute lays them out (perf_bst=, its branch_sample_type);
+	 * comm= names the program's threads.  A forked child's go to
+	 * FILE.PID, from 0. */
+	const char *perf_path;
+	uint64_t perf_at, perf_bst;
+	const char *comm;
+	int perf_fd;
+	uint64_t perf_pos;	/* FILE's offset of perf_buf[0] */
+	size_t perf_used;
+	bool perf_failed;
+	unsigned char *perf_buf;
+	uint64_t branch_flags[2][16];	/* ctr_branch_flag_table() */
 	/* The cloning thread's time at its last clone: a new thread's time
 	 * goes on from there, so each thread's records come after the
 	 * FORK record that creates it (perf orders events by time). */
@@ -580,6 +596,132 @@ static int out_open(const char *path)
 	return 0;
 }
 
+/*
+ * perf=FILE: perf.data's records, written by the plugin itself so that
+ * rvperf record only writes the file's header, its first records and its
+ * feature sections around them (no second pass over megabytes of
+ * samples).  The records go out through a buffer of their own with
+ * pwrite() at offsets the plugin keeps (rvperf record patches the build
+ * ids of MMAP2 records at the offsets the trace gives); a record is never
+ * split between two writes.  Callers hold plugin.lock (but at set-up).
+ */
+static void perf_flush(void)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < plugin.perf_used && !plugin.perf_failed) {
+		n = pwrite(plugin.perf_fd, plugin.perf_buf + off,
+			   plugin.perf_used - off, (off_t)(plugin.perf_pos + off));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "rvperf plugin: cannot write the perf "
+				"data: %s\n", n ? strerror(errno) : "no space");
+			plugin.perf_failed = true;
+		} else {
+			off += (size_t)n;
+		}
+	}
+	plugin.perf_pos += plugin.perf_used;
+	plugin.perf_used = 0;
+}
+
+/* Room for a record of SIZE bytes (a multiple of 8, at most
+ * TRACE_BUFFER), zeroed. */
+static void *perf_reserve(size_t size)
+{
+	void *p;
+
+	if (plugin.perf_used + size > TRACE_BUFFER)
+		perf_flush();
+	p = plugin.perf_buf + plugin.perf_used;
+	plugin.perf_used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+static int perf_open(const char *path, uint64_t at)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return -1;
+	plugin.perf_fd = fd;
+	plugin.perf_pos = at;
+	plugin.perf_used = 0;
+	plugin.perf_failed = false;
+	return 0;
+}
+
+static inline bool perf_mode(void)
+{
+	return plugin.perf_path != NULL;
+}
+
+/* Copies SIZE bytes to *P and moves it past them. */
+static inline void put_bytes(unsigned char **p, const void *data, size_t size)
+{
+	memcpy(*p, data, size);
+	*p += size;
+}
+
+/* The sample_id_all trailer of every record but samples: TID, TIME. */
+static void put_sample_id(unsigned char **p, uint64_t pid, uint64_t tid,
+			  uint64_t time)
+{
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+
+	put_bytes(p, ids, sizeof(ids));
+	put_bytes(p, &time, sizeof(time));
+}
+
+static void perf_header(unsigned char **p, uint32_t type, uint16_t misc,
+			size_t size)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)size };
+
+	put_bytes(p, &h, sizeof(h));
+}
+
+/* A sample as rvperf record's attribute lays it out: IP, TID, TIME,
+ * PERIOD, then the branch stack (hw_idx 0: CTR's logical entry 0 is the
+ * newest, as perf's stack is, and nothing was skipped). */
+static void perf_sample(const struct vcpu *v, const struct rvp_trace_record *r,
+			unsigned int nr)
+{
+	bool hw_idx = plugin.perf_bst & PERF_SAMPLE_BRANCH_HW_INDEX;
+	size_t size = 6 * 8 + (hw_idx ? 8 : 0) + nr * sizeof(struct pd_branch);
+	unsigned char *p = perf_reserve(size);
+	uint32_t ids[2] = { (uint32_t)plugin.header.pid, (uint32_t)v->tid };
+	uint64_t fixed[4] = { r->time, r->period, nr, 0 };
+	struct pd_branch *b;
+	unsigned int i;
+
+	perf_header(&p, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
+	put_bytes(&p, &r->ip, 8);
+	put_bytes(&p, ids, sizeof(ids));
+	put_bytes(&p, fixed, hw_idx ? 32 : 24);
+	b = (struct pd_branch *)(void *)p;
+	for (i = 0; i < nr; i++)
+		ctr_branch_entry((const uint64_t (*)[16])plugin.branch_flags,
+				 v->entries[i].source, v->entries[i].target,
+				 v->entries[i].data, &b[i]);
+}
+
+static void perf_comm(uint64_t pid, uint64_t tid, uint64_t time)
+{
+	size_t len = strlen(plugin.comm), name = (len + 8) & ~(size_t)7;
+	size_t size = 8 + 8 + name + 16;
+	unsigned char *p = perf_reserve(size), *end = p + size - 16;
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+
+	perf_header(&p, PERF_RECORD_COMM, 0, size);
+	put_bytes(&p, ids, sizeof(ids));
+	put_bytes(&p, plugin.comm, len);
+	put_sample_id(&end, pid, tid, time);
+}
+
 static void write_sample(struct vcpu *v, uint64_t ip)
 {
 	struct rvp_trace_record r = {
@@ -630,8 +772,12 @@ static void write_sample(struct vcpu *v, uint64_t ip)
 	}
 	r.nr = i;
 	v->span = 0;
-	out_write(&r, sizeof(r));
-	out_write(v->entries, sizeof(v->entries[0]) * i);
+	if (perf_mode()) {
+		perf_sample(v, &r, i);
+	} else {
+		out_write(&r, sizeof(r));
+		out_write(v->entries, sizeof(v->entries[0]) * i);
+	}
 	pthread_mutex_unlock(&plugin.lock);
 	v->samples++;
 }
@@ -1572,6 +1718,36 @@ static void rewrite_header(void)
 			"header\n");
 }
 
+/* MMAP2 of an executable file mapping, as the kernel reports it (device
+ * and inode; rvperf record puts the file's build id in their place, at
+ * m->perf_off, which this sets). */
+static void perf_mmap2(const struct vcpu *v, struct rvp_trace_mmap *m,
+		       const char *path)
+{
+	size_t len = strlen(path), name = (len + 8) & ~(size_t)7;
+	size_t size = 8 + 8 + 24 + 24 + 8 + name + 16;
+	unsigned char *p, *end;
+	uint32_t ids[2] = { (uint32_t)plugin.header.pid, (uint32_t)v->tid };
+	uint64_t range[3] = { m->start, m->len, m->pgoff };
+	uint32_t dev[2] = { major(m->dev), minor(m->dev) };
+	uint64_t ino[2] = { m->ino, 0 };
+	uint32_t prot_flags[2] = { (uint32_t)m->prot, (uint32_t)m->flags };
+
+	if (size > TRACE_BUFFER)
+		return;
+	m->perf_off = plugin.perf_pos + plugin.perf_used;
+	p = perf_reserve(size);
+	end = p + size - 16;
+	perf_header(&p, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, size);
+	put_bytes(&p, ids, sizeof(ids));
+	put_bytes(&p, range, sizeof(range));
+	put_bytes(&p, dev, sizeof(dev));
+	put_bytes(&p, ino, sizeof(ino));
+	put_bytes(&p, prot_flags, sizeof(prot_flags));
+	put_bytes(&p, path, len);
+	put_sample_id(&end, plugin.header.pid, v->tid, retired(v));
+}
+
 static void mapped(struct vcpu *v, uint64_t start)
 {
 	struct rvp_trace_mmap m = {
@@ -1596,7 +1772,10 @@ static void mapped(struct vcpu *v, uint64_t start)
 		m.ino = st.st_ino;
 	}
 	m.path_len = (uint64_t)n;
+	m.perf_off = UINT64_MAX;
 	pthread_mutex_lock(&plugin.lock);
+	if (perf_mode())
+		perf_mmap2(v, &m, path);
 	write_event(v, RVP_TRACE_MMAP, &m, sizeof(m), path);
 	pthread_mutex_unlock(&plugin.lock);
 }
@@ -1628,6 +1807,37 @@ static void became_child(unsigned int vcpu_index)
 		v->transfers = v->dropped = v->samples = 0;
 		v->born = retired(v);
 	}
+	if (perf_mode()) {
+		close(plugin.perf_fd);
+		snprintf(path, sizeof(path), "%s.%d", plugin.perf_path,
+			 (int)getpid());
+		if (perf_open(path, 0)) {
+			fail("cannot create '%s'", path);
+			perf_open("/dev/null", 0);
+		}
+		if (v)
+			perf_comm(plugin.header.pid, v->tid, v->born);
+	}
+}
+
+/* FORK, as the kernel reports a clone (its sample_id the new task's); a
+ * new thread is named at once (a new process names itself, in its own
+ * file: became_child()). */
+static void perf_fork(const struct vcpu *v, const struct rvp_trace_fork *f,
+		      bool thread)
+{
+	size_t size = 8 + 16 + 8 + 16;
+	unsigned char *p = perf_reserve(size);
+	uint32_t ids[4] = { (uint32_t)f->pid, (uint32_t)f->ppid,
+			    (uint32_t)f->tid, (uint32_t)f->ptid };
+	uint64_t time = retired(v);
+
+	perf_header(&p, PERF_RECORD_FORK, 0, size);
+	put_bytes(&p, ids, sizeof(ids));
+	put_bytes(&p, &time, sizeof(time));
+	put_sample_id(&p, f->pid, f->tid, time);
+	if (thread)
+		perf_comm(f->pid, f->tid, time);
 }
 
 static void cloned(struct vcpu *v, int64_t num, int64_t ret)
@@ -1649,6 +1859,8 @@ static void cloned(struct vcpu *v, int64_t num, int64_t ret)
 	}
 	f.pid = thread ? f.ppid : (uint64_t)ret;
 	pthread_mutex_lock(&plugin.lock);
+	if (perf_mode())
+		perf_fork(v, &f, thread);
 	write_event(v, RVP_TRACE_FORK, &f, sizeof(f), NULL);
 	if (!thread)	/* the child's trace begins after this in time */
 		out_flush();
@@ -1665,6 +1877,8 @@ static void execs(struct vcpu *v)
 	pthread_mutex_lock(&plugin.lock);
 	process_totals(&t);
 	write_event(v, RVP_TRACE_EXEC, &t, sizeof(t), NULL);
+	if (perf_mode())
+		perf_flush();
 	rewrite_header();
 	pthread_mutex_unlock(&plugin.lock);
 }
@@ -1691,6 +1905,8 @@ static void syscall_entry(qemu_plugin_id_t id, unsigned int vcpu_index,
 		v = vcpu_get(vcpu_index);
 		pthread_mutex_lock(&plugin.lock);
 		out_flush();
+		if (perf_mode())
+			perf_flush();
 		if (v)
 			plugin.thread_time = retired(v);
 		pthread_mutex_unlock(&plugin.lock);
@@ -1822,6 +2038,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	}
 	pthread_mutex_lock(&plugin.lock);
 	process_totals(&t);
+	if (perf_mode())
+		perf_flush();
 	out_write(&r, sizeof(r));
 	out_write(&t, sizeof(t));
 	rewrite_header();
@@ -1902,6 +2120,16 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		*val++ = '\0';
 		if (!strcmp(a, "out")) {
 			*out_path = val;
+		} else if (!strcmp(a, "perf")) {
+			plugin.perf_path = val;
+		} else if (!strcmp(a, "comm")) {
+			plugin.comm = val;
+		} else if (!strcmp(a, "perf_at") || !strcmp(a, "perf_bst")) {
+			if (parse_u64(val, !strcmp(a, "perf_at") ?
+				      &plugin.perf_at : &plugin.perf_bst)) {
+				fail("%s is not a number", a);
+				return -1;
+			}
 		} else if (!strcmp(a, "itrace") || !strcmp(a, "blocks")) {
 			if (plugin.itrace) {
 				fail("give itrace= or blocks=, once%s", "");
@@ -2112,6 +2340,22 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	plugin.header = h;
 	/* Rewritten at exit, once the program's addresses are known. */
 	out_write(&h, sizeof(h));
+	if (plugin.perf_path) {
+		if (plugin.system) {
+			fail("perf= is for user mode%s", "");
+			return -1;
+		}
+		if (!plugin.comm)
+			plugin.comm = "";
+		plugin.perf_buf = malloc(TRACE_BUFFER);
+		if (!plugin.perf_buf || perf_open(plugin.perf_path,
+						  plugin.perf_at)) {
+			fail("cannot open '%s'", plugin.perf_path);
+			return -1;
+		}
+		ctr_branch_flag_table(plugin.branch_flags, plugin.misp,
+				      ctr_branch_priv(plugin.ctl, plugin.layout));
+	}
 
 	if (plugin.itrace && rvp_itrace_open(plugin.itrace, plugin.system)) {
 		fail("cannot create '%s'", plugin.itrace);

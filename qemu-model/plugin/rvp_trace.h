@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rvp_trace.h - the file the TCG plugin writes and `rvperf record` turns
- * into perf.data: the CTR records of each sample exactly as the hardware
- * registers hold them (ctrsource, ctrtarget, ctrdata), so the mapping to
- * perf's branch entries lives in one place (userspace/rvperf/record.c) and
- * is tested there.
+ * rvp_trace.h - the trace the TCG plugin writes (out=): per sample the CTR
+ * records exactly as the hardware registers hold them (ctrsource,
+ * ctrtarget, ctrdata), and what it saw of the process.  As `rvperf record`
+ * runs it (perf=), the samples, mappings and forks go to the perf.data
+ * file instead, as perf records (userspace/perfdata/ctr_branch.h maps CTR
+ * records to perf's branch entries), and this trace holds the rest: the
+ * header, the mappings (with where their MMAP2 records lie), forks, exec
+ * and totals, from which rvperf record finishes the perf.data file.
  *
  * Host byte order, no padding surprises: every field is 64 bits.
  *
@@ -26,7 +29,7 @@
 
 #include <stdint.h>
 
-#define RVP_TRACE_MAGIC		0x3130435254505652ULL	/* "RVPTRC01" */
+#define RVP_TRACE_MAGIC		0x3230435254505652ULL	/* "RVPTRC02" */
 
 struct rvp_trace_header {
 	uint64_t magic;
@@ -71,6 +74,8 @@ struct rvp_trace_mmap {
 	uint64_t start, len, pgoff;	/* pgoff in bytes, as mmap's offset */
 	uint64_t prot, flags;
 	uint64_t dev, ino;		/* st_dev, st_ino of the file */
+	uint64_t perf_off;		/* perf=: its MMAP2 record's offset in
+					 * the process's perf file (else ~0) */
 	uint64_t path_len;		/* bytes of path, without its NUL */
 };
 

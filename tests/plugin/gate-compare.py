@@ -12,7 +12,7 @@ different ip, time or mode).  Exits 1 with one line on a bad trace."""
 import struct
 import sys
 
-MAGIC = 0x3130435254505652
+MAGIC = 0x3230435254505652
 HDR = struct.Struct('<12Q')
 REC = struct.Struct('<7Q')
 ENT = struct.Struct('<3Q')

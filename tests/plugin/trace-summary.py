@@ -12,7 +12,7 @@ import hashlib
 import struct
 import sys
 
-MAGIC = 0x3130435254505652
+MAGIC = 0x3230435254505652
 HDR = struct.Struct('<12Q')	# rvp_trace_header: 12 fields
 REC = struct.Struct('<7Q')
 ENT = struct.Struct('<3Q')

@@ -211,6 +211,19 @@ int pd_write_mmap2(struct pd_writer *w, uint32_t pid, uint32_t tid,
 int pd_write_fork(struct pd_writer *w, uint32_t pid, uint32_t ppid,
 		  uint32_t tid, uint32_t ptid, uint64_t time);
 int pd_write_sample(struct pd_writer *w, const struct pd_sample *s);
+/* A file's build id for the HEADER_BUILD_ID feature (pd_write_mmap2() adds
+ * those of the MMAP2 records it writes). */
+int pd_writer_add_build_id(struct pd_writer *w, uint32_t pid,
+			   const char *filename,
+			   const unsigned char *build_id, unsigned int size);
+/*
+ * The data section's records from byte AT of the file on, SIZE bytes, are
+ * written by someone else (the CTR plugin writes a recording's samples
+ * itself): the records put since pd_writer_open() go right before them,
+ * and the data section is those and the SIZE bytes.  AT must leave room
+ * for the records put between the attribute and it.
+ */
+int pd_writer_external_data(struct pd_writer *w, uint64_t at, uint64_t size);
 /* Writes the feature sections and the final header; frees the writer. */
 int pd_writer_close(struct pd_writer *w);
 

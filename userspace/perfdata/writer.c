@@ -12,8 +12,11 @@
  * The header is written last, when the data size is known.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "perf_data.h"
 
@@ -97,6 +100,25 @@ static int put_zeros(struct pd_writer *w, size_t n)
 	return PD_OK;
 }
 
+/* PATH for writing, emptied only if it holds something: truncating a file,
+ * even an empty one (a mkstemp() name), makes ext4 write it back when it
+ * is closed (auto_da_alloc). */
+static FILE *open_empty(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || (st.st_size && ftruncate(fd, 0)) ||
+	    !(f = fdopen(fd, "wb"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 int pd_writer_open(struct pd_writer *w, const char *path,
 		   const struct pd_writer_config *cfg)
 {
@@ -128,7 +150,7 @@ int pd_writer_open(struct pd_writer *w, const char *path,
 	w->buf = malloc(BUF_SIZE);
 	if (!w->buf)
 		return PD_ERR_NOMEM;
-	w->f = fopen(path, "wb");
+	w->f = open_empty(path);
 	if (!w->f) {
 		free(w->buf);
 		w->buf = NULL;
@@ -144,6 +166,10 @@ int pd_writer_open(struct pd_writer *w, const char *path,
 		goto io;
 	w->data_offset = FILE_HEADER_SIZE + sizeof(id) + sizeof(w->attr) +
 			 sizeof(ids);
+	/* Out now: the buffer then holds records only
+	 * (pd_writer_external_data()). */
+	if (flush(w))
+		goto io;
 	return PD_OK;
 io:
 	fclose(w->f);
@@ -206,9 +232,9 @@ int pd_write_fork(struct pd_writer *w, uint32_t pid, uint32_t ppid,
 	return PD_OK;
 }
 
-static int remember_build_id(struct pd_writer *w, uint32_t pid,
-			     const char *filename,
-			     const unsigned char *build_id, unsigned int size)
+int pd_writer_add_build_id(struct pd_writer *w, uint32_t pid,
+			   const char *filename,
+			   const unsigned char *build_id, unsigned int size)
 {
 	struct pd_build_id *b;
 
@@ -247,8 +273,8 @@ int pd_write_mmap2(struct pd_writer *w, uint32_t pid, uint32_t tid,
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		ident[0] = (unsigned char)build_id_size;
 		memcpy(ident + 4, build_id, build_id_size);
-		err = remember_build_id(w, pid, filename, build_id,
-					build_id_size);
+		err = pd_writer_add_build_id(w, pid, filename, build_id,
+					     build_id_size);
 		if (err)
 			return err;
 	}
@@ -293,6 +319,20 @@ int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
 	if (put(w, head, n * sizeof(head[0])) ||
 	    (nr && put(w, s->branches, nr * sizeof(struct pd_branch))))
 		return PD_ERR_IO;
+	return PD_OK;
+}
+
+int pd_writer_external_data(struct pd_writer *w, uint64_t at, uint64_t size)
+{
+	uint64_t prefix = w->buf_len;
+
+	/* Every record put since the open is still in the buffer. */
+	if (!w->f || prefix != w->data_size || at < w->data_offset + prefix)
+		return PD_ERR_FORMAT;
+	if (fseek(w->f, (long)(at - prefix), SEEK_SET) || flush(w))
+		return PD_ERR_IO;
+	w->data_offset = at - prefix;
+	w->data_size = prefix + size;
 	return PD_OK;
 }
 
