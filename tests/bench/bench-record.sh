@@ -12,11 +12,13 @@
 #              operations only add to one fixed address); on plugin API
 #              3+ (QEMU 9.1 on) the plugin's gate calls back at few blocks,
 #   plugin     under qemu-riscv64 with the CTR plugin as record loads it
-#              (-j any, a sample every 10007 instructions, depth 16),
+#              (-j any, a sample every 10007 instructions, depth 16, the
+#              samples written as perf.data records),
 #   record     as `rvperf record --qemu QEMU -o FILE -- PROG ARGS` (the
-#              plugin run, then the conversion to perf.data),
-#   convert    the same with a stand-in for QEMU that copies the trace
-#              of the plugin run: the conversion alone (and a cp), to
+#              plugin run, then the rest of perf.data written around the
+#              plugin's records),
+#   finish     the same with a stand-in for QEMU that copies in what the
+#              plugin run wrote: record's own part (and the copies), to
 #              tell the two parts of record apart,
 # all in this run, interleaved so a neighbour hits each alike, best of
 # ROUNDS, as the CPU time (user + system) of the process and its children:
@@ -67,17 +69,23 @@ cp tests/userspace/realprogs/bench.lua "$tmp/"
 cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 400000 >"$tmp/input.txt"
 cp "$dir/lua-pie" "$dir/bzip2-pie" "$tmp/"
 cd "$tmp" || exit 1
-# The stand-in for QEMU of the convert column: rvperf record passes the
-# plugin's options (...,out=TRACE,...); the trace it finds there is the one
-# the plugin column wrote for the same program.  A new file, as the plugin
-# writes it: cp onto rvperf's empty temporary file would truncate it, and
-# ext4 then writes it back at close (auto_da_alloc), which its deletion
-# waits for.
+# The stand-in for QEMU of the finish column: rvperf record passes the
+# plugin's options (...,out=TRACE,...,perf=FILE,perf_at=N,...); what it
+# finds there is what the plugin column wrote for the same program: the
+# trace (a new file, as the plugin writes it: cp onto rvperf's empty
+# temporary file would truncate it, and ext4 then writes it back at close,
+# auto_da_alloc, which its deletion waits for) and the perf records from
+# N on, after the header rvperf record wrote.
 cat >copy-trace <<'END'
 #!/bin/sh
-for a; do case $a in *,out=*) o=${a#*,out=}; o=${o%%,*};; esac; done
+for a; do
+	case $a in *,out=*) o=${a#*,out=}; o=${o%%,*};; esac
+	case $a in *,perf=*) p=${a#*,perf=}; p=${p%%,*};; esac
+	case $a in *,perf_at=*) n=${a#*,perf_at=}; n=${n%%,*};; esac
+done
 rm -f "$o"
-exec cp "$TRACE" "$o"
+cp "$TRACE" "$o" &&
+	exec dd if="$PERF" of="$p" bs="$n" skip=1 seek=1 conv=notrunc status=none
 END
 chmod +x copy-trace
 
@@ -113,14 +121,14 @@ for prog in "lua-pie bench.lua" "bzip2-pie -9 -c input.txt"; do
 			"$plugin,out=$tmp/n.rvt,noop=on" ./$prog)")
 		# Each run writes a new file: freeing the previous run's
 		# (7-9 MB of page cache, 0.02x plain) is not recording's cost.
-		rm -f "$tmp/t.rvt" "$tmp/r.data" "$tmp/c.data"
+		rm -f "$tmp/t.rvt" "$tmp/t.perf" "$tmp/r.data" "$tmp/c.data"
 		# shellcheck disable=SC2086
 		g=$(min "$g" "$(secs "$qemu" -L /usr/riscv64-linux-gnu -plugin \
-			"$plugin,out=$tmp/t.rvt,ctl=0x1,event=instructions,period=10007,depth=16" ./$prog)")
+			"$plugin,out=$tmp/t.rvt,ctl=0x1,event=instructions,period=10007,depth=16,perf=$tmp/t.perf,perf_at=65536,perf_bst=0,comm=${prog%% *}" ./$prog)")
 		# shellcheck disable=SC2086
 		r=$(min "$r" "$(secs "$rvperf" record --qemu "$qemu" -o "$tmp/r.data" -- ./$prog)")
 		# shellcheck disable=SC2086
-		c=$(min "$c" "$(secs env TRACE="$tmp/t.rvt" "$rvperf" record \
+		c=$(min "$c" "$(secs env TRACE="$tmp/t.rvt" PERF="$tmp/t.perf" "$rvperf" record \
 			--qemu "$tmp/copy-trace" -o "$tmp/c.data" -- ./$prog)")
 	done
 	ratio=$(calc "$r / $p")
@@ -140,7 +148,7 @@ for prog in "lua-pie bench.lua" "bzip2-pie -9 -c input.txt"; do
 	printf '    plugin   qemu + CTR plugin:   %6.3f s   ratio %.2f\n' "$g" "$(calc "$g / $p")"
 	printf '    record   rvperf record:       %6.3f s   ratio %.2f   (goal <= %s in CPU time: %s)\n' \
 		"$r" "$ratio" "$goal" "$met"
-	printf '    convert  of which conversion: %6.3f s   ratio %.2f   (the trace copied in)\n' \
+	printf '    finish   of which the rest:   %6.3f s   ratio %.2f   (the plugin'"'"'s output copied in)\n' \
 		"$c" "$(calc "$c / $p")"
 	if [ -n "$have_valgrind" ]; then
 		printf '    host instructions: plain %.3f G, record %.3f G   ratio %.2f   (goal <= %s: %s)\n' \

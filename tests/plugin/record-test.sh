@@ -224,9 +224,9 @@ fails_in_one_line "an unknown event" "unknown event 'nope'" \
 fails_in_one_line "a missing plugin" "no CTR plugin" \
 	"$rvperf" record --plugin "$tmp/none.so" -- "$tmp/known"
 
-# A trace cut short (QEMU killed while writing): record converts the
-# samples it holds whole, says the trace ended early and exits non-zero.
-# The stand-in for QEMU copies a trace, cut in the middle of a sample.
+# A recording cut short (QEMU killed while the plugin wrote): record keeps
+# the samples it holds whole, says the trace ended early and exits
+# non-zero.
 riscv64-linux-gnu-gcc -static -O2 -o "$tmp/branchy-c" userspace/sample/branchy.c
 "$qemu" -plugin "$plugin,out=$tmp/whole.rvt,ctl=0x1,event=instructions,period=10007,depth=16" \
 	"$tmp/branchy-c" 300 >/dev/null 2>&1
@@ -244,29 +244,46 @@ ok $? "out= of an existing longer file: the trace replaces it ($again bytes, $si
 	"$tmp/branchy-c" 300 >/dev/null 2>"$tmp/full.err"
 [ "$(grep -c "cannot write the trace" "$tmp/full.err")" = 1 ]
 ok $? "out= on a full device: one line says the trace cannot be written ($(head -c 120 "$tmp/full.err"))"
-head -c $((size / 2 + 100)) "$tmp/whole.rvt" >"$tmp/cut.rvt"
-printf '#!/bin/sh\nfor a; do case $a in *,out=*) o=${a#*,out=}; o=${o%%%%,*};; esac; done\nexec cp "%s" "$o"\n' \
-	"$tmp/cut.rvt" >"$tmp/cut-qemu"
+# The stand-in for QEMU runs it, then cuts what the plugin wrote as a kill
+# while it wrote would: the trace loses its END record (a record of 7
+# words and the 4 words of totals), the recording ends inside a record.
+cat >"$tmp/cut-qemu" <<END
+#!/bin/sh
+"$qemu" "\$@" || exit
+for a; do
+	case \$a in *,out=*) o=\${a#*,out=}; o=\${o%%,*};; esac
+	case \$a in *,perf=*) p=\${a#*,perf=}; p=\${p%%,*};; esac
+done
+truncate -s \$((\$(stat -c %s "\$o") - 88)) "\$o"
+truncate -s \$((65536 + (\$(stat -c %s "\$p") - 65536) / 2 + 100)) "\$p"
+cp "\$p" "$tmp/cut.perf"
+END
 chmod +x "$tmp/cut-qemu"
 "$rvperf" record --qemu "$tmp/cut-qemu" -o "$tmp/cut.data" -- "$tmp/branchy-c" 300 \
 	>/dev/null 2>"$tmp/cut.err"
 status=$?
-# The samples whole before the cut (rvp_trace.h: a 12-word header, then
-# 7-word records, each sample followed by nr 3-word entries).
+# The samples whole before the cut (the plugin's records start at 64 KiB:
+# perf_event_header, u32 type, u16 misc, u16 size).
 want=$(python3 -c '
 import struct, sys
 d = open(sys.argv[1], "rb").read()
-off, n = 96, 0
-while off + 56 <= len(d):
-    kind, nr = struct.unpack_from("<Q", d, off)[0], struct.unpack_from("<Q", d, off + 48)[0]
-    off += 56 + (24 if kind == 1 else 8) * nr
-    n += kind == 1 and off <= len(d)
-print(n)' "$tmp/cut.rvt")
-"$rvperf" script -F ip,brstack -i "$tmp/cut.data" >"$tmp/cut.txt" 2>/dev/null
+off, n = 65536, 0
+while off + 8 <= len(d):
+    kind, size = struct.unpack_from("<I", d, off)[0], struct.unpack_from("<H", d, off + 6)[0]
+    if size < 8 or off + size > len(d):
+        break
+    off += size
+    n += kind == 9
+print(n)' "$tmp/cut.perf")
+# The part of a record after them is not kept: script reads the file
+# without complaint.
+"$rvperf" script -F ip,brstack -i "$tmp/cut.data" >"$tmp/cut.txt" 2>"$tmp/cut-script.err"
+script_status=$?
 got=$(grep -c . "$tmp/cut.txt")
 [ $status -ne 0 ] && grep -q "ends early" "$tmp/cut.err" && [ "${want:-0}" -gt 10 ] &&
-	[ "$got" = "$want" ]
-ok $? "a trace cut short: its $want whole samples converted, non-zero ($got; $(head -c 160 "$tmp/cut.err"))"
+	[ "$got" = "$want" ] && [ $script_status -eq 0 ]
+ok $? "a recording cut short: its $want whole samples kept, non-zero ($got; $(head -c 160 "$tmp/cut.err"))"
+[ $? -eq 0 ] || diag "$(head -n 2 "$tmp/cut-script.err")"
 
 # Interrupted, as perf record is (^C, or a kill of rvperf alone): rvperf
 # passes the signal on to QEMU, which dies without the plugin's exit (no
@@ -281,7 +298,7 @@ TMPDIR=$tmp/tmpdir "$rvperf" record -c 1000003 -o "$tmp/int.data" -- \
 	"$tmp/branchy-pie" 100000000 >/dev/null 2>"$tmp/int.err" &
 pid=$!
 for _ in $(seq 300); do
-	[ "$(cat "$tmp"/tmpdir/* 2>/dev/null | wc -c)" -gt 200000 ] && break
+	[ "$(cat "$tmp"/.int.data.rvperf-* 2>/dev/null | wc -c)" -gt 200000 ] && break
 	sleep 0.1
 done
 kill -INT "$pid"
@@ -295,8 +312,9 @@ got=$("$rvperf" script -F ip,sym -i "$tmp/int.data" 2>/dev/null | grep -c .)
 named=$("$rvperf" script -F ip,sym -i "$tmp/int.data" 2>/dev/null |
 	grep -cE ' (hot_loop|op_[a-z]+)$')
 grep -q "killed by signal 2" "$tmp/int.err" && [ "$got" -gt 100 ] &&
-	[ "$named" -gt $((got * 9 / 10)) ] && [ -z "$(ls -A "$tmp/tmpdir")" ]
-ok $? "interrupted: the samples so far converted ($named of $got in branchy's functions), the temporary trace gone ($(head -c 200 "$tmp/int.err" | tr '\n' ' '))"
+	[ "$named" -gt $((got * 9 / 10)) ] && [ -z "$(ls -A "$tmp/tmpdir")" ] &&
+	! ls "$tmp"/.int.data.rvperf-* >/dev/null 2>&1
+ok $? "interrupted: the samples so far kept ($named of $got in branchy's functions), the temporary files gone ($(head -c 200 "$tmp/int.err" | tr '\n' ' '))"
 
 # --whole-stacks turns the gate off (the plugin's gate=off): what QEMU is
 # given, seen through a stand-in that keeps its arguments.

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * record.c - `rvperf record`: runs a riscv64 Linux program under
- * qemu-riscv64 with the CTR plugin (qemu-model/plugin/), then turns the
- * plugin's trace (rvp_trace.h: raw CTR records per sample) into the
+ * qemu-riscv64 with the CTR plugin (qemu-model/plugin/) and writes the
  * perf.data that `perf record -b` would have written on hardware with CTR:
- * COMM and MMAP2 (with the build id) for the program, then the samples
- * with IP, TID, TIME, PERIOD and the branch stack.
+ * COMM and MMAP2 (with the build id) for the program, the loader and every
+ * library, then the samples with IP, TID, TIME, PERIOD and the branch
+ * stack.  The plugin writes the samples, mappings and forks into the file
+ * itself (perf=, ctr_branch.h's mapping); this writes the header and the
+ * attribute before them, the program's COMM and MMAP2 records just before
+ * them, the build ids into the plugin's MMAP2 records, forked children's
+ * records after them, and the feature sections at the end, from what the
+ * plugin's trace (rvp_trace.h) says of each process.
  */
 #include "record.h"
 
@@ -24,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ctr_branch.h"
 #include "elf_syms.h"
 #include "filter.h"
 #include "rvp_trace.h"
@@ -31,68 +37,24 @@
 
 #define EXIT_BAD_DATA	1
 #define EXIT_USAGE	2
-#define MAX_ENTRIES	256	/* the deepest CTR (sctrdepth 4) */
-
-static inline unsigned int cycles_of(uint64_t data)
-{
-	uint64_t cce, ccm, cycles;
-
-	if (!(data & RVP_CTRDATA_CCV))
-		return 0;
-	cce = (data & RVP_CTRDATA_CCE) >> RVP_CTRDATA_CCE_SHIFT;
-	ccm = (data & RVP_CTRDATA_CCM) >> RVP_CTRDATA_CCM_SHIFT;
-	cycles = cce ? (4096 + ccm) << (cce - 1) : ccm;
-	return cycles > 0xffff ? 0xffff : (unsigned int)cycles;
-}
+/* Where in the recording the plugin's records start: the file's header
+ * and attribute before, then the program's COMM and MMAP2 records, written
+ * once the program ran, just before this. */
+#define PERF_DATA_AT	(64 << 10)
 
 unsigned int ctr_cycles(uint64_t data)
 {
-	return cycles_of(data);
-}
-
-/* perf's type, and new_type for PERF_BR_EXTEND_ABI, of each ctrdata TYPE.
- * Where perf has no generic name, the same architecture-specific new_type
- * the driver reports (linux-driver/rvperf_ctr_logic.c), so a recording
- * reads the same from QEMU as from hardware.  A table: a recording
- * converts millions of records. */
-static const struct {
-	unsigned char type, new_type;
-} ctr_types[16] = {
-	[RVP_CTRDATA_TYPE_EXCEPTION] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_1 },
-	[RVP_CTRDATA_TYPE_INTERRUPT] = { PERF_BR_IRQ, 0 },
-	[RVP_CTRDATA_TYPE_TRAP_RETURN] = { PERF_BR_ERET, 0 },
-	/* Not COND: tools would read it as taken. */
-	[RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_2 },
-	[RVP_CTRDATA_TYPE_TAKEN_BRANCH] = { PERF_BR_COND, 0 },
-	[RVP_CTRDATA_TYPE_INDIRECT_CALL] = { PERF_BR_IND_CALL, 0 },
-	[RVP_CTRDATA_TYPE_DIRECT_CALL] = { PERF_BR_CALL, 0 },
-	[RVP_CTRDATA_TYPE_INDIRECT_JUMP] = { PERF_BR_IND, 0 },
-	[RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP] = { PERF_BR_IND, 0 },
-	[RVP_CTRDATA_TYPE_DIRECT_JUMP] = { PERF_BR_UNCOND, 0 },
-	[RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP] = { PERF_BR_UNCOND, 0 },
-	[RVP_CTRDATA_TYPE_FUNCTION_RETURN] = { PERF_BR_RET, 0 },
-	[RVP_CTRDATA_TYPE_COROUTINE_SWAP] = { PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_3 },
-};
-
-/* The flag word of a record of TYPE, its cycles aside. */
-static uint64_t branch_flags_of(unsigned int type, int has_misp, int misp,
-				unsigned int priv)
-{
-	return pd_branch_flags(has_misp && misp, has_misp && !misp, 0,
-			       ctr_types[type & 15].type,
-			       ctr_types[type & 15].new_type, priv);
+	return ctr_branch_cycles(data);
 }
 
 void ctr_to_branch(uint64_t source, uint64_t target, uint64_t data,
 		   int has_misp, unsigned int priv, struct pd_branch *out)
 {
-	unsigned int t = (data & RVP_CTRDATA_TYPE) >> RVP_CTRDATA_TYPE_SHIFT;
+	uint64_t table[2][16];
 
-	out->from = source & ~RVP_CTRSOURCE_V;
-	out->to = target & ~RVP_CTRTARGET_MISP;
-	out->flags = branch_flags_of(t, has_misp,
-				     !!(target & RVP_CTRTARGET_MISP), priv) |
-		     (uint64_t)cycles_of(data) << 4;
+	ctr_branch_flag_table(table, has_misp, priv);
+	ctr_branch_entry((const uint64_t (*)[16])table, source, target, data,
+			 out);
 }
 
 /* ---- the command line */
@@ -412,24 +374,50 @@ static void record_on_signal(int sig)
 	record_stop = sig;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* SRC as a QEMU option value: QEMU splits -plugin's at commas, and reads
+ * ",," as one. */
+static void escape_commas(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n + 2 < size; src++) {
+		if (*src == ',')
+			dst[n++] = ',';
+		dst[n++] = *src;
+	}
+	dst[n] = '\0';
+}
+
 static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 		    const char *model_event, const char *trace_path,
-		    int *status)
+		    const char *data_path, uint64_t bst, int *status)
 {
 	struct sigaction sa = { .sa_handler = record_on_signal }, old_int,
 			 old_term;
 	int passed = 0, err;
 	pid_t got;
-	char plugin_arg[PATH_MAX + 512];
+	char plugin_arg[6 * PATH_MAX + 1024];
+	char data_arg[2 * PATH_MAX], comm_arg[2 * PATH_MAX];
 	char *args[64 + 256];
 	int n = 0, i;
 	pid_t pid;
 
+	escape_commas(data_arg, sizeof(data_arg), data_path);
+	escape_commas(comm_arg, sizeof(comm_arg), base_name(o->prog_argv[0]));
 	snprintf(plugin_arg, sizeof(plugin_arg),
 		 "%s,out=%s,ctl=0x%" PRIx64 ",event=%s,period=%" PRIu64
-		 ",depth=%u,layout=%s%s%s", o->plugin, trace_path, o->ctl,
-		 model_event, o->period, o->depth, o->layout,
-		 o->misp ? ",misp=on" : "", o->whole ? ",gate=off" : "");
+		 ",depth=%u,layout=%s%s%s,perf=%s,perf_at=%u,perf_bst=%" PRIu64
+		 ",comm=%s", o->plugin, trace_path, o->ctl, model_event,
+		 o->period, o->depth, o->layout, o->misp ? ",misp=on" : "",
+		 o->whole ? ",gate=off" : "", data_arg, PERF_DATA_AT, bst,
+		 comm_arg);
 	args[n++] = (char *)o->qemu;
 	if (ld_prefix(es)) {
 		args[n++] = "-L";
@@ -473,65 +461,14 @@ static int run_qemu(const struct record_options *o, const struct elf_syms *es,
 
 /* ---- trace to perf.data */
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-struct tid_seen {
-	uint64_t *tids;
-	size_t n, cap;
-};
-
-static int seen_tid(struct tid_seen *t, uint64_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (t->tids[i] == tid)
-			return 1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		uint64_t *p = realloc(t->tids, cap * sizeof(*p));
-
-		if (!p)
-			return 1;
-		t->tids = p;
-		t->cap = cap;
-	}
-	t->tids[t->n++] = tid;
-	return 0;
-}
-
-static unsigned int branch_priv(uint64_t ctl, uint64_t layout)
-{
-	uint64_t u = layout ? RVP_CTR_DRAFT_MCTRCONTROL_U : RVP_CTR_V1_MCTRCTL_U;
-	uint64_t s = layout ? RVP_CTR_DRAFT_MCTRCONTROL_S : RVP_CTR_V1_MCTRCTL_S;
-	uint64_t m = layout ? RVP_CTR_DRAFT_MCTRCONTROL_M : RVP_CTR_V1_MCTRCTL_M;
-	uint64_t modes = ctl & (u | s | m);
-
-	/* A record says nothing of its mode; one enabled mode does. */
-	if (modes == u)
-		return PERF_BR_PRIV_USER;
-	if (modes == s)
-		return PERF_BR_PRIV_KERNEL;
-	if (modes == m)
-		return PERF_BR_PRIV_HV;
-	return PERF_BR_PRIV_UNKNOWN;
-}
-
 /*
  * One thread's records in its process's trace (the plugin writes one
  * file per process, its threads' records interleaved as they were
  * written), read one record ahead so that all threads' records can be
  * merged by time.  Each thread's time is its own instruction count, going
- * on from its creator's at the clone.  The trace is read where the kernel
- * keeps it, mapped: its samples are megabytes that stdio would copy twice
- * (read() into its buffer, fread() out of it), each call taking the
- * stream's lock.  The plugin writes 64-bit words only, so every record
- * and payload in the map is aligned.
+ * on from its creator's at the clone.  The trace is read mapped; the
+ * plugin writes 64-bit words only, so every record and payload in the map
+ * is aligned.
  */
 struct trace_stream {
 	const unsigned char *map;
@@ -583,11 +520,7 @@ again:
 		st->exec_last = 0;
 		return;
 	}
-	if (st->r.kind == RVP_TRACE_SAMPLE) {
-		if (st->r.nr > MAX_ENTRIES)
-			return;
-		words = st->r.nr * (sizeof(struct rvp_trace_entry) / 8);
-	} else if (st->r.kind == RVP_TRACE_MMAP || st->r.kind == RVP_TRACE_FORK ||
+	if (st->r.kind == RVP_TRACE_MMAP || st->r.kind == RVP_TRACE_FORK ||
 		   st->r.kind == RVP_TRACE_EXEC) {
 		if (st->r.nr > MAX_EVENT_WORDS)
 			return;
@@ -777,66 +710,156 @@ static void remove_child_traces(const char *trace_path)
 	closedir(dp);
 }
 
-static int convert(const struct record_options *o, const struct elf_syms *es,
-		   const char *prog, const struct event_name *ev,
-		   const char *trace_path)
+/* The perf file of a process: the recording itself for the first, and
+ * RECORDING.PID for a forked child, which the plugin's child writes. */
+struct perf_file {
+	uint64_t pid;
+	int fd;
+	int cut;		/* its trace ends early: the last record may be
+				 * a part */
+	uint64_t start;		/* where its records start */
+	char path[PATH_MAX + 96];
+};
+
+struct perf_files {
+	struct perf_file *v;
+	size_t n;
+};
+
+static struct perf_file *perf_file(struct perf_files *pf, uint64_t pid)
 {
-	struct pd_writer_config cfg = {
-		.type = ev->type, .config = ev->config,
-		.sample_period = o->period,
-		.branch_sample_type = branch_sample_type(o->filter),
-		.exclude_kernel = 1, .exclude_hv = 1,
-		.arch = "riscv64", .osrelease = "qemu-riscv64 (rvperf plugin)",
-		.nr_cpus = 1,
-	};
+	for (size_t i = 0; i < pf->n; i++)
+		if (pf->v[i].pid == pid)
+			return &pf->v[i];
+	return NULL;
+}
+
+static struct perf_file *add_perf_file(struct perf_files *pf, uint64_t pid,
+				       const char *path, uint64_t start)
+{
+	struct perf_file *f = realloc(pf->v, (pf->n + 1) * sizeof(*f));
+
+	if (!f)
+		return NULL;
+	pf->v = f;
+	f += pf->n;
+	memset(f, 0, sizeof(*f));
+	f->pid = pid;
+	f->start = start;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	f->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (f->fd < 0)
+		return NULL;
+	pf->n++;
+	return f;
+}
+
+/* The plugin's MMAP2 record at OFF names the file by device and inode:
+ * with a build id it names it as perf record's do. */
+static int patch_build_id(int fd, uint64_t off, const struct mapped_file *mf)
+{
+	uint16_t misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID;
+	unsigned char ident[24] = { 0 };
+
+	ident[0] = (unsigned char)mf->build_id_size;
+	memcpy(ident + 4, mf->build_id, mf->build_id_size);
+	if (pwrite(fd, &misc, sizeof(misc), (off_t)off + 4) != sizeof(misc) ||
+	    pwrite(fd, ident, sizeof(ident), (off_t)off + 40) != sizeof(ident))
+		return -1;
+	return 0;
+}
+
+/* Where the whole records from START to END end: a file the plugin did not
+ * finish (QEMU killed while writing) may end inside one. */
+static uint64_t whole_records_end(int fd, uint64_t start, uint64_t end)
+{
+	struct perf_event_header h;
+
+	while (end - start >= sizeof(h) &&
+	       pread(fd, &h, sizeof(h), (off_t)start) == sizeof(h) &&
+	       h.size >= sizeof(h) && h.size <= end - start)
+		start += h.size;
+	return start;
+}
+
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/* The records of a forked child's file, appended at *END of the
+ * recording's: after the parent's, as perf record's per-CPU buffers leave
+ * records of different times; readers order them by time. */
+static int append_child(int to, uint64_t *end, const struct perf_file *f)
+{
+	uint64_t size = file_size(f->fd), off = 0;
+	char *buf;
+
+	if (f->cut)
+		size = whole_records_end(f->fd, 0, size);
+	buf = malloc(1 << 16);
+	if (!buf)
+		return -1;
+	while (off < size) {
+		size_t chunk = size - off < (1 << 16) ? (size_t)(size - off) : 1 << 16;
+		ssize_t n = pread(f->fd, buf, chunk, (off_t)off);
+
+		if (n <= 0 || pwrite(to, buf, (size_t)n, (off_t)(*end + off)) != n) {
+			free(buf);
+			return -1;
+		}
+		off += (uint64_t)n;
+	}
+	free(buf);
+	*end += size;
+	return 0;
+}
+
+/*
+ * After QEMU: the plugin's trace of each process (its header, its
+ * mappings, forks, exec and totals; the samples are in the recording
+ * already) finishes the recording W, whose records the plugin wrote from
+ * PERF_DATA_AT of DATA_PATH on.  *CUT is set when a process's trace ends
+ * early (QEMU killed): the recording then holds the records before.
+ */
+static int finish(const struct record_options *o, const struct elf_syms *es,
+		  const char *prog, const char *trace_path,
+		  const char *data_path, struct pd_writer *w, int *cut)
+{
 	struct rvp_trace_totals t = { 0 };
-	struct tid_seen tids = { 0 };
 	struct mapped_files files = { 0 };
+	struct perf_files pf = { 0 };
 	struct trace_stream *streams;
-	struct pd_branch *br = NULL;
-	struct pd_writer w;
-	uint64_t samples = 0;
+	struct perf_file *main_file;
 	size_t nr_streams = 1, cap_streams = 8, i;
-	unsigned int priv;
-	uint64_t flags_of[2][16];	/* [MISP][TYPE] */
-	int rc = 0, cut = 0;
+	uint64_t end;
+	int rc = 0;
 	const char *comm = base_name(o->prog_argv[0]);
 
 	streams = calloc(cap_streams, sizeof(*streams));
-	br = calloc(MAX_ENTRIES, sizeof(*br));
-	if (!streams || !br) {
-		free(streams);
-		free(br);
+	if (!streams)
 		return fail("out of memory%s", "");
-	}
 	if (stream_open(&streams[0], trace_path, 0)) {
 		free(streams);
-		free(br);
 		return fail("the plugin wrote no trace (did QEMU load %s?)",
 			    o->plugin);
 	}
-	priv = branch_priv(streams[0].h.ctl, streams[0].h.layout);
-	for (i = 0; i < 16; i++) {
-		flags_of[0][i] = branch_flags_of((unsigned int)i,
-						 (int)streams[0].h.misp, 0, priv);
-		flags_of[1][i] = branch_flags_of((unsigned int)i,
-						 (int)streams[0].h.misp, 1, priv);
-	}
-	if (pd_writer_open(&w, o->output, &cfg)) {
+	main_file = add_perf_file(&pf, streams[0].h.pid, data_path,
+				  PERF_DATA_AT);
+	if (!main_file) {
 		stream_close(&streams[0]);
 		free(streams);
-		free(br);
-		return fail("cannot write '%s'", o->output);
+		return fail("cannot open '%s'", data_path);
 	}
-	rc |= pd_write_comm(&w, streams[0].h.pid, streams[0].h.pid, comm, 0);
-	rc |= write_program_mmaps(&w, streams[0].h.pid, es, prog, &streams[0].h);
-	seen_tid(&tids, streams[0].h.pid);
-	/* The processes' records merged by time, as perf sorts them; a
-	 * child's trace joins at its fork, before which it has no record. */
+	rc |= pd_write_comm(w, streams[0].h.pid, streams[0].h.pid, comm, 0);
+	rc |= write_program_mmaps(w, streams[0].h.pid, es, prog, &streams[0].h);
+	/* The processes' traces merged by time, as the plugin's records in
+	 * the recording are: a child's trace joins at its fork. */
 	while (!rc) {
 		struct trace_stream *st = NULL;
 		const struct rvp_trace_record *r;
-		uint32_t pid;
 
 		for (i = 0; i < nr_streams; i++)
 			if (streams[i].have &&
@@ -845,125 +868,121 @@ static int convert(const struct record_options *o, const struct elf_syms *es,
 		if (!st)
 			break;
 		r = &st->r;
-		pid = (uint32_t)st->h.pid;
-		if (r->kind == RVP_TRACE_SAMPLE) {
-			const struct rvp_trace_entry *ent =
-				(const struct rvp_trace_entry *)st->payload;
-			struct pd_sample s = { 0 };
-
-			/* ctr_to_branch(), with the flags of each type and
-			 * MISP looked up: millions of records. */
-			for (i = 0; i < r->nr; i++) {
-				uint64_t to = ent[i].target;
-
-				br[i].from = ent[i].source & ~RVP_CTRSOURCE_V;
-				br[i].to = to & ~RVP_CTRTARGET_MISP;
-				br[i].flags = flags_of[!!(to & RVP_CTRTARGET_MISP)]
-						      [(ent[i].data & RVP_CTRDATA_TYPE) >>
-						       RVP_CTRDATA_TYPE_SHIFT] |
-					      (uint64_t)cycles_of(ent[i].data) << 4;
-			}
-			if (!seen_tid(&tids, r->tid))
-				rc |= pd_write_comm(&w, pid, r->tid, comm, r->time);
-			s.ip = r->ip;
-			s.pid = pid;
-			s.tid = r->tid;
-			s.time = r->time;
-			s.period = r->period;
-			s.nr_branches = r->nr;
-			s.branches = br;
-			/* hw_idx: CTR's logical entry 0 is the newest, as
-			 * perf's branch stack is; nothing was skipped. */
-			s.hw_idx = 0;
-			s.has_hw_idx = 1;
-			rc |= pd_write_sample(&w, &s);
-			samples++;
-		} else if (r->kind == RVP_TRACE_MMAP &&
-			   r->nr * 8 > sizeof(struct rvp_trace_mmap)) {
+		if (r->kind == RVP_TRACE_MMAP &&
+		    r->nr * 8 > sizeof(struct rvp_trace_mmap)) {
 			const struct rvp_trace_mmap *m =
 				(const struct rvp_trace_mmap *)st->payload;
 			const char *path = (const char *)(m + 1);
+			const struct perf_file *f = perf_file(&pf, st->h.pid);
 			const struct mapped_file *mf;
 
 			if (m->path_len < r->nr * 8 - sizeof(*m) &&
-			    !path[m->path_len] && (mf = mapped_file(&files, path)))
-				rc |= pd_write_mmap2(&w, pid, r->tid, m->start,
-						     m->len, m->pgoff, path,
-						     mf->build_id,
-						     mf->build_id_size, r->time);
+			    !path[m->path_len] && m->perf_off != UINT64_MAX &&
+			    f && (mf = mapped_file(&files, path)) &&
+			    mf->build_id_size) {
+				rc |= patch_build_id(f->fd, m->perf_off, mf);
+				rc |= pd_writer_add_build_id(w, (uint32_t)st->h.pid,
+							     path, mf->build_id,
+							     mf->build_id_size);
+			}
 		} else if (r->kind == RVP_TRACE_FORK &&
 			   r->nr * 8 >= sizeof(struct rvp_trace_fork)) {
 			const struct rvp_trace_fork *f =
 				(const struct rvp_trace_fork *)st->payload;
-			char child[PATH_MAX + 32];
+			char child[PATH_MAX + 96];
 
-			rc |= pd_write_fork(&w, f->pid, f->ppid, f->tid, f->ptid,
-					    r->time);
-			{
-				if (nr_streams == cap_streams) {
-					size_t si = (size_t)(st - streams);
-					struct trace_stream *p = realloc(streams,
-						2 * cap_streams * sizeof(*p));
+			if (nr_streams == cap_streams) {
+				size_t si = (size_t)(st - streams);
+				struct trace_stream *p = realloc(streams,
+					2 * cap_streams * sizeof(*p));
 
-					if (!p) {
-						rc = -1;
-						break;
-					}
-					streams = p;
-					st = &streams[si];	/* moved */
-					cap_streams *= 2;
+				if (!p) {
+					rc = -1;
+					break;
 				}
-				if (f->pid == f->ppid)	/* a thread */
-					snprintf(child, sizeof(child), "%s",
-						 st->path);
-				else
-					snprintf(child, sizeof(child), "%s.%" PRIu64,
-						 trace_path, f->pid);
-				if (stream_open(&streams[nr_streams], child,
-						f->tid) == 0)
-					nr_streams++;
-				else
-					fprintf(stderr, "rvperf record: warning: "
-						"no trace of child process %"
-						PRIu64 "\n", f->pid);
+				streams = p;
+				st = &streams[si];	/* moved */
+				cap_streams *= 2;
 			}
+			if (f->pid == f->ppid)	/* a thread */
+				snprintf(child, sizeof(child), "%s", st->path);
+			else
+				snprintf(child, sizeof(child), "%s.%" PRIu64,
+					 trace_path, f->pid);
+			if (stream_open(&streams[nr_streams], child, f->tid) == 0) {
+				nr_streams++;
+				snprintf(child, sizeof(child), "%s.%" PRIu64,
+					 data_path, f->pid);
+				if (f->pid != f->ppid &&
+				    !add_perf_file(&pf, f->pid, child, 0))
+					fprintf(stderr, "rvperf record: warning: "
+						"no records of child process %"
+						PRIu64 "\n", f->pid);
+			} else {
+				fprintf(stderr, "rvperf record: warning: "
+					"no trace of child process %"
+					PRIu64 "\n", f->pid);
+			}
+			main_file = &pf.v[0];	/* pf.v moved */
 		}
 		stream_next(st);
 	}
 	for (i = 0; i < nr_streams; i++) {
 		struct trace_stream *st = &streams[i];
+		struct perf_file *f;
 
 		if (!st->main) {	/* the process's end is its main's */
 			stream_close(st);
 			continue;
 		}
-		if (st->exec_last && !st->ended)
+		if (st->exec_last && !st->ended) {
 			fprintf(stderr, "rvperf record: warning: process %" PRIu64
 				" ran execve: the new image is not followed "
 				"(qemu-user runs it without the plugin)\n",
 				st->h.pid);
-		else if (!st->ended)
-			cut = 1;
+		} else if (!st->ended) {
+			*cut = 1;
+			if ((f = perf_file(&pf, st->h.pid)))
+				f->cut = 1;
+		}
 		t.instructions += st->t.instructions;
 		t.transfers += st->t.transfers;
 		t.dropped += st->t.dropped;
+		t.samples += st->t.samples;
 		stream_close(st);
 	}
+	main_file = &pf.v[0];
+	end = file_size(main_file->fd);
+	if (end < PERF_DATA_AT)
+		end = PERF_DATA_AT;
+	if (main_file->cut)
+		end = whole_records_end(main_file->fd, PERF_DATA_AT, end);
+	for (i = 1; i < pf.n && !rc; i++)
+		rc |= append_child(main_file->fd, &end, &pf.v[i]);
+	/* Forked children's files, and anything after the last whole
+	 * record, go: the feature sections follow the data. */
+	if (!rc && ftruncate(main_file->fd, (off_t)end))
+		rc = -1;
+	for (i = 0; i < pf.n; i++) {
+		close(pf.v[i].fd);
+		if (i)
+			unlink(pf.v[i].path);
+	}
+	if (!rc)
+		rc = pd_writer_external_data(w, PERF_DATA_AT, end - PERF_DATA_AT);
 	for (i = 0; i < files.n; i++)
 		free(files.v[i].path);
 	free(files.v);
+	free(pf.v);
 	free(streams);
-	free(br);
-	free(tids.tids);
-	if (pd_writer_close(&w) || rc)
+	if (rc)
 		return fail("cannot write '%s'", o->output);
-	if (cut)
-		return fail("the plugin's trace ends early (QEMU killed?); %s "
-			    "holds the samples before the cut", o->output);
+	if (*cut)
+		return 0;	/* said by the caller, once the file is there */
 	fprintf(stderr, "[ rvperf record: %" PRIu64 " samples, %" PRIu64
 		" instructions, %" PRIu64 " transfers (%" PRIu64
 		" dropped: a signal or fault came between), written to %s ]\n",
-		samples, t.instructions, t.transfers, t.dropped, o->output);
+		t.samples, t.instructions, t.transfers, t.dropped, o->output);
 	return 0;
 }
 
@@ -974,12 +993,17 @@ int rvperf_record(int argc, char **argv)
 		.layout = "ratified", .period = 10007, .depth = 16,
 	};
 	char plugin_buf[PATH_MAX], trace_path[PATH_MAX];
-	char prog[PATH_MAX];
+	char prog[PATH_MAX], data_path[PATH_MAX + 64];
 	const struct event_name *ev = NULL;
 	struct elf_syms es = { 0 };
+	struct pd_writer_config cfg = {
+		.exclude_kernel = 1, .exclude_hv = 1, .arch = "riscv64",
+		.osrelease = "qemu-riscv64 (rvperf plugin)", .nr_cpus = 1,
+	};
+	struct pd_writer w;
 	enum ctrhw_layout lay;
 	struct stat st;
-	int rc, status, fd, qemu_given;
+	int rc, status, fd, qemu_given, cut = 0;
 	size_t i;
 
 	rc = parse_options(argc, argv, &o);
@@ -1051,7 +1075,30 @@ int rvperf_record(int argc, char **argv)
 		return fail("cannot create a temporary file: %s", strerror(errno));
 	}
 	close(fd);
-	rc = run_qemu(&o, &es, ev->model, trace_path, &status);
+	/* The recording is written beside the output, into which it is
+	 * renamed at the end: the plugin writes its records there. */
+	{
+		const char *slash = strrchr(o.output, '/');
+
+		snprintf(data_path, sizeof(data_path), "%.*s.%s.rvperf-XXXXXX",
+			 slash ? (int)(slash + 1 - o.output) : 0, o.output,
+			 base_name(o.output));
+	}
+	fd = mkstemp(data_path);
+	cfg.type = ev->type;
+	cfg.config = ev->config;
+	cfg.sample_period = o.period;
+	cfg.branch_sample_type = branch_sample_type(o.filter);
+	if (fd < 0 || (close(fd), pd_writer_open(&w, data_path, &cfg))) {
+		rc = fail("cannot write '%s'", o.output);
+		if (fd >= 0)
+			unlink(data_path);
+		unlink(trace_path);
+		elf_syms_free(&es);
+		return rc;
+	}
+	rc = run_qemu(&o, &es, ev->model, trace_path, data_path,
+		      cfg.branch_sample_type, &status);
 	if (!rc) {
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "rvperf record: %s killed by signal %d\n",
@@ -1059,10 +1106,20 @@ int rvperf_record(int argc, char **argv)
 		else if (WEXITSTATUS(status))
 			fprintf(stderr, "rvperf record: %s exited with status %d\n",
 				o.prog_argv[0], WEXITSTATUS(status));
-		rc = convert(&o, &es, prog, ev, trace_path);
+		rc = finish(&o, &es, prog, trace_path, data_path, &w, &cut);
 	}
+	if (pd_writer_close(&w) && !rc)
+		rc = fail("cannot write '%s'", o.output);
+	if (!rc && rename(data_path, o.output))
+		rc = fail("cannot write '%s'", o.output);
+	if (rc)
+		unlink(data_path);
 	unlink(trace_path);
 	remove_child_traces(trace_path);
+	remove_child_traces(data_path);
 	elf_syms_free(&es);
+	if (!rc && cut)
+		return fail("the plugin's trace ends early (QEMU killed?); %s "
+			    "holds the samples before the cut", o.output);
 	return rc;
 }
