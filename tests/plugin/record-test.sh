@@ -316,6 +316,25 @@ grep -q "killed by signal 2" "$tmp/int.err" && [ "$got" -gt 100 ] &&
 	! ls "$tmp"/.int.data.rvperf-* >/dev/null 2>&1
 ok $? "interrupted: the samples so far kept ($named of $got in branchy's functions), the temporary files gone ($(head -c 200 "$tmp/int.err" | tr '\n' ' '))"
 
+# The recording is renamed into -o at the end; an output that is not a
+# regular file is written into instead, never replaced (-o /dev/null run
+# as root must leave the device be): a FIFO and a symlink stand in for it.
+mkfifo "$tmp/fifo"
+# (A recording that replaced the FIFO leaves its reader waiting: it gives
+# up after a while.)
+timeout 30 cat "$tmp/fifo" >"$tmp/from-fifo" &
+reader=$!
+"$rvperf" record -o "$tmp/fifo" -- "$tmp/branchy-c" 300 >/dev/null 2>&1
+fifo_status=$?
+wait "$reader"
+ln -s "$tmp/target.data" "$tmp/link.data"
+"$rvperf" record -o "$tmp/link.data" -- "$tmp/branchy-c" 300 >/dev/null 2>&1
+[ $fifo_status -eq 0 ] && [ -p "$tmp/fifo" ] && [ -L "$tmp/link.data" ] &&
+	"$rvperf" script -F ip -i "$tmp/from-fifo" 2>/dev/null | grep -q . &&
+	"$rvperf" script -F ip -i "$tmp/target.data" 2>/dev/null | grep -q . &&
+	[ -z "$(find "$tmp" -maxdepth 1 -name '.*rvperf-*')" ]
+ok $? "-o a FIFO or a symlink: written through, not replaced, no temporary file left"
+
 # --whole-stacks turns the gate off (the plugin's gate=off): what QEMU is
 # given, seen through a stand-in that keeps its arguments.
 printf '#!/bin/sh\necho "$@" >"%s"\nexit 1\n' "$tmp/qemu-args" >"$tmp/fake-qemu"

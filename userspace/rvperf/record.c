@@ -319,6 +319,39 @@ static int check_output(const char *output)
 	return 0;
 }
 
+/* Whether the recording can be renamed into OUTPUT at the end: OUTPUT is
+ * absent or a regular file.  Anything else (a device such as /dev/null, a
+ * FIFO, a symlink) gets the finished recording copied into it, as a file
+ * opened for writing would, and is never replaced. */
+static int output_renamable(const char *output)
+{
+	struct stat st;
+
+	return lstat(output, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+static int copy_into(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
+	char *buf = malloc(1 << 16);
+	ssize_t n;
+
+	if (in >= 0 && buf)
+		out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (out >= 0) {
+		while ((n = read(in, buf, 1 << 16)) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				break;
+		rc = n == 0 ? 0 : -1;
+		if (close(out))
+			rc = -1;
+	}
+	if (in >= 0)
+		close(in);
+	free(buf);
+	return rc;
+}
+
 /* ---- running QEMU */
 
 /* A dynamically linked program runs with Debian's riscv64 libraries
@@ -717,7 +750,6 @@ struct perf_file {
 	int fd;
 	int cut;		/* its trace ends early: the last record may be
 				 * a part */
-	uint64_t start;		/* where its records start */
 	char path[PATH_MAX + 96];
 };
 
@@ -735,7 +767,7 @@ static struct perf_file *perf_file(struct perf_files *pf, uint64_t pid)
 }
 
 static struct perf_file *add_perf_file(struct perf_files *pf, uint64_t pid,
-				       const char *path, uint64_t start)
+				       const char *path)
 {
 	struct perf_file *f = realloc(pf->v, (pf->n + 1) * sizeof(*f));
 
@@ -745,7 +777,6 @@ static struct perf_file *add_perf_file(struct perf_files *pf, uint64_t pid,
 	f += pf->n;
 	memset(f, 0, sizeof(*f));
 	f->pid = pid;
-	f->start = start;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	f->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (f->fd < 0)
@@ -846,9 +877,7 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 		return fail("the plugin wrote no trace (did QEMU load %s?)",
 			    o->plugin);
 	}
-	main_file = add_perf_file(&pf, streams[0].h.pid, data_path,
-				  PERF_DATA_AT);
-	if (!main_file) {
+	if (!add_perf_file(&pf, streams[0].h.pid, data_path)) {
 		stream_close(&streams[0]);
 		free(streams);
 		return fail("cannot open '%s'", data_path);
@@ -914,7 +943,7 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 				snprintf(child, sizeof(child), "%s.%" PRIu64,
 					 data_path, f->pid);
 				if (f->pid != f->ppid &&
-				    !add_perf_file(&pf, f->pid, child, 0))
+				    !add_perf_file(&pf, f->pid, child))
 					fprintf(stderr, "rvperf record: warning: "
 						"no records of child process %"
 						PRIu64 "\n", f->pid);
@@ -923,7 +952,6 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 					"no trace of child process %"
 					PRIu64 "\n", f->pid);
 			}
-			main_file = &pf.v[0];	/* pf.v moved */
 		}
 		stream_next(st);
 	}
@@ -1003,7 +1031,7 @@ int rvperf_record(int argc, char **argv)
 	struct pd_writer w;
 	enum ctrhw_layout lay;
 	struct stat st;
-	int rc, status, fd, qemu_given, cut = 0;
+	int rc, status, fd, qemu_given, cut = 0, renamable;
 	size_t i;
 
 	rc = parse_options(argc, argv, &o);
@@ -1076,13 +1104,18 @@ int rvperf_record(int argc, char **argv)
 	}
 	close(fd);
 	/* The recording is written beside the output, into which it is
-	 * renamed at the end: the plugin writes its records there. */
-	{
+	 * renamed at the end: the plugin writes its records there.  An
+	 * output that is not a regular file has it copied in (from $TMPDIR):
+	 * -o /dev/null must not replace /dev/null. */
+	renamable = output_renamable(o.output);
+	if (renamable) {
 		const char *slash = strrchr(o.output, '/');
 
 		snprintf(data_path, sizeof(data_path), "%.*s.%s.rvperf-XXXXXX",
 			 slash ? (int)(slash + 1 - o.output) : 0, o.output,
 			 base_name(o.output));
+	} else {
+		rvperf_temp_template(data_path, sizeof(data_path), "rvperf-data");
 	}
 	fd = mkstemp(data_path);
 	cfg.type = ev->type;
@@ -1110,9 +1143,10 @@ int rvperf_record(int argc, char **argv)
 	}
 	if (pd_writer_close(&w) && !rc)
 		rc = fail("cannot write '%s'", o.output);
-	if (!rc && rename(data_path, o.output))
+	if (!rc && (renamable ? rename(data_path, o.output) :
+		    copy_into(data_path, o.output)))
 		rc = fail("cannot write '%s'", o.output);
-	if (rc)
+	if (rc || !renamable)
 		unlink(data_path);
 	unlink(trace_path);
 	remove_child_traces(trace_path);
