@@ -84,6 +84,7 @@
 #include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
 #include "ctr_branch.h"
+#include "perf_records.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
 
@@ -534,24 +535,34 @@ static enum hw_mode mode_at(uint64_t pc)
  * plugin.lock (except at set-up).  A write that fails drops the rest of the
  * trace, which rvperf record then reports as cut.
  */
-static void out_flush(void)
+/* BUF[0..N) to FD, at OFF (UINT64_MAX: where the file stands, which a
+ * pipe allows); a failure is said once, naming WHAT, and *FAILED then
+ * drops what follows (the reader finds the file cut). */
+static void write_whole(int fd, const unsigned char *buf, size_t n,
+			uint64_t off, bool *failed, const char *what)
 {
-	size_t off = 0;
-	ssize_t n;
+	size_t done = 0;
+	ssize_t k;
 
-	while (off < plugin.out_used && !plugin.out_failed) {
-		n = write(plugin.out_fd, plugin.out_buf + off,
-			  plugin.out_used - off);
-		if (n < 0 && errno == EINTR)
+	while (done < n && !*failed) {
+		k = off == UINT64_MAX ? write(fd, buf + done, n - done) :
+		    pwrite(fd, buf + done, n - done, (off_t)(off + done));
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			fprintf(stderr, "rvperf plugin: cannot write the trace: "
-				"%s\n", n ? strerror(errno) : "no space");
-			plugin.out_failed = true;
+		if (k <= 0) {
+			fprintf(stderr, "rvperf plugin: cannot write %s: %s\n",
+				what, k ? strerror(errno) : "no space");
+			*failed = true;
 		} else {
-			off += (size_t)n;
+			done += (size_t)k;
 		}
 	}
+}
+
+static void out_flush(void)
+{
+	write_whole(plugin.out_fd, plugin.out_buf, plugin.out_used, UINT64_MAX,
+		    &plugin.out_failed, "the trace");
 	plugin.out_used = 0;
 }
 
@@ -607,37 +618,22 @@ static int out_open(const char *path)
  */
 static void perf_flush(void)
 {
-	size_t off = 0;
-	ssize_t n;
-
-	while (off < plugin.perf_used && !plugin.perf_failed) {
-		n = pwrite(plugin.perf_fd, plugin.perf_buf + off,
-			   plugin.perf_used - off, (off_t)(plugin.perf_pos + off));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			fprintf(stderr, "rvperf plugin: cannot write the perf "
-				"data: %s\n", n ? strerror(errno) : "no space");
-			plugin.perf_failed = true;
-		} else {
-			off += (size_t)n;
-		}
-	}
+	write_whole(plugin.perf_fd, plugin.perf_buf, plugin.perf_used,
+		    plugin.perf_pos, &plugin.perf_failed, "the perf data");
 	plugin.perf_pos += plugin.perf_used;
 	plugin.perf_used = 0;
 }
 
 /* Room for a record of SIZE bytes (a multiple of 8, at most
- * TRACE_BUFFER), zeroed. */
-static void *perf_reserve(size_t size)
+ * TRACE_BUFFER), which perf_records.h's encoders fill. */
+static unsigned char *perf_reserve(size_t size)
 {
-	void *p;
+	unsigned char *p;
 
 	if (plugin.perf_used + size > TRACE_BUFFER)
 		perf_flush();
 	p = plugin.perf_buf + plugin.perf_used;
 	plugin.perf_used += size;
-	memset(p, 0, size);
 	return p;
 }
 
@@ -659,50 +655,19 @@ static inline bool perf_mode(void)
 	return plugin.perf_path != NULL;
 }
 
-/* Copies SIZE bytes to *P and moves it past them. */
-static inline void put_bytes(unsigned char **p, const void *data, size_t size)
-{
-	memcpy(*p, data, size);
-	*p += size;
-}
-
-/* The sample_id_all trailer of every record but samples: TID, TIME. */
-static void put_sample_id(unsigned char **p, uint64_t pid, uint64_t tid,
-			  uint64_t time)
-{
-	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
-
-	put_bytes(p, ids, sizeof(ids));
-	put_bytes(p, &time, sizeof(time));
-}
-
-static void perf_header(unsigned char **p, uint32_t type, uint16_t misc,
-			size_t size)
-{
-	struct perf_event_header h = { type, misc, (uint16_t)size };
-
-	put_bytes(p, &h, sizeof(h));
-}
-
 /* A sample as rvperf record's attribute lays it out: IP, TID, TIME,
  * PERIOD, then the branch stack (hw_idx 0: CTR's logical entry 0 is the
  * newest, as perf's stack is, and nothing was skipped). */
 static void perf_sample(const struct vcpu *v, const struct rvp_trace_record *r,
 			unsigned int nr)
 {
-	bool hw_idx = plugin.perf_bst & PERF_SAMPLE_BRANCH_HW_INDEX;
-	size_t size = 6 * 8 + (hw_idx ? 8 : 0) + nr * sizeof(struct pd_branch);
-	unsigned char *p = perf_reserve(size);
-	uint32_t ids[2] = { (uint32_t)plugin.header.pid, (uint32_t)v->tid };
-	uint64_t fixed[4] = { r->time, r->period, nr, 0 };
+	int hw_idx = !!(plugin.perf_bst & PERF_SAMPLE_BRANCH_HW_INDEX);
+	unsigned char *p = perf_reserve(pd_sample_size(1, nr, hw_idx));
 	struct pd_branch *b;
 	unsigned int i;
 
-	perf_header(&p, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
-	put_bytes(&p, &r->ip, 8);
-	put_bytes(&p, ids, sizeof(ids));
-	put_bytes(&p, fixed, hw_idx ? 32 : 24);
-	b = (struct pd_branch *)(void *)p;
+	b = pd_encode_sample(p, r->ip, (uint32_t)plugin.header.pid,
+			     (uint32_t)v->tid, r->time, r->period, 1, nr, hw_idx, 0);
 	for (i = 0; i < nr; i++)
 		ctr_branch_entry((const uint64_t (*)[16])plugin.branch_flags,
 				 v->entries[i].source, v->entries[i].target,
@@ -711,15 +676,10 @@ static void perf_sample(const struct vcpu *v, const struct rvp_trace_record *r,
 
 static void perf_comm(uint64_t pid, uint64_t tid, uint64_t time)
 {
-	size_t len = strlen(plugin.comm), name = (len + 8) & ~(size_t)7;
-	size_t size = 8 + 8 + name + 16;
-	unsigned char *p = perf_reserve(size), *end = p + size - 16;
-	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+	size_t len = strlen(plugin.comm);
 
-	perf_header(&p, PERF_RECORD_COMM, 0, size);
-	put_bytes(&p, ids, sizeof(ids));
-	put_bytes(&p, plugin.comm, len);
-	put_sample_id(&end, pid, tid, time);
+	pd_encode_comm(perf_reserve(pd_comm_size(len)), (uint32_t)pid,
+		       (uint32_t)tid, plugin.comm, len, time);
 }
 
 static void write_sample(struct vcpu *v, uint64_t ip)
@@ -1724,28 +1684,20 @@ static void rewrite_header(void)
 static void perf_mmap2(const struct vcpu *v, struct rvp_trace_mmap *m,
 		       const char *path)
 {
-	size_t len = strlen(path), name = (len + 8) & ~(size_t)7;
-	size_t size = 8 + 8 + 24 + 24 + 8 + name + 16;
-	unsigned char *p, *end;
-	uint32_t ids[2] = { (uint32_t)plugin.header.pid, (uint32_t)v->tid };
-	uint64_t range[3] = { m->start, m->len, m->pgoff };
+	size_t len = strlen(path);
 	uint32_t dev[2] = { major(m->dev), minor(m->dev) };
 	uint64_t ino[2] = { m->ino, 0 };
-	uint32_t prot_flags[2] = { (uint32_t)m->prot, (uint32_t)m->flags };
+	unsigned char ident[24];
 
-	if (size > TRACE_BUFFER)
+	if (pd_mmap2_size(len) > TRACE_BUFFER)
 		return;
+	memcpy(ident, dev, sizeof(dev));
+	memcpy(ident + 8, ino, sizeof(ino));
 	m->perf_off = plugin.perf_pos + plugin.perf_used;
-	p = perf_reserve(size);
-	end = p + size - 16;
-	perf_header(&p, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, size);
-	put_bytes(&p, ids, sizeof(ids));
-	put_bytes(&p, range, sizeof(range));
-	put_bytes(&p, dev, sizeof(dev));
-	put_bytes(&p, ino, sizeof(ino));
-	put_bytes(&p, prot_flags, sizeof(prot_flags));
-	put_bytes(&p, path, len);
-	put_sample_id(&end, plugin.header.pid, v->tid, retired(v));
+	pd_encode_mmap2(perf_reserve(pd_mmap2_size(len)), PERF_RECORD_MISC_USER,
+			(uint32_t)plugin.header.pid, (uint32_t)v->tid, m->start,
+			m->len, m->pgoff, ident, (uint32_t)m->prot,
+			(uint32_t)m->flags, path, len, retired(v));
 }
 
 static void mapped(struct vcpu *v, uint64_t start)
@@ -1826,16 +1778,11 @@ static void became_child(unsigned int vcpu_index)
 static void perf_fork(const struct vcpu *v, const struct rvp_trace_fork *f,
 		      bool thread)
 {
-	size_t size = 8 + 16 + 8 + 16;
-	unsigned char *p = perf_reserve(size);
-	uint32_t ids[4] = { (uint32_t)f->pid, (uint32_t)f->ppid,
-			    (uint32_t)f->tid, (uint32_t)f->ptid };
 	uint64_t time = retired(v);
 
-	perf_header(&p, PERF_RECORD_FORK, 0, size);
-	put_bytes(&p, ids, sizeof(ids));
-	put_bytes(&p, &time, sizeof(time));
-	put_sample_id(&p, f->pid, f->tid, time);
+	pd_encode_fork(perf_reserve(PD_FORK_SIZE), (uint32_t)f->pid,
+		       (uint32_t)f->ppid, (uint32_t)f->tid, (uint32_t)f->ptid,
+		       time);
 	if (thread)
 		perf_comm(f->pid, f->tid, time);
 }

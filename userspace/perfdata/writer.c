@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "perf_data.h"
+#include "perf_records.h"
 
 #define FILE_HEADER_SIZE	104
 #define EVENT_ID		1	/* the one event's sample id */
@@ -27,11 +28,6 @@
 struct file_section {
 	uint64_t offset, size;
 };
-
-static uint64_t align8(uint64_t n)
-{
-	return (n + 7) & ~7ULL;
-}
 
 const char *pd_branch_type_name(unsigned int type, unsigned int new_type)
 {
@@ -179,57 +175,47 @@ io:
 	return PD_ERR_IO;
 }
 
-/* The sample_id_all trailer of non-sample records: TID, then TIME. */
-static int put_sample_id(struct pd_writer *w, uint32_t pid, uint32_t tid,
-			 uint64_t time)
+/* Room for a record of SIZE bytes in the buffer, in the data section. */
+static unsigned char *reserve(struct pd_writer *w, uint64_t size, int *err)
 {
-	uint32_t ids[2] = { pid, tid };
-
-	if (put(w, ids, sizeof(ids)) || put_u64(w, time))
-		return PD_ERR_IO;
-	return PD_OK;
-}
-
-static int begin_record(struct pd_writer *w, uint32_t type, uint16_t misc,
-			uint64_t size)
-{
-	struct perf_event_header h = { type, misc, (uint16_t)size };
+	unsigned char *p;
 
 	if (size > UINT16_MAX) {
 		errno = EOVERFLOW;
-		return PD_ERR_FORMAT;
+		*err = PD_ERR_FORMAT;
+		return NULL;
 	}
+	if (w->buf_len + size > BUF_SIZE && flush(w)) {
+		*err = PD_ERR_IO;
+		return NULL;
+	}
+	p = w->buf + w->buf_len;
+	w->buf_len += size;
 	w->data_size += size;
-	return put(w, &h, sizeof(h));
+	return p;
 }
 
 int pd_write_comm(struct pd_writer *w, uint32_t pid, uint32_t tid,
 		  const char *comm, uint64_t time)
 {
-	uint64_t name = align8(strlen(comm) + 1);
-	uint64_t size = sizeof(struct perf_event_header) + 8 + name + 16;
-	uint32_t ids[2] = { pid, tid };
-	int err = begin_record(w, PERF_RECORD_COMM, 0, size);
+	size_t len = strlen(comm);
+	int err = PD_OK;
+	unsigned char *p = reserve(w, pd_comm_size(len), &err);
 
-	if (err || put(w, ids, sizeof(ids)) ||
-	    put(w, comm, strlen(comm)) ||
-	    put_zeros(w, name - strlen(comm)) ||
-	    put_sample_id(w, pid, tid, time))
-		return err ? err : PD_ERR_IO;
-	return PD_OK;
+	if (p)
+		pd_encode_comm(p, pid, tid, comm, len, time);
+	return err;
 }
 
 int pd_write_fork(struct pd_writer *w, uint32_t pid, uint32_t ppid,
 		  uint32_t tid, uint32_t ptid, uint64_t time)
 {
-	uint64_t size = sizeof(struct perf_event_header) + 16 + 8 + 16;
-	uint32_t ids[4] = { pid, ppid, tid, ptid };
-	int err = begin_record(w, PERF_RECORD_FORK, 0, size);
+	int err = PD_OK;
+	unsigned char *p = reserve(w, PD_FORK_SIZE, &err);
 
-	if (err || put(w, ids, sizeof(ids)) || put_u64(w, time) ||
-	    put_sample_id(w, pid, tid, time))
-		return err ? err : PD_ERR_IO;
-	return PD_OK;
+	if (p)
+		pd_encode_fork(p, pid, ppid, tid, ptid, time);
+	return err;
 }
 
 int pd_writer_add_build_id(struct pd_writer *w, uint32_t pid,
@@ -256,37 +242,28 @@ int pd_write_mmap2(struct pd_writer *w, uint32_t pid, uint32_t tid,
 		   const char *filename, const unsigned char *build_id,
 		   unsigned int build_id_size, uint64_t time)
 {
-	uint64_t name = align8(strlen(filename) + 1);
-	uint64_t size = sizeof(struct perf_event_header) + 8 + 24 + 24 + 8 +
-			name + 16;
+	size_t name_len = strlen(filename);
 	unsigned char ident[24] = { 0 };	/* maj/min/ino or build id */
-	uint32_t ids[2] = { pid, tid };
-	uint32_t prot_flags[2] = { 5 /* PROT_READ|PROT_EXEC */,
-				   2 /* MAP_PRIVATE */ };
-	uint64_t range[3] = { start, len, pgoff };
 	uint16_t misc = PERF_RECORD_MISC_USER;
-	int err;
+	unsigned char *p;
+	int err = PD_OK;
 
 	if (build_id_size > 20)
 		return PD_ERR_FORMAT;
 	if (build_id_size) {
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-		ident[0] = (unsigned char)build_id_size;
-		memcpy(ident + 4, build_id, build_id_size);
+		pd_build_id_ident(ident, build_id, build_id_size);
 		err = pd_writer_add_build_id(w, pid, filename, build_id,
 					     build_id_size);
 		if (err)
 			return err;
 	}
-	err = begin_record(w, PERF_RECORD_MMAP2, misc, size);
-	if (err || put(w, ids, sizeof(ids)) || put(w, range, sizeof(range)) ||
-	    put(w, ident, sizeof(ident)) ||
-	    put(w, prot_flags, sizeof(prot_flags)) ||
-	    put(w, filename, strlen(filename)) ||
-	    put_zeros(w, name - strlen(filename)) ||
-	    put_sample_id(w, pid, tid, time))
-		return err ? err : PD_ERR_IO;
-	return PD_OK;
+	p = reserve(w, pd_mmap2_size(name_len), &err);
+	if (p)
+		pd_encode_mmap2(p, misc, pid, tid, start, len, pgoff, ident,
+				5 /* PROT_READ|PROT_EXEC */, 2 /* MAP_PRIVATE */,
+				filename, name_len, time);
+	return err;
 }
 
 int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
@@ -295,30 +272,17 @@ int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
 	int hw_idx = branches && (w->attr.branch_sample_type &
 				  PERF_SAMPLE_BRANCH_HW_INDEX);
 	uint64_t nr = branches ? s->nr_branches : 0;
-	uint64_t size = sizeof(struct perf_event_header) + 8 + 8 + 8 + 8;
-	uint32_t ids[2] = { s->pid, s->tid };
-	uint64_t head[6];
-	unsigned int n = 0;
-	int err;
+	int err = PD_OK;
+	unsigned char *p = reserve(w, pd_sample_size(branches, nr, hw_idx), &err);
+	struct pd_branch *b;
 
-	if (branches)
-		size += 8 + (hw_idx ? 8 : 0) + nr * sizeof(struct pd_branch);
-	err = begin_record(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
-	if (err)
+	if (!p)
 		return err;
-	/* The fixed part in one copy: samples are most of a recording. */
-	head[n++] = s->ip;
-	memcpy(&head[n++], ids, sizeof(ids));
-	head[n++] = s->time;
-	head[n++] = s->period;
-	if (branches) {
-		head[n++] = nr;
-		if (hw_idx)
-			head[n++] = s->has_hw_idx ? s->hw_idx : ~0ULL;
-	}
-	if (put(w, head, n * sizeof(head[0])) ||
-	    (nr && put(w, s->branches, nr * sizeof(struct pd_branch))))
-		return PD_ERR_IO;
+	b = pd_encode_sample(p, s->ip, s->pid, s->tid, s->time, s->period,
+			     branches, nr, hw_idx,
+			     s->has_hw_idx ? s->hw_idx : ~0ULL);
+	if (nr)
+		memcpy(b, s->branches, nr * sizeof(*b));
 	return PD_OK;
 }
 

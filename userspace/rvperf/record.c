@@ -31,6 +31,7 @@
 
 #include "ctr_branch.h"
 #include "elf_syms.h"
+#include "perf_records.h"
 #include "filter.h"
 #include "rvp_trace.h"
 #include "rvperf/ctr.h"
@@ -790,12 +791,13 @@ static struct perf_file *add_perf_file(struct perf_files *pf, uint64_t pid,
 static int patch_build_id(int fd, uint64_t off, const struct mapped_file *mf)
 {
 	uint16_t misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID;
-	unsigned char ident[24] = { 0 };
+	unsigned char ident[24];
 
-	ident[0] = (unsigned char)mf->build_id_size;
-	memcpy(ident + 4, mf->build_id, mf->build_id_size);
-	if (pwrite(fd, &misc, sizeof(misc), (off_t)off + 4) != sizeof(misc) ||
-	    pwrite(fd, ident, sizeof(ident), (off_t)off + 40) != sizeof(ident))
+	pd_build_id_ident(ident, mf->build_id, mf->build_id_size);
+	if (pwrite(fd, &misc, sizeof(misc), (off_t)(off +
+		   offsetof(struct perf_event_header, misc))) != sizeof(misc) ||
+	    pwrite(fd, ident, sizeof(ident), (off_t)(off + PD_MMAP2_IDENT_AT)) !=
+	    sizeof(ident))
 		return -1;
 	return 0;
 }
