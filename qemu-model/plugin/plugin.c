@@ -1987,8 +1987,13 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	process_totals(&t);
 	if (perf_mode())
 		perf_flush();
-	out_write(&r, sizeof(r));
-	out_write(&t, sizeof(t));
+	/* Perf records that could not all be written may end inside one:
+	 * without its end the trace says so, and rvperf record keeps the
+	 * whole records only. */
+	if (!plugin.perf_failed) {
+		out_write(&r, sizeof(r));
+		out_write(&t, sizeof(t));
+	}
 	rewrite_header();
 	pthread_mutex_unlock(&plugin.lock);
 	if (plugin.stats)

@@ -244,6 +244,23 @@ ok $? "out= of an existing longer file: the trace replaces it ($again bytes, $si
 	"$tmp/branchy-c" 300 >/dev/null 2>"$tmp/full.err"
 [ "$(grep -c "cannot write the trace" "$tmp/full.err")" = 1 ]
 ok $? "out= on a full device: one line says the trace cannot be written ($(head -c 120 "$tmp/full.err"))"
+# Perf records that cannot all be written: said once, and the trace then
+# lacks its end, so that rvperf record keeps the whole records only.
+"$qemu" -plugin "$plugin,out=$tmp/pfull.rvt,ctl=0x1,event=instructions,period=10007,depth=16,perf=/dev/full,perf_at=0" \
+	"$tmp/branchy-c" 300 >/dev/null 2>"$tmp/pfull.err"
+ends=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, ends = 96, 0
+while off + 56 <= len(d):
+    kind, nr = struct.unpack_from("<Q", d, off)[0], struct.unpack_from("<Q", d, off + 48)[0]
+    if kind == 2:
+        ends += 1
+        break
+    off += 56 + 8 * nr
+print(ends)' "$tmp/pfull.rvt")
+[ "$(grep -c "cannot write the perf data" "$tmp/pfull.err")" = 1 ] && [ "$ends" = 0 ]
+ok $? "perf= on a full device: one line, and the trace has no end ($(head -c 120 "$tmp/pfull.err"))"
 # The stand-in for QEMU runs it, then cuts what the plugin wrote as a kill
 # while it wrote would: the trace loses its END record (a record of 7
 # words and the 4 words of totals), the recording ends inside a record.
