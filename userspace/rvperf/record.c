@@ -331,25 +331,41 @@ static int output_renamable(const char *output)
 	return lstat(output, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
 }
 
+/* LEN bytes of IN from its start (UINT64_MAX: all it has) to OUT at OFF
+ * (UINT64_MAX: where OUT stands, which a FIFO allows). */
+static int copy_bytes(int in, int out, uint64_t len, uint64_t off)
+{
+	char *buf = malloc(1 << 16);
+	uint64_t done = 0;
+	ssize_t n = 0;
+	int rc;
+
+	while (buf && done < len) {
+		n = pread(in, buf, len - done < (1 << 16) ? (size_t)(len - done) :
+			  1 << 16, (off_t)done);
+		if (n <= 0 || (off == UINT64_MAX ? write(out, buf, (size_t)n) :
+			       pwrite(out, buf, (size_t)n, (off_t)(off + done))) != n)
+			break;
+		done += (uint64_t)n;
+	}
+	rc = buf && (done == len || (len == UINT64_MAX && n == 0)) ? 0 : -1;
+	free(buf);
+	return rc;
+}
+
 static int copy_into(const char *from, const char *to)
 {
 	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
-	char *buf = malloc(1 << 16);
-	ssize_t n;
 
-	if (in >= 0 && buf)
+	if (in >= 0)
 		out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (out >= 0) {
-		while ((n = read(in, buf, 1 << 16)) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
-		rc = n == 0 ? 0 : -1;
+		rc = copy_bytes(in, out, UINT64_MAX, UINT64_MAX);
 		if (close(out))
 			rc = -1;
 	}
 	if (in >= 0)
 		close(in);
-	free(buf);
 	return rc;
 }
 
@@ -721,8 +737,9 @@ static int write_program_mmaps(struct pd_writer *w, uint32_t pid,
 	return rc;
 }
 
-/* Deletes the forked children's traces: PATH.PID. */
-static void remove_child_traces(const char *trace_path)
+/* Deletes the files of forked children, PATH.PID (their traces, and their
+ * perf records that did not make it into the recording). */
+static void remove_child_files(const char *trace_path)
 {
 	const char *slash = strrchr(trace_path, '/');
 	char dir[PATH_MAX], path[PATH_MAX + 300];
@@ -827,25 +844,12 @@ static uint64_t file_size(int fd)
  * records of different times; readers order them by time. */
 static int append_child(int to, uint64_t *end, const struct perf_file *f)
 {
-	uint64_t size = file_size(f->fd), off = 0;
-	char *buf;
+	uint64_t size = file_size(f->fd);
 
 	if (f->cut)
 		size = whole_records_end(f->fd, 0, size);
-	buf = malloc(1 << 16);
-	if (!buf)
+	if (copy_bytes(f->fd, to, size, *end))
 		return -1;
-	while (off < size) {
-		size_t chunk = size - off < (1 << 16) ? (size_t)(size - off) : 1 << 16;
-		ssize_t n = pread(f->fd, buf, chunk, (off_t)off);
-
-		if (n <= 0 || pwrite(to, buf, (size_t)n, (off_t)(*end + off)) != n) {
-			free(buf);
-			return -1;
-		}
-		off += (uint64_t)n;
-	}
-	free(buf);
 	*end += size;
 	return 0;
 }
@@ -1151,8 +1155,8 @@ int rvperf_record(int argc, char **argv)
 	if (rc || !renamable)
 		unlink(data_path);
 	unlink(trace_path);
-	remove_child_traces(trace_path);
-	remove_child_traces(data_path);
+	remove_child_files(trace_path);
+	remove_child_files(data_path);
 	elf_syms_free(&es);
 	if (!rc && cut)
 		return fail("the plugin's trace ends early (QEMU killed?); %s "
