@@ -286,10 +286,10 @@ static struct {
 	bool itrace_blocks_only;	/* blocks=FILE: no executions */
 	const char *out_path;		/* out=FILE: a forked child's is .PID */
 	/* perf=FILE: samples, mappings and forks go to FILE as perf.data
-	 * records (perf_write()), from perf_at= on, as rvperf record's
-	 * attribute lays them out (perf_bst=, its branch_sample_type);
-	 * comm= names the program's threads.  A forked child's go to
-	 * FILE.PID, from 0. */
+	 * records (perf_reserve(), perf_flush()), from perf_at= on, as
+	 * rvperf record's attribute lays them out (perf_bst=, its
+	 * branch_sample_type); comm= names the program's threads.  A
+	 * forked child's go to FILE.PID, from 0. */
 	const char *perf_path;
 	uint64_t perf_at, perf_bst;
 	const char *comm;

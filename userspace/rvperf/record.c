@@ -890,19 +890,18 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 	}
 	rc |= pd_write_comm(w, streams[0].h.pid, streams[0].h.pid, comm, 0);
 	rc |= write_program_mmaps(w, streams[0].h.pid, es, prog, &streams[0].h);
-	/* The processes' traces merged by time, as the plugin's records in
-	 * the recording are: a child's trace joins at its fork. */
-	while (!rc) {
-		struct trace_stream *st = NULL;
-		const struct rvp_trace_record *r;
+	/* Each thread's records in turn: the samples are in the recording
+	 * already, and what is left (build ids, children) does not depend on
+	 * the order.  A fork adds the new thread's or process's trace. */
+	i = 0;
+	while (!rc && i < nr_streams) {
+		struct trace_stream *st = &streams[i];
+		const struct rvp_trace_record *r = &st->r;
 
-		for (i = 0; i < nr_streams; i++)
-			if (streams[i].have &&
-			    (!st || streams[i].r.time < st->r.time))
-				st = &streams[i];
-		if (!st)
-			break;
-		r = &st->r;
+		if (!st->have) {
+			i++;
+			continue;
+		}
 		if (r->kind == RVP_TRACE_MMAP &&
 		    r->nr * 8 > sizeof(struct rvp_trace_mmap)) {
 			const struct rvp_trace_mmap *m =
@@ -937,6 +936,7 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 				}
 				streams = p;
 				st = &streams[si];	/* moved */
+				r = &st->r;
 				cap_streams *= 2;
 			}
 			if (f->pid == f->ppid)	/* a thread */
