@@ -963,20 +963,41 @@ static __attribute__((noinline)) void drain_any(struct vcpu *v)
 	v->qpos = v->ring;
 }
 
-/* The block before ring[J] (the batch starts after V->prev). */
-static inline const struct tb_desc *before(const struct vcpu *v,
-					   const struct tb_desc *first_prev,
-					   unsigned int j)
+/*
+ * Block P's transfer to DST, stamped RETIRED, into *G: 1 if it is a record
+ * CTR keeps.  A transfer that went elsewhere (a signal) is dropped, as in
+ * resolve(): only the lean callback queues such a block, and it counted
+ * the transfer.
+ */
+static inline __attribute__((always_inline)) unsigned int
+pend_one(struct vcpu *v, const struct tb_desc *p, uint64_t dst,
+	 uint64_t retired, uint32_t accept, struct pending *g)
 {
-	return j ? v->ring[j - 1] : first_prev;
+	unsigned int type = record_type(p, dst);
+
+	if (p->transfer &&
+	    __builtin_expect(!(p->any_dst | (dst == p->ok_a) |
+			       (dst == p->ok_b)), 0)) {
+		v->transfers--;
+		v->dropped++;
+		return 0;
+	}
+	/* Written always, kept if recorded. */
+	g->source = p->last_pc;
+	g->target = dst;
+	g->stamp = retired;
+	g->type = type;
+	return p->transfer & (accept >> type) & 1;
 }
 
 /*
  * The records of the transfers into ring[FROM..TO), which drain_defer()
  * checked but did not record, go to pend[]: only the last DEPTH + 1 of
  * them can matter (give_pending()), so they are found walking back from
- * the newest.  RETIRED is retired(v) after ring[TO - 1]'s predecessor
- * retired, the time of the newest record.
+ * the newest, and the walk stops there (at the default period a sample's
+ * stack is found some 45 blocks back of the hundred or more queued).
+ * FIRST_PREV is the block before ring[0].  RETIRED is retired(v) after
+ * ring[TO - 1]'s predecessor retired, the time of the newest record.
  */
 static __attribute__((noinline)) void
 pend_range(struct vcpu *v, const struct tb_desc *first_prev,
@@ -985,33 +1006,27 @@ pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 	struct pending got[CTRHW_MAX_DEPTH + 1];
 	unsigned int k = 0, want = ctrhw_depth(&v->hart.ctr) + 1;
 	uint32_t accept = v->hart.ctr.accept;
-	unsigned int j;
-	/* Where the block of the next turn went: this one's start. */
-	uint64_t dst = to > from ? v->ring[to - 1]->start : 0;
+	const struct tb_desc *const *ring = v->ring;
+	/* The transfers into ring[j] for j >= lo come from ring[j - 1]; the
+	 * one into ring[0], if it is in the range, from FIRST_PREV. */
+	unsigned int j = to, lo = from ? from : 1;
+	uint64_t dst;
 
-	for (j = to; j-- > from && k < want;) {
-		const struct tb_desc *p = before(v, first_prev, j);
-		unsigned int type = record_type(p, dst);
+	if (to <= from)
+		return;
+	dst = ring[to - 1]->start;
+	while (j > lo) {
+		const struct tb_desc *p = ring[--j - 1];
 
-		if (p->transfer &&
-		    __builtin_expect(!(p->any_dst | (dst == p->ok_a) |
-				       (dst == p->ok_b)), 0)) {
-			/* Went elsewhere (a signal): dropped, as in
-			 * resolve().  Only the lean callback queues such a
-			 * block; it counted the transfer. */
-			v->transfers--;
-			v->dropped++;
-		} else {
-			/* Written always, kept if recorded. */
-			got[k].source = p->last_pc;
-			got[k].target = dst;
-			got[k].stamp = retired;
-			got[k].type = type;
-			k += p->transfer & (accept >> type) & 1;
-		}
+		k += pend_one(v, p, dst, retired, accept, &got[k]);
+		if (k == want)
+			goto found;
 		retired -= p->n_insns;
 		dst = p->start;
 	}
+	if (!from)
+		k += pend_one(v, first_prev, dst, retired, accept, &got[k]);
+found:
 	while (k--)
 		v->pend[v->pend_n++ & v->pend_mask] = got[k];
 }
