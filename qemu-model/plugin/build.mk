@@ -7,6 +7,7 @@ PLUGIN_SO := $(O)/qemu-model/librvperf-ctr.so
 PLUGIN_NEXUS_SRCS := qemu-model/plugin/nexus_rec.c userspace/nexus/encoder.c \
 	userspace/nexus/codec.c userspace/nexus/config.c
 PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
+	qemu-model/plugin/lean_stub.c \
 	qemu-model/plugin/itrace_write.c $(PLUGIN_NEXUS_SRCS)
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
 	$(QM_CFLAGS) -Iqemu-model/plugin -Iuserspace/nexus -Iuserspace/perfdata -O2 -flto -shared -fPIC \

@@ -80,6 +80,7 @@
 #include "filter.h"
 #include "itrace_write.h"
 #include "nexus_rec.h"
+#include "lean_stub.h"
 #include "qemu-model/core/insnhw.h"
 #include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
@@ -98,6 +99,16 @@ enum tb_end {
 	END_ECALL,		/* a trap to the next mode up */
 	END_XRET,		/* sret/mret (system mode) */
 };
+
+/* A lean count (struct lean_hot) holds instructions above this bit and
+ * transfers below: small enough that a block's step is an x86-64
+ * instruction's 32-bit immediate (lean_stub.c), large enough for the
+ * transfers of a stretch, which has at most GATE_MAX_RUN instructions, or
+ * of a full ring. */
+#define LEAN_SHIFT 16
+#define LEAN_LOW ((1ull << LEAN_SHIFT) - 1)
+/* QEMU's most instructions in a block (TCG_MAX_INSNS). */
+#define MAX_BLOCK_INSNS 512
 
 /* What the loop over the queue reads of every block comes first, and the
  * whole fits one cache line (tb_trans() allocates them 64-byte aligned):
@@ -123,7 +134,7 @@ struct tb_desc {
 	uint64_t last_pc;
 	uint64_t target;
 	/* The same two, the other way round, for tb_exec_lean()'s one
-	 * subtraction: n_insns << 32 | transfer. */
+	 * subtraction: n_insns << LEAN_SHIFT | transfer. */
 	uint64_t lean_step;
 };
 
@@ -266,6 +277,8 @@ static struct {
 	bool gate;		/* level 3+: the gate's scoreboard, no callback else */
 	bool gate_off;		/* gate=off */
 	bool stats;		/* stats=on: the gate's counts at exit */
+	bool stubs_off;		/* stubs=off: tb_exec_lean() compiled */
+	bool stubs;		/* its generated form (lean_stub.c) */
 	struct qemu_plugin_scoreboard *gate_sb;
 	uint64_t gaps, unsure;	/* gate statistics (unsure: short samples) */
 	uint32_t ev_types;	/* transfer types the sampled event counts */
@@ -382,7 +395,7 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 	d->transfer = d->end == END_BRANCH || d->end == END_DIRECT ||
 		      d->end == END_INDIRECT;
 	d->step = d->n_insns + ((uint64_t)d->transfer << 32);
-	d->lean_step = ((uint64_t)d->n_insns << 32) | d->transfer;
+	d->lean_step = ((uint64_t)d->n_insns << LEAN_SHIFT) | d->transfer;
 }
 
 static void tb_exec_user(unsigned int vcpu_index, void *udata);
@@ -456,6 +469,18 @@ static void tb_exec_noop(unsigned int vcpu_index, void *udata)
 	(void)udata;
 }
 
+/* The lean path's callback of block D: tb_exec_lean() as made for D's step
+ * (lean_stub.c), where it was. */
+static qemu_plugin_vcpu_udata_cb_t lean_callback(const struct tb_desc *d)
+{
+	lean_stub_cb cb;
+
+	if (d->end == END_ECALL)
+		return tb_exec_lean_ecall;
+	cb = lean_stub(d->lean_step);
+	return cb ? cb : tb_exec_lean;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -498,8 +523,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, plugin.system ? tb_exec_system :
-						 plugin.check ? (d->end == END_ECALL ?
-						 tb_exec_lean_ecall : tb_exec_lean) :
+						 plugin.check ? lean_callback(d) :
 						 d->end == END_ECALL || !plugin.batch ?
 						 tb_exec_user_ecall : tb_exec_user,
 					     plugin.priv_reg ? QEMU_PLUGIN_CB_R_REGS
@@ -1298,12 +1322,15 @@ static __attribute__((noinline)) void lean_slow(struct vcpu *v,
  * What tb_exec_lean() touches at every block it is called for, in its
  * thread's own TLS (user mode: a vCPU is a thread), so that a block costs
  * one subtraction: no vCPU pointer to load, no test for a first block, no
- * compare with the sampled counter.  A count holds, in its high half, how
+ * compare with the sampled counter.  A count holds, above LEAN_SHIFT, how
  * many more instructions may start before a block must go the slow way
  * (lean_hot_slow(), which folds what was subtracted into acc and does
- * there what the callback did at every block before), and in its low half
- * 2^32 - 1 less the transfers since it was loaded; each block subtracts
- * its lean_step, and a borrow out of the high half is the slow way.
+ * there what the callback did at every block before), and below it
+ * LEAN_LOW less the transfers since it was loaded; each block subtracts
+ * its lean_step, and a borrow out of the top is the slow way.  Where
+ * QEMU calls every block (below plugin API level 3), tb_exec_lean() is
+ * made at load time for each step (lean_stub.c): the subtraction with the
+ * step and fast's TLS offset as its operands, a branch and a return.
  * tb_exec_lean() subtracts from fast alone: in an unseen stretch (qpos
  * NULL: the gate, below) fast is the stretch's count, and while blocks are
  * seen it is 0, so that each of them borrows and lean_block() queues it
@@ -1365,7 +1392,7 @@ static inline void lean_fold(struct lean_hot *h, uint64_t rem)
 {
 	uint64_t used = h->reload - rem;
 
-	h->v->acc += (used >> 32) + ((used & 0xffffffffu) << 32);
+	h->v->acc += (used >> LEAN_SHIFT) + ((used & LEAN_LOW) << 32);
 	h->v->qpos = h->qpos;
 	h->reload = rem;
 }
@@ -1390,8 +1417,8 @@ static __attribute__((noinline)) void lean_gap(struct lean_hot *h,
 		insns = sum >> GATE_SHIFT;
 		transfers = sum & ((1u << GATE_SHIFT) - 1);
 	} else {
-		insns = used >> 32;
-		transfers = used & 0xffffffffu;
+		insns = used >> LEAN_SHIFT;
+		transfers = used & LEAN_LOW;
 	}
 	if (!insns)
 		return;	/* no block ran unseen: the last seen is v->prev */
@@ -1413,16 +1440,18 @@ static void lean_unseen(struct lean_hot *h, uint64_t run)
 	struct vcpu *v = h->v;
 
 	h->qpos = NULL;
+	/* At most GATE_MAX_RUN: the scoreboard's count, or fast's low half,
+	 * holds the stretch's transfers. */
+	if (run > GATE_MAX_RUN)
+		run = GATE_MAX_RUN;
 	if (plugin.gate) {
-		if (run > GATE_MAX_RUN)
-			run = GATE_MAX_RUN;
 		/* The count reaches 2^64 (0: below GATE_FIRE) when the
 		 * blocks from here have run more than RUN instructions. */
 		v->gate_base = -((run + 1) << GATE_SHIFT);
 		gate_of(h->vcpu_index)->count = v->gate_base;
 		h->fast = h->reload = 0;
 	} else {
-		h->fast = h->reload = run << 32 | 0xffffffffu;
+		h->fast = h->reload = run << LEAN_SHIFT | LEAN_LOW;
 	}
 }
 
@@ -1442,7 +1471,7 @@ static inline void lean_load(struct lean_hot *h)
 		}
 		if (n > room - 2)
 			n = room - 2;
-		n = n << 32 | 0xffffffffu;
+		n = n << LEAN_SHIFT | LEAN_LOW;
 	}
 	h->rem = h->reload = n;
 	h->fast = 0;
@@ -1469,8 +1498,8 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 		h->qpos = v->qpos;
 	} else if (!h->qpos) {
 		lean_gap(h, h->fast + d->lean_step, d);
-		/* A stretch is at most GATE_MAX_RUN (level 3+): if the
-		 * sample is still far, the next one starts after D. */
+		/* A stretch is at most GATE_MAX_RUN: if the sample is
+		 * still far, the next one starts after D. */
 		far = (uint32_t)v->acc + d->n_insns + 2 * v->gate_w < v->left;
 	} else {
 		lean_fold(h, h->rem + d->lean_step);
@@ -1526,9 +1555,9 @@ static inline void lean_block(unsigned int vcpu_index, const struct tb_desc *d)
 /* Out of line for tb_exec_lean(), whose common path stays a subtraction
  * and a return; the gate's callback has it inline. */
 static __attribute__((noinline)) void lean_block_out(unsigned int vcpu_index,
-						     const struct tb_desc *d)
+						     void *udata)
 {
-	lean_block(vcpu_index, d);
+	lean_block(vcpu_index, udata);
 }
 
 /* Every block, below plugin API level 3: in an unseen stretch only the
@@ -1538,7 +1567,7 @@ static void tb_exec_lean(unsigned int vcpu_index, void *udata)
 	const struct tb_desc *d = udata;
 
 	if (lean_take(&lean_hot.fast, d->lean_step))
-		lean_block_out(vcpu_index, d);
+		lean_block_out(vcpu_index, udata);
 }
 
 /* The gate's conditional callback (level 3+): only seen blocks, and the
@@ -2013,9 +2042,10 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_unlock(&plugin.lock);
 	if (plugin.stats)
 		fprintf(stderr, "rvperf plugin: gate %s, %" PRIu64 " gaps, %"
-			PRIu64 " unsure samples, %" PRIu64 " instructions\n",
+			PRIu64 " unsure samples, %" PRIu64 " instructions%s\n",
 			plugin.lean_gate ? "on" : "off", plugin.gaps,
-			plugin.unsure, t.instructions);
+			plugin.unsure, t.instructions,
+			plugin.stubs ? ", generated callbacks" : "");
 	else if (plugin.unsure)
 		fprintf(stderr, "rvperf plugin: %" PRIu64 " samples hold only "
 			"the branch records made since the gate's last unseen "
@@ -2154,6 +2184,12 @@ static int parse_args(int argc, char **argv, const char **out_path)
 		} else if (!strcmp(a, "stats")) {
 			if (parse_on_off(a, val, &plugin.stats))
 				return -1;
+		} else if (!strcmp(a, "stubs")) {
+			bool stubs;
+
+			if (parse_on_off(a, val, &stubs))
+				return -1;
+			plugin.stubs_off = !stubs;
 		} else if (!strcmp(a, "noop")) {
 			if (parse_on_off(a, val, &plugin.noop))
 				return -1;
@@ -2293,6 +2329,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		plugin.gate = false;
 	plugin.lean_gate = plugin.gate ||
 		(plugin.check && !plugin.gate_off && accepts_jumps());
+	/* Where every block calls tb_exec_lean(). */
+	plugin.stubs = plugin.check && !plugin.gate && !plugin.system &&
+		!plugin.stubs_off &&
+		!lean_stubs_make(&lean_hot.fast, lean_block_out,
+				 MAX_BLOCK_INSNS, LEAN_SHIFT);
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lean_stub.h - the per-block callback of the lean path, made at load time
+ * for each step a block can subtract (lean_stub.c).
+ */
+#ifndef RVPERF_PLUGIN_LEAN_STUB_H
+#define RVPERF_PLUGIN_LEAN_STUB_H
+
+#include <stdint.h>
+
+typedef void (*lean_stub_cb)(unsigned int vcpu_index, void *udata);
+
+/*
+ * Makes the callbacks: each subtracts its step from the thread-local
+ * uint64_t COUNTER (a variable of this library's static TLS, the same
+ * offset from the thread pointer in every thread) and returns, or, if that
+ * borrowed, tail-calls SLOW with QEMU's arguments unchanged.  Steps are
+ * (n << shift) | t for n in 1..max_insns, t in 0..1.  0 when made; -1 if
+ * this host cannot (not x86-64, no executable memory, COUNTER too far from
+ * the thread pointer): lean_stub() then has none.
+ */
+int lean_stubs_make(uint64_t *counter, lean_stub_cb slow,
+		    unsigned int max_insns, unsigned int shift);
+
+/* The callback for STEP, or NULL (none made, or not a step made). */
+lean_stub_cb lean_stub(uint64_t step);
+
+#endif
