@@ -31,6 +31,7 @@
 #define DATA_PAGES	32
 #define PERIOD		100000
 #define ROUNDS		800000
+#define MAX_CHUNKS	80	/* of ROUNDS / 8 each, at most, in a phase */
 #define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
 #define MAX_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
@@ -90,7 +91,14 @@ static void run_phase(int fd, void *ring, struct phase *ph, int cpu)
 	if (read(fd, &before, sizeof(before)) != sizeof(before))
 		before = 0;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (i = 0; i < 8; i++) {
+	/*
+	 * Without -icount QEMU raises the overflow after a stretch of
+	 * virtual time, not of instructions: the eight chunks gave a fast
+	 * host 3 or 4 samples, sometimes 1.  The phase goes on, up to ten
+	 * times as long, until it has a few more samples than phase_ok()
+	 * asks for; with -icount eight chunks give dozens.
+	 */
+	for (i = 0; i < 8 || (ph->on_cpu < 6 && i < MAX_CHUNKS); i++) {
 		sink += perf_section_spin(ROUNDS / 8);
 		perf_ring_drain(ring, DATA_PAGES, on_record, ph);
 	}
