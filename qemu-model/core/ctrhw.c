@@ -511,6 +511,33 @@ void ctrhw_transfers_untimed(struct ctrhw *ctr, const struct hw_xfer *x,
 		ctr->ccv_valid = false;
 }
 
+void ctrhw_transfers_timed(struct ctrhw *ctr, const struct hw_xfer_timed *x,
+			   unsigned int n, uint64_t *mark)
+{
+	uint64_t m = *mark;
+	unsigned int i;
+
+	if (active_ctl(ctr, ctr->mode) & ctr->lay->rasemu) {
+		/* Returns pop entries: ctrhw_transfer_slow()'s way. */
+		for (i = 0; i < n; i++) {
+			ctrhw_cycles(ctr, x[i].stamp - m);
+			m = x[i].stamp;
+			ctrhw_transfer_slow(ctr, (unsigned int)x[i].type,
+					    x[i].source, x[i].target, false);
+		}
+	} else {
+		/* One push each, with no call between (bzip2 at the
+		 * default period: 17 a sample). */
+		for (i = 0; i < n; i++) {
+			ctrhw_cycles(ctr, x[i].stamp - m);
+			m = x[i].stamp;
+			push_record(ctr, (unsigned int)x[i].type, x[i].source,
+				    x[i].target, false);
+		}
+	}
+	*mark = m;
+}
+
 void ctrhw_cycles_slow(struct ctrhw *ctr, uint64_t n)
 {
 	uint64_t c = ctr->cycle_counter + n;

@@ -157,6 +157,16 @@ void ctrhw_transfers_untimed(struct ctrhw *ctr, const struct hw_xfer *x,
 			     unsigned int n);
 
 /*
+ * X[0..N-1], in-mode transfers in the current mode with the cycles each
+ * retired at: the same state as, for each in order, ctrhw_cycles() of the
+ * cycles since *MARK (then its stamp) and ctrhw_transfer_slow() (not
+ * mispredicted).  *MARK ends at the last one's stamp.  Hosts that keep
+ * back the records a look at CTR can still find give them so.
+ */
+void ctrhw_transfers_timed(struct ctrhw *ctr, const struct hw_xfer_timed *x,
+			   unsigned int n, uint64_t *mark);
+
+/*
  * A trap from the current mode to TARGET (exception or interrupt CAUSE,
  * trapping instruction's pc EPC, handler address VECTOR); the model's mode
  * becomes TARGET.  Implements "Privilege Mode Transitions", "External

@@ -54,4 +54,13 @@ struct hw_xfer {
 	bool misp;		/* predhw_updates() fills it in */
 };
 
+/*
+ * One retired in-mode control transfer and when it retired, for
+ * ctrhw_transfers_timed(): STAMP counts cycles from any fixed point.
+ */
+struct hw_xfer_timed {
+	uint64_t source, target, stamp;
+	uint64_t type;		/* ctrdata TYPE */
+};
+
 #endif /* RVPERF_QEMU_MODEL_HWMODEL_H */

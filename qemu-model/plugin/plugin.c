@@ -200,10 +200,8 @@ struct vcpu {
 	 * keeps twice the depth, more than the depth + 1 that matter. */
 	uint64_t pend_n;
 	unsigned int pend_mask;
-	struct pending {
-		uint64_t source, target, stamp;	/* stamp: retired(v) then */
-		uint64_t type;
-	} pend[2 * CTRHW_MAX_DEPTH];
+	/* stamp: retired(v) then */
+	struct hw_xfer_timed pend[2 * CTRHW_MAX_DEPTH];
 	/* The gate (lean_gap()): a stretch of blocks since the last
 	 * gap whose records have not yet covered depth + 1 (gapped, and
 	 * how many they cover), and the stretch before a sample due. */
@@ -799,13 +797,15 @@ static void give_pending(struct vcpu *v)
 	 * write_sample() if a sample follows. */
 	v->span = n >= k ? retired(v) - v->pend[(n - k) & v->pend_mask].stamp
 			 : 0;
-	for (j = n > k ? n - k : 0; j < n; j++) {
-		const struct pending *e = &v->pend[j & v->pend_mask];
+	/* In at most two runs: pend[] is a ring. */
+	for (j = n > k ? n - k : 0; j < n;) {
+		uint64_t at = j & v->pend_mask, run = v->pend_mask + 1 - at;
 
-		ctrhw_cycles(&v->hart.ctr, e->stamp - v->ctr_mark);
-		v->ctr_mark = e->stamp;
-		ctrhw_transfer_slow(&v->hart.ctr, (unsigned int)e->type,
-				    e->source, e->target, false);
+		if (run > n - j)
+			run = n - j;
+		ctrhw_transfers_timed(&v->hart.ctr, &v->pend[at],
+				      (unsigned int)run, &v->ctr_mark);
+		j += run;
 	}
 	v->pend_n = 0;
 }
@@ -995,7 +995,7 @@ static __attribute__((noinline)) void drain_any(struct vcpu *v)
  */
 static inline __attribute__((always_inline)) unsigned int
 pend_one(struct vcpu *v, const struct tb_desc *p, uint64_t dst,
-	 uint64_t retired, uint32_t accept, struct pending *g)
+	 uint64_t retired, uint32_t accept, struct hw_xfer_timed *g)
 {
 	unsigned int type = record_type(p, dst);
 
@@ -1027,7 +1027,7 @@ static __attribute__((noinline)) void
 pend_range(struct vcpu *v, const struct tb_desc *first_prev,
 	   unsigned int from, unsigned int to, uint64_t retired)
 {
-	struct pending got[CTRHW_MAX_DEPTH + 1];
+	struct hw_xfer_timed got[CTRHW_MAX_DEPTH + 1];
 	unsigned int k = 0, want = ctrhw_depth(&v->hart.ctr) + 1;
 	uint32_t accept = v->hart.ctr.accept;
 	const struct tb_desc *const *ring = v->ring;
