@@ -5,7 +5,10 @@
  * (what QEMU's glue runs over the transfers its translated code buffered)
  * must leave the predictor, every physical CTR entry, WRPTR, WRAP, FROZEN,
  * the cycle counter and CCV exactly as predhw_update() and
- * ctrhw_cycles_lost() + ctrhw_transfer() do one transfer at a time.
+ * ctrhw_cycles_lost() + ctrhw_transfer() do one transfer at a time; and
+ * ctrhw_transfers_timed() (what the plugin runs over the records it kept
+ * back, each with the cycle it retired at) as ctrhw_cycles() +
+ * ctrhw_transfer_slow() do.
  *
  * Random episodes per layout: an implementation (depths, cycle counting,
  * TYPE, XLEN), then batches of 0-600 transfers of every in-mode type over
@@ -54,15 +57,17 @@ struct copy {
 	struct predhw pred;
 };
 
-static struct copy one, batch;	/* record by record / batched */
+/* Record by record and batched, untimed; the same, timed. */
+static struct copy one, batch, tone, tbatch;
+#define COPIES { &one, &batch, &tone, &tbatch }
 static unsigned long skip_batches;	/* more records than entries */
 
-/* Where the two copies differ, or NULL. */
-static const char *differs(void)
+/* Where copies X and Y differ, or NULL. */
+static const char *differs_in(const struct copy *x, const struct copy *y)
 {
-	const struct ctrhw *a = &one.ctr, *b = &batch.ctr;
+	const struct ctrhw *a = &x->ctr, *b = &y->ctr;
 
-	if (memcmp(&one.pred, &batch.pred, sizeof(one.pred)))
+	if (memcmp(&x->pred, &y->pred, sizeof(x->pred)))
 		return "predictor state";
 	if (memcmp(a->entry, b->entry, sizeof(a->entry)))
 		return "physical entries";
@@ -82,6 +87,11 @@ static const char *differs(void)
 	return NULL;
 }
 
+static const char *differs(void)
+{
+	return differs_in(&one, &batch);
+}
+
 /* The same control change on both copies, from M-mode. */
 static void control(bool draft)
 {
@@ -98,18 +108,17 @@ static void control(bool draft)
 			    RVP_CTR_V1_MCTRCTL_S) |
 		       (draft ? RVP_CTR_DRAFT_MCTRCONTROL_U :
 			RVP_CTR_V1_MCTRCTL_U);
-	ctrhw_set_mode(&one.ctr, HW_MODE_M);
-	ctrhw_set_mode(&batch.ctr, HW_MODE_M);
-	ctrhw_csr_write(&one.ctr, csr, ctl);
-	ctrhw_csr_write(&batch.ctr, csr, ctl);
-	if (!draft && below(2)) {
-		uint64_t d = below(5);
+	uint64_t d = !draft && below(2) ? below(5) : ~0ull;
+	struct copy *all[] = COPIES;
 
-		ctrhw_csr_write(&one.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
-		ctrhw_csr_write(&batch.ctr, RVP_CTR_V1_CSR_SCTRDEPTH, d);
+	for (unsigned int i = 0; i < 4; i++) {
+		ctrhw_set_mode(&all[i]->ctr, HW_MODE_M);
+		ctrhw_csr_write(&all[i]->ctr, csr, ctl);
+		if (d != ~0ull)
+			ctrhw_csr_write(&all[i]->ctr, RVP_CTR_V1_CSR_SCTRDEPTH,
+					d);
+		ctrhw_set_mode(&all[i]->ctr, mode);
 	}
-	ctrhw_set_mode(&one.ctr, mode);
-	ctrhw_set_mode(&batch.ctr, mode);
 }
 
 static int episode(bool draft, unsigned int ep)
@@ -117,7 +126,10 @@ static int episode(bool draft, unsigned int ep)
 	static const enum hw_mode modes[] = { HW_MODE_M, HW_MODE_S,
 					       HW_MODE_U };
 	static struct hw_xfer x[600];
+	static struct hw_xfer_timed xt[600];
 	static uint64_t pool[24];
+	struct copy *all[] = COPIES;
+	uint64_t mark_one = 0, mark_batch = 0, now = 0;
 	struct ctrhw_config cfg;
 	unsigned int batches = 40 + below(40);
 	const char *why;
@@ -131,13 +143,14 @@ static int episode(bool draft, unsigned int ep)
 	cfg.xlen = below(4) ? 64 : 32;
 	cfg.h_ext = false;
 	if (ctrhw_config_check(&cfg) || ctrhw_init(&one.ctr, &cfg) ||
-	    ctrhw_init(&batch.ctr, &cfg)) {
+	    ctrhw_init(&batch.ctr, &cfg) || ctrhw_init(&tone.ctr, &cfg) ||
+	    ctrhw_init(&tbatch.ctr, &cfg)) {
 		printf("Bail out! episode %u: config rejected: %s\n", ep,
 		       ctrhw_config_check(&cfg));
 		exit(1);
 	}
-	predhw_init(&one.pred);
-	predhw_init(&batch.pred);
+	for (unsigned int i = 0; i < 4; i++)
+		predhw_init(&all[i]->pred);
 	for (unsigned int i = 0; i < 24; i++)
 		pool[i] = (0x80000000ull + 2 * below(4096)) &
 			  (cfg.xlen == 32 ? 0xFFFFFFFFull : ~0ull);
@@ -150,11 +163,11 @@ static int episode(bool draft, unsigned int ep)
 		if (!below(8)) {
 			enum hw_mode m = modes[below(3)];
 
-			ctrhw_set_mode(&one.ctr, m);
-			ctrhw_set_mode(&batch.ctr, m);
+			for (unsigned int i = 0; i < 4; i++)
+				ctrhw_set_mode(&all[i]->ctr, m);
 		}
-		ctrhw_cycles(&one.ctr, cycles);
-		ctrhw_cycles(&batch.ctr, cycles);
+		for (unsigned int i = 0; i < 4; i++)
+			ctrhw_cycles(&all[i]->ctr, cycles);
 		for (unsigned int i = 0; i < n; i++) {
 			x[i].type = inmode_types[below(sizeof(inmode_types))];
 			x[i].source = pool[below(24)];
@@ -181,6 +194,39 @@ static int episode(bool draft, unsigned int ep)
 		}
 		predhw_updates(&batch.pred, x, n);
 		ctrhw_transfers_untimed(&batch.ctr, x, n);
+		/* Timed: the accepted ones (what the plugin keeps back),
+		 * with stamps a cycle or more apart, some far (the cycle
+		 * counter saturates). */
+		{
+			unsigned int k = 0;
+
+			for (unsigned int i = 0; i < n; i++) {
+				if (!((tone.ctr.accept >> x[i].type) & 1))
+					continue;
+				now += below(8) ? below(40) : rnd() >> below(64);
+				xt[k].source = x[i].source;
+				xt[k].target = x[i].target;
+				xt[k].stamp = now;
+				xt[k].type = x[i].type;
+				ctrhw_cycles(&tone.ctr, now - mark_one);
+				mark_one = now;
+				ctrhw_transfer_slow(&tone.ctr, x[i].type,
+						    x[i].source, x[i].target,
+						    false);
+				k++;
+			}
+			ctrhw_transfers_timed(&tbatch.ctr, xt, k, &mark_batch);
+			why = differs_in(&tone, &tbatch);
+			if (!why && mark_one != mark_batch)
+				why = "the cycle mark";
+			if (why) {
+				tap_ok(0, "%s episode %u (seed %#llx): timed: %s "
+				       "differs after batch %u of %u records",
+				       draft ? "draft" : "ratified", ep,
+				       (unsigned long long)rng_state, why, b, k);
+				return 0;
+			}
+		}
 		why = differs();
 		if (why) {
 			tap_ok(0, "%s episode %u (seed %#llx): %s differs after "
@@ -209,7 +255,8 @@ int main(int argc, char **argv)
 			ok++;
 		}
 		tap_ok(ok == episodes, "%s: %u of %u episodes of batched "
-		       "transfers leave the same state as one at a time",
+		       "transfers, untimed and timed, leave the same state as "
+		       "one at a time",
 		       draft ? "draft" : "ratified", ok, episodes);
 		/* else the skipping path went untested */
 		tap_ok(skip_batches > 100, "%s: %lu batches had more records "
