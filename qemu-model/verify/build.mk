@@ -52,7 +52,8 @@ HOST_TESTS += tests/ctr/classify/classify.sh
 
 # The core's batch entry points (predhw_updates(),
 # ctrhw_transfers_untimed(), used by the QEMU glue for the transfers its
-# translated code buffers) against the one-at-a-time ones, over random
+# translated code buffers; ctrhw_transfers_timed(), used by the plugin for
+# the records it kept back) against the one-at-a-time ones, over random
 # episodes in both layouts.
 BATCH_CTR := $(O)/qemu-model/batch-ctr
 $(eval $(call host-program,$(BATCH_CTR),qemu-model/verify/batch_ctr.c \
