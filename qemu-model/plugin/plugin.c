@@ -64,6 +64,7 @@
  * Idle.  Without a sampling event and with no mode enabled for recording
  * the plugin registers no execution callback at all.
  */
+#define _GNU_SOURCE	/* fallocate() */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -306,6 +307,8 @@ static struct {
 	const char *comm;
 	int perf_fd;
 	uint64_t perf_pos;	/* FILE's offset of perf_buf[0] */
+	uint64_t perf_allocated;	/* FILE's blocks reserved up to here */
+	bool perf_no_allocate;	/* FILE's filesystem reserves none */
 	size_t perf_used;
 	bool perf_failed;
 	unsigned char *perf_buf;
@@ -638,8 +641,28 @@ static int out_open(const char *path)
  * ids of MMAP2 records at the offsets the trace gives); a record is never
  * split between two writes.  Callers hold plugin.lock (but at set-up).
  */
+/*
+ * FILE's blocks are reserved ahead of the records (fallocate(), the size
+ * unchanged), PERF_AHEAD at a time: ext4 otherwise allocates each page's
+ * block as it is written (delayed allocation), about a third of the
+ * kernel's time for the records (bzip2's 7.3 MB: 1.4 ms of system time,
+ * 0.9 ms with the blocks reserved).  What lies past the records at exit
+ * is freed (perf_close()); a filesystem without fallocate() just writes.
+ */
+#define PERF_AHEAD (4 << 20)
+
 static void perf_flush(void)
 {
+	uint64_t end = plugin.perf_pos + plugin.perf_used;
+
+	if (end > plugin.perf_allocated && !plugin.perf_no_allocate) {
+		if (fallocate(plugin.perf_fd, FALLOC_FL_KEEP_SIZE,
+			      (off_t)plugin.perf_pos,
+			      (off_t)(end + PERF_AHEAD - plugin.perf_pos)))
+			plugin.perf_no_allocate = true;
+		else
+			plugin.perf_allocated = end + PERF_AHEAD;
+	}
 	write_whole(plugin.perf_fd, plugin.perf_buf, plugin.perf_used,
 		    plugin.perf_pos, &plugin.perf_failed, "the perf data");
 	plugin.perf_pos += plugin.perf_used;
@@ -669,7 +692,19 @@ static int perf_open(const char *path, uint64_t at)
 	plugin.perf_pos = at;
 	plugin.perf_used = 0;
 	plugin.perf_failed = false;
+	plugin.perf_allocated = 0;
+	plugin.perf_no_allocate = false;
 	return 0;
+}
+
+/* The last records out, and the blocks reserved past them freed (ext4
+ * frees them on a truncation to the same size). */
+static void perf_close(void)
+{
+	perf_flush();
+	if (plugin.perf_allocated > plugin.perf_pos && !plugin.perf_failed &&
+	    ftruncate(plugin.perf_fd, (off_t)plugin.perf_pos))
+		plugin.perf_allocated = 0;	/* not a file: nothing held */
 }
 
 static inline bool perf_mode(void)
@@ -2030,7 +2065,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	pthread_mutex_lock(&plugin.lock);
 	process_totals(&t);
 	if (perf_mode())
-		perf_flush();
+		perf_close();
 	/* Perf records that could not all be written may end inside one:
 	 * without its end the trace says so, and rvperf record keeps the
 	 * whole records only. */

@@ -261,6 +261,14 @@ head -c $((2 * size)) /dev/urandom >"$tmp/again.rvt"
 again=$(stat -c %s "$tmp/again.rvt")
 [ "$size" -gt 1000 ] && [ "$again" = "$size" ]
 ok $? "out= of an existing longer file: the trace replaces it ($again bytes, $size fresh)"
+# The plugin reserves the perf file's blocks ahead of its records (4 MB
+# at a time) and frees what lies past them at exit: the file holds no
+# more blocks than its bytes need.
+"$qemu" -plugin "$plugin,out=$tmp/blk.rvt,ctl=0x1,event=instructions,period=10007,depth=16,perf=$tmp/blk.perf,perf_at=0" \
+	"$tmp/branchy-c" 300 >/dev/null 2>&1
+read -r bytes blocks unit <<<"$(stat -c '%s %b %B' "$tmp/blk.perf")"
+[ "$bytes" -gt 10000 ] && [ $((blocks * unit)) -lt $((bytes + 65536)) ]
+ok $? "perf=: no blocks held past the records ($((blocks * unit)) bytes of blocks for $bytes)"
 # A trace that cannot be written is said so, once.
 "$qemu" -plugin "$plugin,out=/dev/full,ctl=0x1,event=instructions,period=10007,depth=16" \
 	"$tmp/branchy-c" 300 >/dev/null 2>"$tmp/full.err"
