@@ -7,7 +7,7 @@
  *   qemu-riscv64 -plugin librvperf-ctr.so,out=FILE[,filter=any,,u]
  *       [,ctl=0xVALUE][,depth=N][,layout=ratified|draft]
  *       [,event=instructions][,period=N][,misp=on][,batch=off]
- *       [,gate=off][,stats=on]
+ *       [,gate=off][,stats=on][,stubs=off]
  *       [,itrace=FILE | ,blocks=FILE][,nexus=FILE[,nx-OPTION=VALUE]...]
  *       [,noop=on] PROG ARGS
  *
