@@ -514,26 +514,22 @@ void ctrhw_transfers_untimed(struct ctrhw *ctr, const struct hw_xfer *x,
 void ctrhw_transfers_timed(struct ctrhw *ctr, const struct hw_xfer_timed *x,
 			   unsigned int n, uint64_t *mark)
 {
+	/* Returns pop entries under RAS emulation: ctrhw_transfer_slow()'s
+	 * way; otherwise one push each, with no call between (bzip2 at the
+	 * default period: 17 a sample). */
+	bool rasemu = active_ctl(ctr, ctr->mode) & ctr->lay->rasemu;
 	uint64_t m = *mark;
 	unsigned int i;
 
-	if (active_ctl(ctr, ctr->mode) & ctr->lay->rasemu) {
-		/* Returns pop entries: ctrhw_transfer_slow()'s way. */
-		for (i = 0; i < n; i++) {
-			ctrhw_cycles(ctr, x[i].stamp - m);
-			m = x[i].stamp;
+	for (i = 0; i < n; i++) {
+		ctrhw_cycles(ctr, x[i].stamp - m);
+		m = x[i].stamp;
+		if (rasemu)
 			ctrhw_transfer_slow(ctr, (unsigned int)x[i].type,
 					    x[i].source, x[i].target, false);
-		}
-	} else {
-		/* One push each, with no call between (bzip2 at the
-		 * default period: 17 a sample). */
-		for (i = 0; i < n; i++) {
-			ctrhw_cycles(ctr, x[i].stamp - m);
-			m = x[i].stamp;
+		else
 			push_record(ctr, (unsigned int)x[i].type, x[i].source,
 				    x[i].target, false);
-		}
 	}
 	*mark = m;
 }
