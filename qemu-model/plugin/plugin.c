@@ -1365,11 +1365,14 @@ static __attribute__((noinline)) void lean_slow(struct vcpu *v,
  * its lean_step, and a borrow out of the top is the slow way.  Where
  * QEMU calls every block (below plugin API level 3), tb_exec_lean() is
  * made at load time for each step (lean_stub.c): the subtraction with the
- * step and fast's TLS offset as its operands, a branch and a return.
+ * step and fast's TLS offset as its operands, a branch and a return, and
+ * lean_block()'s queuing of a seen block with no call.
  * tb_exec_lean() subtracts from fast alone: in an unseen stretch (qpos
  * NULL: the gate, below) fast is the stretch's count, and while blocks are
  * seen it is 0, so that each of them borrows and lean_block() queues it
- * and subtracts from rem.  rem's high half is what is left until acc
+ * and subtracts from rem.  In an unseen stretch rem is 0, so that the
+ * generated callback, which subtracts from rem before it looks at qpos,
+ * sends the stretch's end the slow way.  rem's high half is what is left until acc
  * reaches left (the sampled counter due; the block that takes it past
  * left borrows, the one after it reaches left exactly borrows next) or the
  * ring's room less two, whichever is less: every block has an
@@ -1488,6 +1491,9 @@ static void lean_unseen(struct lean_hot *h, uint64_t run)
 	} else {
 		h->fast = h->reload = run << LEAN_SHIFT | LEAN_LOW;
 	}
+	/* The generated callback (lean_stub.c) subtracts from rem as well
+	 * when fast borrows: 0 sends the stretch's end the slow way. */
+	h->rem = 0;
 }
 
 static inline void lean_load(struct lean_hot *h)
@@ -1548,6 +1554,13 @@ static __attribute__((noinline)) void lean_hot_slow(unsigned int vcpu_index,
 			lean_flush(v);
 	}
 	lean_load(h);
+}
+
+/* The generated callback's slow way (lean_stub.c): both fast and rem
+ * borrowed. */
+static void lean_stub_slow(unsigned int vcpu_index, void *udata)
+{
+	lean_hot_slow(vcpu_index, udata);
 }
 
 /*
@@ -2367,8 +2380,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	/* Where every block calls tb_exec_lean(). */
 	plugin.stubs = plugin.check && !plugin.gate && !plugin.system &&
 		!plugin.stubs_off &&
-		!lean_stubs_make(&lean_hot.fast, lean_block_out,
-				 MAX_BLOCK_INSNS, LEAN_SHIFT);
+		!lean_stubs_make(&(struct lean_stub_vars){
+					.fast = &lean_hot.fast,
+					.rem = &lean_hot.rem,
+					.qpos = &lean_hot.qpos,
+				 }, lean_stub_slow, MAX_BLOCK_INSNS, LEAN_SHIFT);
 	plugin.active = plugin.event != HPMHW_EVENT_NONE ||
 			(plugin.ctl & modes);
 
