@@ -45,6 +45,9 @@
 #include "lean_stub.h"
 
 #define STUB_SIZE 96
+/* Where the part for a seen block begins: after the subtraction from fast
+ * (13 bytes), its jb (2) and the ret (1). */
+#define STUB_SEEN 16
 
 static struct {
 	unsigned char *code;	/* slot 0: the address of slow */
@@ -116,6 +119,10 @@ int lean_stubs_make(const struct lean_stub_vars *vars, lean_stub_cb slow,
 			*p++ = 0x72;	/* jb over the ret */
 			*p++ = 0x01;
 			*p++ = 0xc3;	/* ret */
+			if (p - s != STUB_SEEN) {
+				munmap(code, size);
+				return -1;
+			}
 			p = fs_op(p, subq_imm, sizeof(subq_imm), rem);
 			p = put32(p, step);
 			*p++ = 0x72;	/* jb to the jump to slow */
@@ -164,6 +171,14 @@ int lean_stubs_make(const struct lean_stub_vars *vars, lean_stub_cb slow,
 	return -1;
 }
 #endif
+
+lean_stub_cb lean_stub_seen(uint64_t step)
+{
+	lean_stub_cb cb = lean_stub(step);
+
+	return cb ? (lean_stub_cb)(void *)((unsigned char *)(void *)cb +
+					   STUB_SEEN) : NULL;
+}
 
 lean_stub_cb lean_stub(uint64_t step)
 {

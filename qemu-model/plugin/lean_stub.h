@@ -33,4 +33,9 @@ int lean_stubs_make(const struct lean_stub_vars *vars, lean_stub_cb slow,
 /* The callback for STEP, or NULL (none made, or not a step made). */
 lean_stub_cb lean_stub(uint64_t step);
 
+/* Its part for a block seen (after fast borrowed): the gate's conditional
+ * callback (plugin API level 3+), which runs only for blocks seen and
+ * leaves fast 0.  NULL as lean_stub(). */
+lean_stub_cb lean_stub_seen(uint64_t step);
+
 #endif

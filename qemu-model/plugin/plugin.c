@@ -482,6 +482,16 @@ static qemu_plugin_vcpu_udata_cb_t lean_callback(const struct tb_desc *d)
 	return cb ? cb : tb_exec_lean;
 }
 
+/* The gate's conditional callback of block D: tb_exec_lean_gated() as
+ * made for D's step, where it was (the generated callback's part for a
+ * seen block: the gate leaves fast 0). */
+static qemu_plugin_vcpu_udata_cb_t gated_callback(const struct tb_desc *d)
+{
+	lean_stub_cb cb = lean_stub_seen(d->lean_step);
+
+	return cb ? cb : tb_exec_lean_gated;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -518,7 +528,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_lean_ecall,
 				QEMU_PLUGIN_CB_NO_REGS, d);
 		else
-			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec_lean_gated,
+			qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, gated_callback(d),
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, count,
 				GATE_FIRE, d);
 		return;
@@ -2377,8 +2387,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		plugin.gate = false;
 	plugin.lean_gate = plugin.gate ||
 		(plugin.check && !plugin.gate_off && accepts_jumps());
-	/* Where every block calls tb_exec_lean(). */
-	plugin.stubs = plugin.check && !plugin.gate && !plugin.system &&
+	/* tb_exec_lean() where every block calls back, and the gate's
+	 * tb_exec_lean_gated() (the stubs' part for a seen block). */
+	plugin.stubs = plugin.check && !plugin.system &&
 		!plugin.stubs_off &&
 		!lean_stubs_make(&(struct lean_stub_vars){
 					.fast = &lean_hot.fast,
