@@ -35,8 +35,10 @@
  * it in every thread: that is what initial-exec TLS is.  Queuing a seen
  * block through the compiled lean_block() cost a third of the plugin's own
  * time on bzip2 (an indirect jump, the GOT load, the step loaded from the
- * description).  Other hosts, and a system that refuses executable
- * memory, keep the compiled callback.
+ * description).  From plugin API level 3 on, where QEMU calls back only
+ * for the blocks the gate lets through, the part from 1: is that
+ * callback (lean_stub_seen()).  Other hosts, and a system that refuses
+ * executable memory, keep the compiled callbacks.
  */
 #include <stdint.h>
 #include <string.h>
