@@ -1382,10 +1382,10 @@ static __attribute__((noinline)) void lean_slow(struct vcpu *v,
  * seen it is 0, so that each of them borrows and lean_block() queues it
  * and subtracts from rem.  In an unseen stretch rem is 0, so that the
  * generated callback, which subtracts from rem before it looks at qpos,
- * sends the stretch's end the slow way.  rem's high half is what is left until acc
- * reaches left (the sampled counter due; the block that takes it past
- * left borrows, the one after it reaches left exactly borrows next) or the
- * ring's room less two, whichever is less: every block has an
+ * sends the stretch's end the slow way.  rem's high half is what is left
+ * until acc reaches left (the sampled counter due; the block that takes it
+ * past left borrows, the one after it reaches left exactly borrows next)
+ * or the ring's room less two, whichever is less: every block has an
  * instruction, so the queue cannot overflow.  Both 0 send the next block
  * the slow way: every thread starts so.
  */
