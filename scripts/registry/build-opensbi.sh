@@ -7,11 +7,18 @@
 #                               what a vendor ships, what CI boots
 #   build-opensbi.sh generic    upstream's own generic platform, unchanged:
 #                               the baseline the M-mode benchmark compares
+#   build-opensbi.sh series     upstream's generic platform with rvperf's
+#                               OpenSBI series (opensbi-ext/patches/1.8.1/,
+#                               the backport) applied: what a vendor gets
+#                               from the series alone
 #
 # A build is keyed by the source pin and, for the platform, by the content of
-# opensbi-ext/ and include/rvperf/: an unchanged tree is not rebuilt, a
-# changed one gets a fresh build (the previous one is removed).  Any compiler
-# warning fails the build (OpenSBI also builds with -Werror).
+# opensbi-ext/ (but its patches/) and include/rvperf/, for the series by the
+# patches' content: an unchanged tree is not rebuilt, a changed one gets a
+# fresh build (the previous one is removed).  The series is applied to a copy
+# of the unpacked source (the pristine one is shared with the other
+# flavours); a patch that does not apply exactly fails the build.  Any
+# compiler warning fails the build (OpenSBI also builds with -Werror).
 # Environment: RVPERF_CACHE, CROSS_COMPILE (riscv64-linux-gnu-), JOBS.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,13 +35,21 @@ pinsum=$(awk -v k=$pin '$1 == k { print $4 }' "$top/scripts/registry/pins.txt")
 case $flavour in
 platform)
 	key=$( { echo "$pinsum $cross"; cd "$top" &&
-		find opensbi-ext include/rvperf -type f | LC_ALL=C sort |
+		find opensbi-ext include/rvperf -type f \
+			-not -path 'opensbi-ext/patches/*' | LC_ALL=C sort |
 		xargs sha256sum; } | sha256sum | cut -c1-16)
 	args=(PLATFORM_DIR="$top/opensbi-ext") plat=opensbi-ext ;;
 generic)
 	key=$(echo "$pinsum $cross" | sha256sum | cut -c1-16)
 	args=(PLATFORM=generic) plat=generic ;;
-*) die "usage: build-opensbi.sh platform|generic" ;;
+series)
+	patches=("$top"/opensbi-ext/patches/1.8.1/0*.patch)
+	[ -f "${patches[0]}" ] || die "no opensbi-ext/patches/1.8.1/0*.patch"
+	key=$( { echo "$pinsum $cross"; cd "$top" &&
+		sha256sum opensbi-ext/patches/1.8.1/0*.patch; } |
+		sha256sum | cut -c1-16)
+	args=(PLATFORM=generic) plat=generic ;;
+*) die "usage: build-opensbi.sh platform|generic|series" ;;
 esac
 base=$cache/opensbi-$flavour
 out=$base/$key
@@ -46,6 +61,15 @@ flock 9
 if [ ! -f "$out/.done" ]; then
 	src=$("$top/scripts/registry/fetch.sh" unpack "$cache/opensbi-1.8.1" $pin)
 	find "$base" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	if [ "$flavour" = series ]; then
+		mkdir -p "$out"
+		cp -a "$src" "$out/src"
+		src=$out/src
+		for p in "${patches[@]}"; do
+			patch -d "$src" -p1 -s --fuzz=0 --no-backup-if-mismatch -N <"$p" ||
+				die "${p#"$top"/} does not apply to OpenSBI 1.8.1"
+		done
+	fi
 	echo "build-opensbi: building the $flavour firmware (OpenSBI 1.8.1)" >&2
 	log=$base/build.log
 	# A make of its own: under "make -jN" a jobserver note ("-j forced

@@ -5,6 +5,8 @@
 #   PLATFORM_FW   rvperf's OpenSBI platform (opensbi-ext/) on OpenSBI 1.8.1
 #   GENERIC_FW    upstream OpenSBI 1.8.1's own generic platform (the
 #                 M-mode benchmark's baseline)
+#   SERIES_FW     the same with rvperf's OpenSBI series applied (the
+#                 backport, opensbi-ext/patches/1.8.1/)
 #   CTR_QEMU      Debian's QEMU 10.0.2 (bookworm-backports): Smctr/Ssctr;
 #   CTR_QEMU_USER and its qemu-riscv64: a static build without plugin
 #                 support (Debian's qemu-user since 9.1), for running
@@ -23,6 +25,7 @@ CTR_QEMU = $(CTR_QEMU_BIN)/qemu-system-riscv64
 CTR_QEMU_USER = $(CTR_QEMU_BIN)/qemu-riscv64
 PLATFORM_FW := $(O)/opensbi/platform/fw_dynamic.bin
 GENERIC_FW := $(O)/opensbi/generic/fw_dynamic.bin
+SERIES_FW := $(O)/opensbi/series/fw_dynamic.bin
 
 # The scripts know whether anything changed; make always asks them.
 $(O)/opensbi/%/fw_dynamic.bin: FORCE
@@ -37,7 +40,8 @@ $(QEMU_USER_PLUGIN): FORCE
 export QEMU_USER_PLUGIN
 
 .PHONY: registry-stack
-registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(CTR_QEMU) $(QEMU_USER_PLUGIN)
+registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(SERIES_FW) $(CTR_QEMU) \
+	$(QEMU_USER_PLUGIN)
 STACK_TARGETS += registry-stack
 # The CTR plugin's record test and rvperf record's processes test on the
 # plugin-capable 10.2.2 qemu-riscv64 too (HOST_TESTS runs them on Debian's
@@ -47,7 +51,7 @@ STACK_TIERS += 'plugin-record-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plu
 	'plugin-gate-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/gate-test.sh' \
 	'userspace-procs-qemu10=env RVPERF_QEMU=$(abspath $(QEMU_USER_PLUGIN)) tests/userspace/procs-test.sh'
 # For the scripts that compare firmware (tests/bench/bench-sbi.sh).
-export PLATFORM_FW GENERIC_FW
+export PLATFORM_FW GENERIC_FW SERIES_FW
 
 # The pins and the fetch script's failure modes, without the network.
 HOST_TESTS += tests/infra/registry-test.sh
