@@ -108,13 +108,13 @@ static int osbi_up;
 static const char up_rsvd_cfg[] =
 	"upstream OpenSBI does not check reserved config flag bits: fixed by opensbi-ext/patches/0005";
 static const char up_fw_read_hi[] =
-	"upstream OpenSBI's fw_read_hi answers 0 on RV64 without checking the counter";
+	"OpenSBI 1.8.1's fw_read_hi answers 0 on RV64 without checking the counter: fixed upstream in v1.9 (9656943b)";
 static const char up_rsvd_idx[] =
 	"upstream OpenSBI's event_get_info does not check reserved event_idx bits: fixed by opensbi-ext/patches/0003";
 static const char up_fw_data[] =
 	"upstream OpenSBI accepts reserved event_data of firmware events";
 static const char up_wrap_set[] =
-	"upstream OpenSBI does not refuse a counter set whose counter_idx_base + bit wraps";
+	"OpenSBI 1.8.1 does not refuse a counter set whose counter_idx_base + bit wraps: fixed upstream in v1.9 (0dfe6be0)";
 static const char self_ipi_gap[] =
 	"OpenSBI handles an IPI to the hart itself without counting it "
 	"(the spec's IPI events speak of other harts)";
@@ -409,7 +409,7 @@ static void test_cache_raw(void)
 	c = r.value;
 	check(!r.error && c < n_ctr && !is_fw(c) && (info[c] & 0xFFF) >= 0xC03, 0, 0, T1, "DTLB read miss (in QEMU virt's riscv,pmu node) goes to an hpmcounter");
 	r = start(c, 1, 0, 0);
-	check(r.error == E_STARTED, 0, known_gap("OpenSBI 1.1 leaves an hpm counter stopped after AUTO_START (a start right after succeeds)", "upstream OpenSBI leaves an hpm counter stopped after AUTO_START (a start right after succeeds)"), S3, "AUTO_START starts an hpm counter (start right after: ALREADY_STARTED)");
+	check(r.error == E_STARTED, 0, known_gap("OpenSBI 1.1 leaves an hpm counter stopped after AUTO_START (a start right after succeeds)", "OpenSBI 1.8.1 leaves a cache event's hpm counter stopped after AUTO_START (a start right after succeeds): fixed upstream in v1.9 (3d29f380)"), S3, "AUTO_START starts an hpm counter (start right after: ALREADY_STARTED)");
 	r = cfg(0, (1UL << n_ctr) - 1, CFG_CLEAR | CFG_AUTO, e, 0);
 	check(!r.error && r.value != c, 0, 0, S3, "a second match of the same event takes another counter (a mapped one is never reused)");
 	stop(r.value, 1, SP_RESET);
@@ -673,13 +673,13 @@ static void test_errors(void)
 	r = stop(~0UL - 62, 1UL << 63, 0);
 	check(r.error == E_PARAM, 0, known_gap(0, up_wrap_set), S5, "stop with base + bit wrapping to 0: SBI_ERR_INVALID_PARAM");
 	r = cfg(~0UL, 3, 0, FW(4), 0);
-	check(r.error == E_PARAM, 0, known_gap(0, "upstream OpenSBI answers SBI_ERR_NOT_SUPPORTED to a counter set past the counters"), S3, "config with base all-ones (base + 1 wraps): SBI_ERR_INVALID_PARAM");
+	check(r.error == E_PARAM, 0, known_gap(0, "OpenSBI 1.8.1 answers SBI_ERR_NOT_SUPPORTED to a counter set whose counter_idx_base + 1 wraps: fixed upstream in v1.9 (0dfe6be0)"), S3, "config with base all-ones (base + 1 wraps): SBI_ERR_INVALID_PARAM");
 	r = start(~0UL - 62, (1UL << 63) | 0, 0, 0);
 	check(r.error == E_PARAM, 0, known_gap(0, up_wrap_set), S4, "start with base + bit wrapping to 0: SBI_ERR_INVALID_PARAM");
 	r = fw_read(c);
 	v = r.value;
 	r = start(c, 1, 0, 0);
-	check(r.error == E_STARTED && v == 5, 0, known_gap("OpenSBI 1.1 stopped the counter in a call it should have refused (mask bit 63)", "upstream OpenSBI changed the counter in a call it should have refused (base + bit wrapping)"), S5, "after all those errors the counter is still started with its value (no state change)");
+	check(r.error == E_STARTED && v == 5, 0, known_gap("OpenSBI 1.1 stopped the counter in a call it should have refused (mask bit 63)", "upstream OpenSBI changed the counter in a call it should have refused (reserved stop flag, base + bit wrapping)"), S5, "after all those errors the counter is still started with its value (no state change)");
 	r = fw_read(n_ctr);
 	check(r.error == E_PARAM, 0, 0, S6, "fw_read of counter num_counters: SBI_ERR_INVALID_PARAM");
 	r = fw_read(~0UL);
