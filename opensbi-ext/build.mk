@@ -6,7 +6,7 @@
 SBI_CORE_SRCS := opensbi-ext/core/rvp_sbi_pmu.c opensbi-ext/core/rvp_sbi_pmu_dt.c \
 	opensbi-ext/core/rvp_sbi_ctr.c
 SBI_SIM_SRCS := $(SBI_CORE_SRCS) opensbi-ext/sim/sim_hw.c
-SBI_CFLAGS :=
+SBI_CFLAGS := -DCONFIG_RVPERF_QEMU_QUIRKS=1
 
 $(eval $(call host-program,$(O)/opensbi-ext/sbi-sim,\
 	$(SBI_SIM_SRCS) opensbi-ext/sim/sbi_sim.c,$(SBI_CFLAGS)))

@@ -30,3 +30,11 @@ platform-genflags-y += -DCONFIG_RVPERF_CTR_DEPTH=0
 # platform-genflags-y += -DCONFIG_RVPERF_CTR_RECORD_M=1
 # platform-genflags-y += -DCONFIG_RVPERF_CTR_MTE=1
 # platform-genflags-y += -DCONFIG_RVPERF_CTR_LCOFIFRZ=1
+# The v0.1.4 draft CTR layout on harts declaring "xrvperfctrdraft":
+# platform-genflags-y += -DCONFIG_RVPERF_CTR_DRAFT=1
+# The workaround for QEMU's stale overflow deadline, used on QEMU virt
+# only; make ... RVPERF_QEMU_QUIRKS=0 compiles it out.
+RVPERF_QEMU_QUIRKS ?= 1
+ifeq ($(RVPERF_QEMU_QUIRKS),1)
+platform-genflags-y += -DCONFIG_RVPERF_QEMU_QUIRKS=1
+endif

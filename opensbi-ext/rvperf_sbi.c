@@ -111,6 +111,21 @@
 #else
 #define RVPERF_CTR_LCOFIFRZ_ON	0
 #endif
+/* The v0.1.4 draft CTR layout, on harts that declare it (Kconfig
+ * RVPERF_CTR_DRAFT, default off): without it no draft CSR is in the
+ * firmware at all. */
+#ifdef CONFIG_RVPERF_CTR_DRAFT
+#define RVPERF_CTR_DRAFT_ON	1
+#else
+#define RVPERF_CTR_DRAFT_ON	0
+#endif
+/* The QEMU workarounds (Kconfig RVPERF_QEMU_QUIRKS; generic.mk's make
+ * switch RVPERF_QEMU_QUIRKS=0 leaves them out). */
+#ifdef CONFIG_RVPERF_QEMU_QUIRKS
+#define RVPERF_QEMU_QUIRKS_ON	1
+#else
+#define RVPERF_QEMU_QUIRKS_ON	0
+#endif
 
 #ifndef CONFIG_RVPERF_PMU_FW_COUNTERS
 #define CONFIG_RVPERF_PMU_FW_COUNTERS 0
@@ -141,6 +156,7 @@ static const struct rvp_sbi_ctr_policy rvperf_ctr_policy = {
 	.mte = RVPERF_CTR_MTE_ON,
 	.lcofifrz = RVPERF_CTR_LCOFIFRZ_ON,
 	.depth = CONFIG_RVPERF_CTR_DEPTH,
+	.draft = RVPERF_CTR_DRAFT_ON,
 };
 
 static inline struct rvperf_hart *rvperf_this_hart(void)
@@ -214,12 +230,14 @@ static uint64_t rvperf_csr_read(void *ctx, unsigned int csr)
 		return csr_read(RVP_CTR_V1_CSR_SCTRSTATUS);
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
 		return csr_read(RVP_CTR_V1_CSR_SCTRDEPTH);
+#ifdef CONFIG_RVPERF_CTR_DRAFT
 	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
 		return csr_read(RVP_CTR_DRAFT_CSR_MCTRCONTROL);
 	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
 		return csr_read(RVP_CTR_DRAFT_CSR_SCTRCONTROL);
 	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
 		return csr_read(RVP_CTR_DRAFT_CSR_SCTRSTATUS);
+#endif
 	default:
 		if (unlikely(hs->probing) && rvperf_hpm_csr_missing(csr))
 			return 0;
@@ -257,6 +275,7 @@ static void rvperf_csr_write(void *ctx, unsigned int csr, uint64_t val)
 	case RVP_CTR_V1_CSR_SCTRDEPTH:
 		csr_write(RVP_CTR_V1_CSR_SCTRDEPTH, v);
 		break;
+#ifdef CONFIG_RVPERF_CTR_DRAFT
 	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
 		csr_write(RVP_CTR_DRAFT_CSR_MCTRCONTROL, v);
 		break;
@@ -266,6 +285,7 @@ static void rvperf_csr_write(void *ctx, unsigned int csr, uint64_t val)
 	case RVP_CTR_DRAFT_CSR_SCTRSTATUS:
 		csr_write(RVP_CTR_DRAFT_CSR_SCTRSTATUS, v);
 		break;
+#endif
 	default:
 		if (!(unlikely(hs->probing) && rvperf_hpm_csr_missing(csr)))
 			csr_write_num(csr, v);
@@ -290,10 +310,13 @@ static int rvperf_csr_probe(void *ctx, unsigned int csr, uint64_t *val)
 	RVPERF_PROBE(RVP_CSR_MCYCLECFG);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_MCTRCTL);
 	RVPERF_PROBE(RVP_CTR_V1_CSR_SCTRCTL);
-	/* The v0.1.4 draft's control registers (rvp_sbi_ctr_probe() tries them
-	 * when the ratified ones do not answer). */
+#ifdef CONFIG_RVPERF_CTR_DRAFT
+	/* The v0.1.4 draft's control registers: rvp_sbi_ctr_probe() tries
+	 * them only on a hart that declares the draft (0x181 is Ssqosid's
+	 * srmcfg elsewhere). */
 	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_MCTRCONTROL);
 	RVPERF_PROBE(RVP_CTR_DRAFT_CSR_SCTRCONTROL);
+#endif
 	default:
 		/* Not a CSR the cores probe: report it absent. */
 		return SBI_ENOTSUPP;
@@ -684,6 +707,10 @@ static int rvperf_pmu_cold_init(void)
 	rvperf_pmu_plat.no_snapshot = !RVPERF_PMU_SNAPSHOT_ON;
 	rvperf_pmu_plat.no_event_info = !RVPERF_PMU_EVENT_INFO_ON;
 	rvperf_pmu_plat.force_minh = RVPERF_PMU_FORCE_MINH_ON;
+	/* QEMU's virt board says so in its root compatible; only its harts
+	 * get the workaround for QEMU's stale overflow deadline. */
+	rvperf_pmu_plat.qemu_quirks = RVPERF_QEMU_QUIRKS_ON && fdt &&
+		!fdt_node_check_compatible(fdt, 0, "riscv-virtio");
 
 	rc = sbi_ecall_register_extension(&rvperf_pmu_ext);
 	if (rc)
@@ -708,6 +735,49 @@ unsigned long rvperf_heap_size(u32 harts)
 }
 
 /* ------------------------------------------------------ hart hooks */
+
+/*
+ * What the calling hart declares of CTR (rvp_sbi_ctr_probe() looks nowhere
+ * else): smctr and ssctr as OpenSBI parsed them from the ISA string; the
+ * draft layout's own name (RVP_SBI_CTR_ISA_DRAFT_NAME) from the hart's
+ * cpu node, which OpenSBI does not know.
+ */
+static unsigned int rvperf_ctr_isa(struct sbi_scratch *scratch)
+{
+	unsigned int isa = 0;
+#if RVPERF_CTR_DRAFT_ON
+	const void *fdt = fdt_get_address();
+	const char *prop;
+	int cpus, cpu, len;
+	u32 hartid;
+
+	cpus = fdt ? fdt_path_offset(fdt, "/cpus") : -1;
+	if (cpus >= 0) {
+		fdt_for_each_subnode(cpu, fdt, cpus) {
+			if (fdt_parse_hart_id(fdt, cpu, &hartid) ||
+			    hartid != current_hartid())
+				continue;
+			prop = fdt_getprop(fdt, cpu, "riscv,isa-extensions",
+					   &len);
+			if (prop && len > 0) {
+				isa = rvp_sbi_ctr_isa_parse(prop, len, 1);
+			} else {
+				prop = fdt_getprop(fdt, cpu, "riscv,isa", &len);
+				if (prop && len > 0)
+					isa = rvp_sbi_ctr_isa_parse(prop, len,
+								    0);
+			}
+			break;
+		}
+	}
+	isa &= RVP_SBI_CTR_ISA_DRAFT;
+#endif
+	if (sbi_hart_has_extension(scratch, SBI_HART_EXT_SMCTR))
+		isa |= RVP_SBI_CTR_ISA_SMCTR;
+	if (sbi_hart_has_extension(scratch, SBI_HART_EXT_SSCTR))
+		isa |= RVP_SBI_CTR_ISA_SSCTR;
+	return isa;
+}
 
 /*
  * Non-retentive suspend: the hart comes back through init_warm_resume(),
@@ -754,17 +824,26 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 	hs = rvperf_this_hart();
 
 	if (RVPERF_CTR_ON) {
-		/* Probes, programs and clears: a (re)started hart never
-		 * sees records from before. */
+		unsigned int isa = rvperf_ctr_isa(scratch);
+
+		/* Finds what the hart declares, programs and clears: a
+		 * (re)started hart never sees records from before. */
 		rc = rvp_sbi_ctr_hart_init(&rvperf_ops, hs, &hs->ctr,
-					   &rvperf_ctr_policy);
+					   &rvperf_ctr_policy, isa);
 		hs->ctr_ready = !rc;
 		if (cold_boot && hs->ctr_ready)
-			sbi_printf("rvperf: CTR: depth %u of %u, mctrctl 0x%lx\n",
+			sbi_printf("rvperf: CTR%s: depth %u of %u, mctrctl 0x%lx\n",
+				   hs->ctr.layout == RVP_SBI_CTR_LAYOUT_DRAFT ?
+				   " (v0.1.4 draft)" : "",
 				   hs->ctr.depth, hs->ctr.max_depth,
 				   (unsigned long)hs->ctr.ctl);
 		else if (cold_boot)
-			sbi_printf("rvperf: CTR: not present\n");
+			sbi_printf("rvperf: CTR: none (declared:%s%s%s%s)\n",
+				   isa & RVP_SBI_CTR_ISA_SMCTR ? " smctr" : "",
+				   isa & RVP_SBI_CTR_ISA_SSCTR ? " ssctr" : "",
+				   isa & RVP_SBI_CTR_ISA_DRAFT ?
+				   " " RVP_SBI_CTR_ISA_DRAFT_NAME : "",
+				   isa ? "" : " nothing");
 	}
 
 	if (RVPERF_SBI_PMU_ON) {
@@ -784,12 +863,14 @@ int __wrap_sbi_pmu_init(struct sbi_scratch *scratch, bool cold_boot)
 		if (cold_boot)
 			sbi_printf("rvperf: SBI PMU extension: %u hardware "
 				   "counters (mask 0x%x), %u firmware counters, "
-				   "riscv,pmu maps %s, MINH %s\n",
+				   "riscv,pmu maps %s, MINH %s%s\n",
 				   hs->pmu.num_hw, hs->pmu.hw.ctr_mask,
 				   rvperf_pmu_plat.num_fw_ctrs,
 				   rvperf_pmu_plat.maps ? "used" : "absent",
 				   RVPERF_PMU_FORCE_MINH_ON ? "forced" :
-							      "as asked");
+							      "as asked",
+				   rvperf_pmu_plat.qemu_quirks ?
+				   ", QEMU quirks" : "");
 	}
 	return 0;
 }

@@ -305,6 +305,17 @@
 #define RVP_STATEEN0_SE0		(1ULL << 63)
 
 /*
+ * Ssqosid (privileged spec, chapter "Ssqosid"): srmcfg, whose number the
+ * v0.1.4 CTR draft gave its sctrcontrol (RVP_CTR_DRAFT_CSR_SCTRCONTROL),
+ * with the WARL resource and monitoring IDs; mstateen0 bit 55 (the draft's
+ * CTR bit) gates S-mode's access to it.
+ */
+#define RVP_CSR_SRMCFG			0x181
+#define RVP_SRMCFG_RCID			0x00000FFFULL	/* bits 11:0 */
+#define RVP_SRMCFG_MCID			0x0FFF0000ULL	/* bits 27:16 */
+#define RVP_STATEEN0_SRMCFG		(1ULL << 55)
+
+/*
  * Smcsrind/Sscsrind indirect CSR access (privileged spec, chapter
  * "Smcsrind/Sscsrind"; CSR tables).  The *ireg4 numbers skip one (0x354 is
  * miph, 0x154 siph).  CTR entries are *iselect 0x200-0x2FF: see ctr.h.

@@ -3,7 +3,8 @@
  * rvp_sbi_ctr.c - CTR management in M-mode (Smctr/Ssctr v1.0, "CSRs", "State
  * Enable Access Control", "Freeze"; and the v0.1.4 draft's mctrcontrol,
  * with DEPTH and CLR in the control register and the state-enable bit at
- * 55), freestanding.
+ * 55, only where the hart declares it and the build allows it),
+ * freestanding.
  */
 #include "rvp_sbi_ctr.h"
 #include "rvp_sbi_pmu_csr.h"
@@ -22,8 +23,54 @@ static int probe(const struct rvp_sbi_pmu_ops *ops, void *ctx, unsigned int csr,
 	return ops->csr_probe(ctx, csr, val ? val : &dummy);
 }
 
+/* Whether the name of length n at p is name. */
+static int name_is(const char *p, unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && name[i] && p[i] == name[i]; i++)
+		;
+	return i == n && !name[i];
+}
+
+static unsigned int isa_bit(const char *p, unsigned int n)
+{
+	if (name_is(p, n, "smctr"))
+		return RVP_SBI_CTR_ISA_SMCTR;
+	if (name_is(p, n, "ssctr"))
+		return RVP_SBI_CTR_ISA_SSCTR;
+	if (name_is(p, n, RVP_SBI_CTR_ISA_DRAFT_NAME))
+		return RVP_SBI_CTR_ISA_DRAFT;
+	return 0;
+}
+
+unsigned int rvp_sbi_ctr_isa_parse(const char *isa, unsigned int len,
+				   int list)
+{
+	unsigned int i, start = 0, bits = 0;
+	char sep = list ? '\0' : '_';
+	int end;
+
+	if (!isa)
+		return 0;
+	for (i = 0; i <= len; i++) {
+		end = i == len || (!list && !isa[i]);
+		if (!end && isa[i] != sep)
+			continue;
+		/* [start, i) is a name; riscv,isa's first is the base ISA
+		 * and its single-letter extensions. */
+		if (list || start)
+			bits |= isa_bit(isa + start, i - start);
+		if (end)
+			break;
+		start = i + 1;
+	}
+	return bits;
+}
+
 int rvp_sbi_ctr_probe(const struct rvp_sbi_pmu_ops *ops, void *ctx,
-		      struct rvp_sbi_ctr_hart *c)
+		      struct rvp_sbi_ctr_hart *c,
+		      const struct rvp_sbi_ctr_policy *policy, unsigned int isa)
 {
 	unsigned int enc;
 
@@ -36,14 +83,18 @@ int rvp_sbi_ctr_probe(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 	/* scountovf exists exactly when Sscofpmf (and so LCOFI) does. */
 	c->sscofpmf = !probe(ops, ctx, RVP_CSR_SCOUNTOVF, NULL);
 
-	/* The ISA string can claim CTR that a CSR access would trap on (or
-	 * not list it at all): what the CSRs answer decides. */
-	c->smctr = !probe(ops, ctx, RVP_CTR_V1_CSR_MCTRCTL, NULL);
-	c->ssctr = !probe(ops, ctx, RVP_CTR_V1_CSR_SCTRCTL, NULL);
+	/* Only what the hart declares is looked at; a declared CSR that
+	 * traps is not there (the ISA string can claim more than the hart
+	 * has: QEMU's draft model declares smctr with the draft's CSRs). */
+	if (isa & RVP_SBI_CTR_ISA_SMCTR)
+		c->smctr = !probe(ops, ctx, RVP_CTR_V1_CSR_MCTRCTL, NULL);
+	if (isa & (RVP_SBI_CTR_ISA_SMCTR | RVP_SBI_CTR_ISA_SSCTR))
+		c->ssctr = !probe(ops, ctx, RVP_CTR_V1_CSR_SCTRCTL, NULL);
 	if (c->smctr || c->ssctr) {
 		c->layout = RVP_SBI_CTR_LAYOUT_V1;
-	} else {
-		/* The draft's CSRs sit at other numbers (0x381/0x181). */
+	} else if (policy && policy->draft && (isa & RVP_SBI_CTR_ISA_DRAFT)) {
+		/* The draft's CSRs sit at other numbers (0x381/0x181); 0x181
+		 * is Ssqosid's srmcfg, hence its own declaration. */
 		c->smctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_MCTRCONTROL, NULL);
 		c->ssctr = !probe(ops, ctx, RVP_CTR_DRAFT_CSR_SCTRCONTROL, NULL);
 		if (c->smctr || c->ssctr)
@@ -64,6 +115,8 @@ int rvp_sbi_ctr_probe(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 			break;
 		}
 	}
+	if (!c->max_depth)
+		c->layout = RVP_SBI_CTR_LAYOUT_NONE;
 	return c->max_depth ? 0 : RVP_SBI_ERR_NOT_SUPPORTED;
 }
 
@@ -116,6 +169,8 @@ static int draft_probe_depth(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 		}
 	}
 	ops->csr_write(ctx, csr, 0);
+	if (!c->max_depth)
+		c->layout = RVP_SBI_CTR_LAYOUT_NONE;
 	return c->max_depth ? 0 : RVP_SBI_ERR_NOT_SUPPORTED;
 }
 
@@ -219,7 +274,8 @@ static int draft_hart_init(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 
 int rvp_sbi_ctr_hart_init(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 			  struct rvp_sbi_ctr_hart *c,
-			  const struct rvp_sbi_ctr_policy *policy)
+			  const struct rvp_sbi_ctr_policy *policy,
+			  unsigned int isa)
 {
 	static const struct rvp_sbi_ctr_policy defaults;
 	unsigned int want, enc;
@@ -227,7 +283,7 @@ int rvp_sbi_ctr_hart_init(const struct rvp_sbi_pmu_ops *ops, void *ctx,
 
 	if (!policy)
 		policy = &defaults;
-	rvp_sbi_ctr_probe(ops, ctx, c);
+	rvp_sbi_ctr_probe(ops, ctx, c, policy, isa);
 
 	/* LCOFI goes to S-mode, whose perf driver handles it (Sscofpmf);
 	 * mideleg is WARL, so what reads back is what holds. */

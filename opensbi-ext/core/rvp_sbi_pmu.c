@@ -707,11 +707,35 @@ struct rvp_sbiret rvp_sbi_pmu_counter_config_matching(struct rvp_sbi_pmu_hart *h
 
 /* ------------------------------------------------------------ FID 3, 4 */
 
+/*
+ * CONFIG_RVPERF_QEMU_QUIRKS (Kconfig RVPERF_QEMU_QUIRKS, generic.mk's
+ * RVPERF_QEMU_QUIRKS=1, the host builds): the workarounds for QEMU's harts
+ * are compiled in, and used where the host says the hart is QEMU's
+ * (plat->qemu_quirks).  Without it they are not in the binary.
+ */
+#ifdef CONFIG_RVPERF_QEMU_QUIRKS
+#define RVPERF_QEMU_QUIRKS 1
+#else
+#define RVPERF_QEMU_QUIRKS 0
+#endif
+
 #define FAR_FROM_OVERFLOW	(1ULL << 53)	/* see start_far() */
 
+/* Whether a start with this value takes start_far(). */
+static inline int qemu_far(const struct rvp_sbi_pmu_hart *h, uint64_t v)
+{
+#if RVPERF_QEMU_QUIRKS
+	return h->plat->qemu_quirks && v < -FAR_FROM_OVERFLOW;
+#else
+	(void)h;
+	(void)v;
+	return 0;
+#endif
+}
+
 /* Sets the counters of set (bit N: counter N) to their values from the
- * snapshot area, and in *far the hpm counters those put far from
- * overflowing; out of line to keep counter_start's common frame small. */
+ * snapshot area, and in *far the hpm counters start_far() takes; out of
+ * line to keep counter_start's common frame small. */
 static __attribute__((noinline)) long
 start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set,
 	       uint32_t *far)
@@ -734,7 +758,7 @@ start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set,
 			h->fw_value[l - h->num_hw] = v;
 		} else {
 			hw_ctr_write(h, h->hw_ctr[l], v);
-			if (v < -FAR_FROM_OVERFLOW)
+			if (qemu_far(h, v))
 				*far |= 1U << h->hw_ctr[l];
 		}
 	}
@@ -742,42 +766,56 @@ start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set,
 	return RVP_SBI_SUCCESS;
 }
 
+#if RVPERF_QEMU_QUIRKS
 /*
- * A counter started with a value this far from overflowing (2^53 counts:
- * 28 years at 10 GHz) is started with OF set, then OF is cleared: a hart
- * that sees OF set as the counter starts arms no overflow for it.  For
- * QEMU up to at least 10.2 (target/riscv/pmu.c) that is needed: a deadline
- * past INT64_MAX ns (Linux starts counting events at 2^63 + 1) leaves a
- * remainder behind that is never cleared, and the next near deadline on
- * the counter (a sampling event after a counting one) then re-arms QEMU's
- * timer instead of raising the overflow, so it never comes.  On real
- * counters the overflow still happens (OF is clear again once running);
- * QEMU just does not schedule an interrupt nobody would live to see.
- * Only starts that set a value (SET_INIT_VALUE, INIT_SNAPSHOT: what Linux
- * uses) are checked, so the check costs no counter read.
+ * QEMU's stale overflow deadline.  A counter started with a value this far
+ * from overflowing (2^53 counts: 28 years at 10 GHz) is started with OF
+ * set, then OF is cleared: a hart that sees OF set as the counter starts
+ * arms no overflow for it.  For QEMU up to at least 10.2
+ * (target/riscv/pmu.c) that is needed: a deadline past INT64_MAX ns (Linux
+ * starts counting events at 2^63 + 1) leaves a remainder behind that is
+ * never cleared, and the next near deadline on the counter (a sampling
+ * event after a counting one) then re-arms QEMU's timer instead of raising
+ * the overflow, so it never comes.  On real counters the overflow still
+ * happens (OF is clear again once running); QEMU just does not schedule an
+ * interrupt nobody would live to see.  Only QEMU's harts need it
+ * (plat->qemu_quirks), and only starts that set a value (SET_INIT_VALUE,
+ * INIT_SNAPSHOT: what Linux uses) are checked, so the check costs no
+ * counter read.
+ *
+ * Starts the hardware counters hw of the logical set, those of far (hpm
+ * counters of an Sscofpmf hart) as above; returns 0 (counter_start's
+ * value).  Per far counter one read and two writes of mhpmevent and one
+ * of mcountinhibit; OF ends clear, so scountovf need not be read for
+ * them.  Out of line: only a far start on QEMU comes here.
  */
-/* Starts the hardware counters hw of the logical set, those of far (hpm
- * counters) as above; returns 0 (counter_start's value).  Out of line:
- * only a far start on an Sscofpmf hart comes here. */
 static __attribute__((noinline)) long
 start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint32_t far,
 	  uint64_t set)
 {
-	uint32_t rest;
+	uint32_t rest = hw & HPM_CTRS & ~far;
 	unsigned int n;
+	uint64_t v;
 
+	/* The others as counter_start does: a cleared OF re-arms. */
+	if (rest)
+		for (rest &= hw_overflowed(h); rest; rest &= rest - 1) {
+			n = lowest_bit(rest);
+			hw_evt_write(h, n, hw_evt_read(h, n) &
+					   ~RVP_MHPMEVENT_OF);
+		}
 	for (rest = far; rest; rest &= rest - 1) {
 		n = lowest_bit(rest);
-		hw_evt_write(h, n, hw_evt_read(h, n) | RVP_MHPMEVENT_OF);
+		v = hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF;
+		hw_evt_write(h, n, v | RVP_MHPMEVENT_OF);
+		hw_inhibit(h, 0, 1U << n);
+		hw_evt_write(h, n, v);
 	}
 	hw_inhibit(h, 0, hw);
-	for (rest = far; rest; rest &= rest - 1) {
-		n = lowest_bit(rest);
-		hw_evt_write(h, n, hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF);
-	}
 	h->started |= set;
 	return 0;
 }
+#endif
 
 struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 					    uint64_t cbase, uint64_t cmask,
@@ -820,21 +858,24 @@ struct rvp_sbiret rvp_sbi_pmu_counter_start(struct rvp_sbi_pmu_hart *h,
 			else
 				hw_ctr_write(h, h->hw_ctr[l], ival);
 		}
-		if (ival < -FAR_FROM_OVERFLOW)
+		if (qemu_far(h, ival))
 			far = hw;
 	}
 
-	/* A cleared OF re-arms the overflow interrupt (Sscofpmf); only an
-	 * overflown counter needs the write, and scountovf says which. */
 	if (hw & HPM_CTRS) {
+#if RVPERF_QEMU_QUIRKS
+		far &= HPM_CTRS;
+		if (far && h->hw.sscofpmf)
+			return ret_val(start_far(h, hw, far, set));
+#endif
+		/* A cleared OF re-arms the overflow interrupt (Sscofpmf); only
+		 * an overflown counter needs the write, and scountovf says
+		 * which. */
 		for (rest = hw_overflowed(h) & hw; rest; rest &= rest - 1) {
 			n = lowest_bit(rest);
 			hw_evt_write(h, n, hw_evt_read(h, n) &
 					   ~RVP_MHPMEVENT_OF);
 		}
-		far &= HPM_CTRS;
-		if (far && h->hw.sscofpmf)
-			return ret_val(start_far(h, hw, far, set));
 	}
 	hw_inhibit(h, 0, hw);
 	h->started |= set;

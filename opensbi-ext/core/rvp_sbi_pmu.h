@@ -159,6 +159,11 @@ struct rvp_sbi_pmu_platform {
 	 * filters being hints the implementation may override.  Also the
 	 * Smcntrpmf filters mcycle and minstret get at hart init. */
 	uint8_t force_minh;
+	/* The hart is QEMU's (its virt board): work around QEMU's stale
+	 * overflow deadline (rvp_sbi_pmu.c, start_far()).  The host sets it
+	 * only there; with RVPERF_QEMU_QUIRKS=0 at build time the workaround
+	 * is not compiled and this is ignored. */
+	uint8_t qemu_quirks;
 };
 
 /* Everything one hart's PMU needs; the host allocates it per hart. */

@@ -6,6 +6,7 @@ set -e
 d=$(dirname "$0")
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 exec "${cross}gcc" -std=gnu11 -Wall -Wextra -Werror -O2 \
+	-DCONFIG_RVPERF_QEMU_QUIRKS=1 \
 	-march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
 	-ffreestanding -nostdlib -fno-pic -no-pie -static -fno-builtin \
 	-Wl,--build-id=none,--no-warn-rwx-segments -I"$d/../../include" -I"$d/../.." \

@@ -64,6 +64,8 @@ static struct rvp_sbi_pmu_maps maps;
 static struct rvp_sbi_pmu_hart hart;
 static struct rvp_sbi_ctr_hart ctr;
 static ulong ram_end = RAM_BASE + (128UL << 20);
+static unsigned int ctr_isa;	/* CTR the hart declares (RVP_SBI_CTR_ISA_*) */
+static int on_qemu_virt;	/* root compatible "riscv-virtio" */
 static int probing;		/* mtvec is fw_probe_trap: CSRs may trap */
 
 void *memcpy(void *d, const void *s, unsigned long n);
@@ -231,7 +233,9 @@ static const struct rvp_sbi_pmu_ops ops = {
 	.fw_platform_event_ok = op_plat_ok,
 };
 
-/* ---- the FDT QEMU passes: RAM size and the riscv,pmu maps */
+/* ---- the FDT QEMU passes: RAM size, the riscv,pmu maps, the machine
+ * (QEMU virt: root compatible "riscv-virtio") and what the first cpu
+ * declares of CTR (riscv,isa-extensions) */
 static uint32_t be32(const void *p)
 {
 	const unsigned char *b = p;
@@ -254,10 +258,26 @@ static int prefix(const char *s, const char *p)
 	return !*p;
 }
 
+/* Whether the stringlist [p, p + len) holds s. */
+static int strlist_has(const unsigned char *p, uint32_t len, const char *s)
+{
+	uint32_t i = 0;
+
+	while (i < len) {
+		if (streq((const char *)p + i, s))
+			return 1;
+		while (i < len && p[i])
+			i++;
+		i++;
+	}
+	return 0;
+}
+
 static int parse_fdt(const unsigned char *fdt)
 {
 	const unsigned char *p, *strs;
-	int depth = 0, in_mem = 0, nprops = 0;
+	int depth = 0, in_mem = 0, in_cpus = 0, in_cpu = 0, cpus_seen = 0;
+	int nprops = 0;
 
 	if (!fdt || be32(fdt) != 0xd00dfeed)
 		return -1;
@@ -272,14 +292,22 @@ static int parse_fdt(const unsigned char *fdt)
 		case 1:	/* FDT_BEGIN_NODE */
 			name = (const char *)p;
 			depth++;
-			if (depth == 2)
+			if (depth == 2) {
 				in_mem = prefix(name, "memory@");
+				in_cpus = streq(name, "cpus");
+			}
+			/* the first cpu node: hart 0, the one this runs on */
+			if (depth == 3)
+				in_cpu = in_cpus && prefix(name, "cpu@") &&
+					 !cpus_seen++;
 			while (*p)
 				p++;
 			p = (const unsigned char *)(((ulong)p + 4) & ~3UL);
 			break;
 		case 2:	/* FDT_END_NODE */
 			depth--;
+			if (depth < 3)
+				in_cpu = 0;
 			break;
 		case 3:	/* FDT_PROP */
 			len = be32(p);
@@ -289,6 +317,13 @@ static int parse_fdt(const unsigned char *fdt)
 			    len >= 16)
 				ram_end = ((ulong)be32(p) << 32 | be32(p + 4)) +
 					  ((ulong)be32(p + 8) << 32 | be32(p + 12));
+			if (depth == 1 && streq(name, "compatible"))
+				on_qemu_virt = strlist_has(p, len,
+							   "riscv-virtio");
+			if (in_cpu && depth == 3 &&
+			    streq(name, "riscv,isa-extensions"))
+				ctr_isa = rvp_sbi_ctr_isa_parse(
+					(const char *)p, len, 1);
 			if (prefix(name, "riscv,event-to-") ||
 			    prefix(name, "riscv,raw-event-to-")) {
 				uint32_t l = len;
@@ -337,7 +372,11 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 	probing = 1;
 	csr_write(mtvec, (ulong)fw_probe_trap);
 	plat.xlen = 64;
-	rvp_sbi_ctr_hart_init(&ops, 0, &ctr, &policy);	/* LCOFI delegation */
+	/* LCOFI delegation; CTR only where declared (this firmware knows no
+	 * CTR CSR: its probes find none) */
+	rvp_sbi_ctr_hart_init(&ops, 0, &ctr, &policy, ctr_isa);
+	/* QEMU's stale overflow deadline: worked around on QEMU virt only */
+	plat.qemu_quirks = (uint8_t)on_qemu_virt;
 	plat.maps = n > 0 ? &maps : 0;
 	plat.num_fw_ctrs = FW_NUM_FW_CTRS;
 	plat.fw_impl_first = FW_EVENT_ECALLS;
@@ -360,6 +399,7 @@ ulong fw_main(ulong hartid, ulong fdt, ulong info)
 	puts_(" counters, sscofpmf ");
 	uart_putc('0' + hart.hw.sscofpmf);
 	puts_(n > 0 ? ", riscv,pmu maps used" : ", no riscv,pmu maps");
+	puts_(on_qemu_virt ? ", QEMU quirks" : "");
 	puts_(", payload at ");
 	puthex(entry);
 	uart_putc('\n');

@@ -114,6 +114,7 @@ static void boot(struct sim_hart *h, struct input *in)
 	h->plat.fw_impl_first = 256;
 	h->plat.fw_impl_last = 256 + ((c2 >> 4) & 0xf);
 	h->mode = "SUMV"[(c2 >> 6) & 3];
+	h->plat.qemu_quirks = (c2 >> 5) & 1;
 	if (sim_hart_boot(h))
 		fail("boot");
 }

@@ -12,6 +12,12 @@
  *                              event_info force_minh mode=M|S|U|V|W
  *                              ctr=none|ssctr|smctr layout=v1|draft depths
  *                              ctr_depth ctr_record_m ctr_mte ctr_lcofifrz
+ *                              ctr_draft (the build option RVPERF_CTR_DRAFT)
+ *                              ssqosid (srmcfg 0x181, mstateen0 bit 55)
+ *                              isa=NAME,...|none (riscv,isa-extensions;
+ *                              default: what the hart has, ratified names)
+ *                              isa_string=rv64..._NAME (riscv,isa instead)
+ *                              qemu_quirks (the host found QEMU virt)
  *                              ram=BASE:SIZE fwmem=BASE:SIZE mmio=BASE:SIZE
  *   on ID                      later commands go to hart ID
  *   dt PROPERTY CELL...        a riscv,pmu property (before 'hart')
@@ -28,6 +34,12 @@
  *   expect mem ADDR WORD...  | expect csr CSR VALUE|missing
  *   expect unchanged           the machine is as at the last 'snap'
  *   expect ctr_entries N
+ *   expect csr_reads CSR N | expect csr_writes CSR N
+ *                              the core's reads (probes included) or writes
+ *                              of CSR during the last ecall (before any: the
+ *                              last boot)
+ *   expect of_starts MASK      counters started with mhpmevent.OF set since
+ *                              the boot (bit N: counter N)
  *   expect maps N              the last ecall mapped S-mode memory N times
  *   expect overflowed MASK     rvp_sbi_pmu_overflowed(): started counters with
  *                              OF set (what an M-mode LCOFI is about)
@@ -419,6 +431,23 @@ static void cmd_expect(char **tok, int n, const char *desc)
 		v = hart()->nr_acc;
 		pass = v == num(tok[2]);
 		snprintf(diag, sizeof(diag), "got %llu",
+			 (unsigned long long)v);
+	} else if (!strcmp(tok[1], "csr_reads") ||
+		   !strcmp(tok[1], "csr_writes")) {
+		if (n < 4)
+			die("expect csr_reads|csr_writes CSR N");
+		i = (int)(num(tok[2]) & 0xFFF);
+		v = tok[1][4] == 'r' ? hart()->csr_reads[i] :
+				       hart()->csr_writes[i];
+		pass = v == num(tok[3]);
+		snprintf(diag, sizeof(diag), "got %llu",
+			 (unsigned long long)v);
+	} else if (!strcmp(tok[1], "of_starts")) {
+		if (n < 3)
+			die("expect of_starts MASK");
+		v = hart()->csr.of_starts;
+		pass = v == num(tok[2]);
+		snprintf(diag, sizeof(diag), "got 0x%llx",
 			 (unsigned long long)v);
 	} else if (!strcmp(tok[1], "ctr_entries")) {
 		if (n < 3)

@@ -5,18 +5,23 @@
  * CSR behaviour follows the privileged spec where the core depends on it:
  * unimplemented counters are read-only zero, mcountinhibit bit 1 is
  * read-only zero, mhpmeventNh exists only with Sscofpmf on RV32, the
- * Smcntrpmf cfg CSRs and scountovf exist only with their extensions, and
- * sctrdepth.DEPTH is WARL (an unsupported value leaves the old one).
+ * Smcntrpmf cfg CSRs and scountovf exist only with their extensions,
+ * sctrdepth.DEPTH is WARL (an unsupported value leaves the old one), and
+ * Ssqosid's srmcfg (0x181, the draft CTR's sctrcontrol number) has WARL
+ * RCID and MCID fields of 6 bits each.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvperf/csr.h>
 #include <rvperf/ctr.h>
 #include "opensbi-ext/core/rvp_sbi_pmu_csr.h"
 #include "sim_hw.h"
 
 #define XMASK(h)	((h)->xlen == 32 ? 0xFFFFFFFFULL : ~0ULL)
+/* srmcfg's implemented ID bits (RCIDLEN = MCIDLEN = 6). */
+#define SRMCFG_WARL	((RVP_SRMCFG_RCID | RVP_SRMCFG_MCID) & 0x003F003FULL)
 #define INH_BITS	(RVP_MHPMEVENT_MINH | RVP_MHPMEVENT_SINH | \
 			 RVP_MHPMEVENT_UINH | RVP_MHPMEVENT_VSINH | \
 			 RVP_MHPMEVENT_VUINH)
@@ -216,7 +221,9 @@ uint64_t sim_csr_read(struct sim_hart *h, unsigned int csr, int *exists)
 			goto missing;
 		return csr == RVP_CTR_DRAFT_CSR_MCTRSTATUS ? h->csr.ctrstatus :
 		       draft_ctl_read(h) & XMASK(h);
-	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:	/* = RVP_CSR_SRMCFG */
+		if (h->ssqosid)
+			return h->csr.srmcfg & XMASK(h);
 		if (!h->ctr_ext || !draft(h))
 			goto missing;
 		return draft_ctl_read(h) & ~(RVP_CTR_DRAFT_MCTRCONTROL_M |
@@ -286,7 +293,13 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 	}
 	switch (csr) {
 	case RVP_CSR_MCOUNTINHIBIT:
-		h->csr.inhibit = v & h->ctr_mask & ~2ULL;
+		m = v & h->ctr_mask & ~2ULL;
+		/* Counters that start now with OF set (QEMU: no deadline). */
+		for (n = 3; n < 32; n++)
+			if ((h->csr.inhibit & ~m & (1ULL << n)) &&
+			    (h->csr.evt[n] & RVP_MHPMEVENT_OF))
+				h->csr.of_starts |= 1ULL << n;
+		h->csr.inhibit = m;
 		return;
 	case RVP_CSR_MCYCLECFG:
 	case RVP_CSR_MINSTRETCFG:
@@ -323,6 +336,8 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 			goto missing;
 		m = !h->ctr_ext ? 0 : draft(h) ? RVP_CTR_DRAFT_STATEEN0_CTR :
 		    RVP_CTR_V1_STATEEN0_CTR;
+		if (h->ssqosid)
+			m |= RVP_STATEEN0_SRMCFG;
 		h->csr.mstateen0 = v & m;
 		return;
 	case RVP_CTR_DRAFT_CSR_MCTRCONTROL:
@@ -330,7 +345,11 @@ void sim_csr_write(struct sim_hart *h, unsigned int csr, uint64_t v,
 			goto missing;
 		draft_ctl_write(h, v, draft_writable());
 		return;
-	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:
+	case RVP_CTR_DRAFT_CSR_SCTRCONTROL:	/* = RVP_CSR_SRMCFG */
+		if (h->ssqosid) {
+			h->csr.srmcfg = v & SRMCFG_WARL;
+			return;
+		}
 		if (!h->ctr_ext || !draft(h))
 			goto missing;
 		draft_ctl_write(h, v, draft_writable() &
@@ -465,6 +484,7 @@ static uint64_t op_csr_read(void *ctx, unsigned int csr)
 	int exists;
 	uint64_t v = sim_csr_read(h, csr, &exists);
 
+	h->csr_reads[csr & 0xFFF]++;
 	if (!exists)
 		h->illegal_csr++;
 	return v;
@@ -476,15 +496,18 @@ static void op_csr_write(void *ctx, unsigned int csr, uint64_t val)
 	int exists;
 
 	sim_csr_write(h, csr, val, &exists);
+	h->csr_writes[csr & 0xFFF]++;
 	if (!exists)
 		h->illegal_csr++;
 }
 
 static int op_csr_probe(void *ctx, unsigned int csr, uint64_t *val)
 {
+	struct sim_hart *h = ctx;
 	int exists;
 
-	*val = sim_csr_read(ctx, csr, &exists);
+	h->csr_reads[csr & 0xFFF]++;
+	*val = sim_csr_read(h, csr, &exists);
 	return exists ? 0 : -1;
 }
 
@@ -653,6 +676,29 @@ int sim_hart_set(struct sim_hart *h, const char *key, const char *val)
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(key, "isa") || !strcmp(key, "isa_string")) {
+		/* riscv,isa-extensions as a comma list ("none": empty), or a
+		 * riscv,isa string; parsed as the hosts parse them. */
+		size_t i, n = strlen(val);
+
+		if (n >= sizeof(buf))
+			goto bad;
+		memcpy(buf, val, n + 1);
+		if (!strcmp(key, "isa")) {
+			if (!strcmp(val, "none"))
+				n = 0;
+			for (i = 0; i < n; i++)
+				if (buf[i] == ',')
+					buf[i] = 0;
+			h->isa = rvp_sbi_ctr_isa_parse(buf, (unsigned int)n + !!n,
+						       1);
+		} else {
+			h->isa = rvp_sbi_ctr_isa_parse(buf, (unsigned int)n, 0);
+		}
+		h->isa_ssqosid = strstr(val, "ssqosid") != NULL;
+		h->isa_set = 1;
+		return 0;
+	}
 	if (!strcmp(key, "layout")) {
 		if (!strcmp(val, "v1"))
 			h->ctr_layout = RVP_SBI_CTR_LAYOUT_V1;
@@ -680,6 +726,12 @@ int sim_hart_set(struct sim_hart *h, const char *key, const char *val)
 		h->smcntrpmf = (int)v;
 	else if (!strcmp(key, "smstateen") && v <= 1)
 		h->smstateen = (int)v;
+	else if (!strcmp(key, "ssqosid") && v <= 1)
+		h->ssqosid = (int)v;
+	else if (!strcmp(key, "ctr_draft") && v <= 1)
+		h->ctr_policy.draft = (uint8_t)v;
+	else if (!strcmp(key, "qemu_quirks") && v <= 1)
+		h->plat.qemu_quirks = (uint8_t)v;
 	else if (!strcmp(key, "depths") && v && v <= 0x1F)
 		h->ctr_depths = (uint32_t)v;
 	else if (!strcmp(key, "fw_ctrs") && v <= RVP_SBI_PMU_MAX_FW_CTRS)
@@ -713,7 +765,30 @@ int sim_hart_boot(struct sim_hart *h)
 	struct sim *s = h->sim;
 	unsigned int n;
 
+	if (h->ssqosid && h->ctr_ext && draft(h)) {
+		snprintf(s->err, sizeof(s->err), "ssqosid and the draft CTR "
+			 "layout both claim CSR 0x181");
+		return -1;
+	}
+	/* Undeclared: the ISA string lists what the hart has (the draft
+	 * declared as QEMU's model does, in the ratified names). */
+	if (!h->isa_set) {
+		h->isa = h->ctr_ext == 2 ? RVP_SBI_CTR_ISA_SMCTR |
+					   RVP_SBI_CTR_ISA_SSCTR :
+			 h->ctr_ext == 1 ? RVP_SBI_CTR_ISA_SSCTR : 0;
+		h->isa_ssqosid = h->ssqosid;
+	}
 	memset(&h->csr, 0, sizeof(h->csr));
+	memset(h->csr_reads, 0, sizeof(h->csr_reads));
+	memset(h->csr_writes, 0, sizeof(h->csr_writes));
+	/* Ssqosid state as the boot left it: some IDs, and mstateen0's
+	 * SRMCFG bit where the ISA string declares Ssqosid (OpenSBI sets
+	 * it from there before the PMU and CTR init run). */
+	if (h->ssqosid) {
+		h->csr.srmcfg = 0x00030005ULL & SRMCFG_WARL;
+		if (h->isa_ssqosid && h->smstateen)
+			h->csr.mstateen0 = RVP_STATEEN0_SRMCFG;
+	}
 	/* Before discovery the counters hold whatever they hold. */
 	for (n = 0; n < 32; n++)
 		if (implemented(h, n))
@@ -733,7 +808,7 @@ int sim_hart_boot(struct sim_hart *h)
 		return -1;
 	}
 	h->csr.ctrdepth = 0;
-	rvp_sbi_ctr_hart_init(&sim_pmu_ops, h, &h->ctr, &h->ctr_policy);
+	rvp_sbi_ctr_hart_init(&sim_pmu_ops, h, &h->ctr, &h->ctr_policy, h->isa);
 	h->present = 1;
 	return 0;
 }
@@ -823,6 +898,8 @@ struct rvp_sbiret sim_ecall(struct sim_hart *h, uint64_t eid, uint64_t fid,
 	struct rvp_sbiret r = { RVP_SBI_ERR_NOT_SUPPORTED, 0 };
 
 	h->nr_acc = 0;
+	memset(h->csr_reads, 0, sizeof(h->csr_reads));
+	memset(h->csr_writes, 0, sizeof(h->csr_writes));
 	if ((eid & XMASK(h)) != RVP_SBI_EXT_PMU)
 		return r;
 	return rvp_sbi_pmu_ecall(&h->pmu, (unsigned long)(fid & XMASK(h)), a);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_hw.h - the simulated machine behind sbi-sim and the fuzzer: harts
- * with counter, Sscofpmf, Smcntrpmf, Smstateen and CTR CSRs, and physical
+ * with counter, Sscofpmf, Smcntrpmf, Smstateen, CTR and Ssqosid CSRs, an
+ * ISA string that may or may not declare what they have, and physical
  * memory in regions S-mode may (RAM) or may not (firmware, MMIO) access.
  * It hosts the freestanding core through struct rvp_sbi_pmu_ops exactly as
  * OpenSBI or a bare-metal firmware would.
@@ -37,6 +38,10 @@ struct sim_csrs {
 	uint64_t ctrctl, ctrdepth, ctrstatus;	/* m-level CTR control */
 	uint64_t sctrctl_shadow;		/* unused by layouts that alias */
 	uint64_t ctr_entries;		/* recorded entries (model) */
+	uint64_t srmcfg;		/* Ssqosid: RCID, MCID (WARL) */
+	/* Counters whose mcountinhibit bit was cleared while their
+	 * mhpmevent.OF was set: QEMU arms no overflow for those. */
+	uint64_t of_starts;
 };
 
 struct sim_hart {
@@ -50,6 +55,12 @@ struct sim_hart {
 	int sscofpmf, smcntrpmf, smstateen;
 	int ctr_ext;			/* 0 none, 1 Ssctr only, 2 Smctr */
 	int ctr_layout;			/* RVP_SBI_CTR_LAYOUT_* */
+	int ssqosid;			/* srmcfg 0x181, mstateen0 bit 55 */
+	/* What the ISA string declares (RVP_SBI_CTR_ISA_*, and ssqosid):
+	 * by default what the hart has, in the ratified names. */
+	int isa_set;
+	unsigned int isa;
+	int isa_ssqosid;
 	uint32_t ctr_depths;		/* bit e: depth encoding e exists */
 	char mode;			/* 'M', 'S', 'U', 'V' (VS), 'W' (VU) */
 	unsigned int fw_platform_max;	/* platform event_data < this */
@@ -63,6 +74,9 @@ struct sim_hart {
 	unsigned int illegal_csr;	/* access to a CSR that is not there */
 	unsigned int bad_access;	/* S-mode memory outside S-mode RAM */
 	int mapped;			/* smode_map minus smode_unmap calls */
+	/* CSR accesses through the ops during the last ecall or, before
+	 * any, the boot: reads (probes included) and writes */
+	uint16_t csr_reads[4096], csr_writes[4096];
 	/* memory the core touched during the last ecall */
 	unsigned int nr_acc;
 	struct { uint64_t addr, len; int write; } acc[64];

@@ -33,4 +33,8 @@ build() {	# NAME CC NM EXTRA...
 build host "${HOST_CC:-gcc}" nm
 build rv64 "${cross}gcc" "${cross}nm" -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
 build rv32 "${cross}gcc" "${cross}nm" -march=rv32imac_zicsr -mabi=ilp32
+# The QEMU workaround compiled in (Kconfig RVPERF_QEMU_QUIRKS, the default);
+# the builds above are RVPERF_QEMU_QUIRKS=0.
+build rv64-qemu-quirks "${cross}gcc" "${cross}nm" -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -DCONFIG_RVPERF_QEMU_QUIRKS=1
+build rv32-qemu-quirks "${cross}gcc" "${cross}nm" -march=rv32imac_zicsr -mabi=ilp32 -DCONFIG_RVPERF_QEMU_QUIRKS=1
 tap_done
