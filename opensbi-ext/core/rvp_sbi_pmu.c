@@ -785,17 +785,20 @@ start_snapshot(struct rvp_sbi_pmu_hart *h, uint64_t cbase, uint64_t set,
  *
  * Starts the hardware counters hw of the logical set, those of far (hpm
  * counters of an Sscofpmf hart) as above; returns 0 (counter_start's
- * value).  Per far counter one read and two writes of mhpmevent and one
- * of mcountinhibit; OF ends clear, so scountovf need not be read for
- * them.  Out of line: only a far start on QEMU comes here.
+ * value).  One read and two writes of each far counter's mhpmevent (the
+ * value read is kept for the first FAR_KEPT of them; Linux starts one
+ * counter at a time), one write of mcountinhibit; OF ends clear, so
+ * scountovf need not be read for them.  Out of line: only a far start on
+ * QEMU comes here.
  */
+#define FAR_KEPT	8
 static __attribute__((noinline)) long
 start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint32_t far,
 	  uint64_t set)
 {
+	uint64_t kept[FAR_KEPT], v;
 	uint32_t rest = hw & HPM_CTRS & ~far;
-	unsigned int n;
-	uint64_t v;
+	unsigned int n, i;
 
 	/* The others as counter_start does: a cleared OF re-arms. */
 	if (rest)
@@ -804,14 +807,29 @@ start_far(struct rvp_sbi_pmu_hart *h, uint32_t hw, uint32_t far,
 			hw_evt_write(h, n, hw_evt_read(h, n) &
 					   ~RVP_MHPMEVENT_OF);
 		}
-	for (rest = far; rest; rest &= rest - 1) {
-		n = lowest_bit(rest);
+	if (!(far & (far - 1))) {
+		/* One far counter (Linux's every start): no loops. */
+		n = lowest_bit(far);
 		v = hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF;
 		hw_evt_write(h, n, v | RVP_MHPMEVENT_OF);
-		hw_inhibit(h, 0, 1U << n);
+		hw_inhibit(h, 0, hw);
 		hw_evt_write(h, n, v);
+		h->started |= set;
+		return 0;
+	}
+	for (i = 0, rest = far; rest; rest &= rest - 1, i++) {
+		n = lowest_bit(rest);
+		v = hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF;
+		if (i < FAR_KEPT)
+			kept[i] = v;
+		hw_evt_write(h, n, v | RVP_MHPMEVENT_OF);
 	}
 	hw_inhibit(h, 0, hw);
+	for (i = 0, rest = far; rest; rest &= rest - 1, i++) {
+		n = lowest_bit(rest);
+		hw_evt_write(h, n, i < FAR_KEPT ? kept[i] :
+				   hw_evt_read(h, n) & ~RVP_MHPMEVENT_OF);
+	}
 	h->started |= set;
 	return 0;
 }
