@@ -14,7 +14,8 @@ HOST_PROGS += $(O)/opensbi-ext/sbi-sim
 
 # tests/sbi/freestanding.sh builds the core as firmware does (host, RV64,
 # RV32; freestanding, nothing undefined).
-HOST_TESTS += tests/sbi/run-sim-tests.sh tests/sbi/freestanding.sh
+HOST_TESTS += tests/sbi/run-sim-tests.sh tests/sbi/freestanding.sh \
+	tests/sbi/defconfigs.sh
 
 # libFuzzer target over the ecall interface, with ASan and UBSan.  Built when
 # clang is there; tests/sbi/fuzz-ecall-brief.sh runs it ~20 s (or reports SKIP),
