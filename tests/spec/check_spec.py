@@ -103,7 +103,7 @@ def priv_rules(r):
         (unpriv, 'CYCLE', 0xC00), (unpriv, 'TIME', 0xC01), (unpriv, 'INSTRET', 0xC02),
         (unpriv, 'CYCLEH', 0xC80), (unpriv, 'TIMEH', 0xC81), (unpriv, 'INSTRETH', 0xC82),
         (sup, 'SIE', 0x104), (sup, 'SCOUNTEREN', 0x106), (sup, 'SSTATEEN0', 0x10C),
-        (sup, 'SIP', 0x144), (sup, 'SCOUNTOVF', 0xDA0),
+        (sup, 'SIP', 0x144), (sup, 'SCOUNTOVF', 0xDA0), (sup, 'SRMCFG', 0x181),
         (sup, 'SISELECT', 0x150), (sup, 'SIREG', 0x151), (sup, 'SIREG2', 0x152),
         (sup, 'SIREG3', 0x153), (sup, 'SIREG4', 0x155), (sup, 'SIREG5', 0x156),
         (sup, 'SIREG6', 0x157),
@@ -148,6 +148,10 @@ def priv_rules(r):
     r.add('RVP_MIE_LCOFIE', 1 << 13, lcofi)
     r.add('RVP_STATEEN0_CSRIND', 1 << 60, PRIV + ', Smstateen mstateen0 diagram (CSRIND)')
     r.add('RVP_STATEEN0_SE0', 1 << 63, PRIV + ', Smstateen mstateen0 diagram (SE0)')
+    r.add('RVP_STATEEN0_SRMCFG', 1 << 55, PRIV + ', Smstateen mstateen0 diagram (SRMCFG)')
+    srmcfg = PRIV + ', Ssqosid srmcfg diagram'
+    r.add('RVP_SRMCFG_RCID', bits(11, 0), srmcfg + ' (RCID)')
+    r.add('RVP_SRMCFG_MCID', bits(27, 16), srmcfg + ' (MCID)')
     r.add('RVP_EXC_BREAKPOINT', 3,
           PRIV + ', table "Machine cause register (mcause) values after trap" (Breakpoint)')
     r.add('RVP_EXC_ECALL_U', 8,
