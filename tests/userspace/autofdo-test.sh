@@ -133,6 +133,56 @@ riscv64-linux-gnu-objcopy --strip-debug --add-gnu-debuglink="$tmp/split/inlined.
 ok $? "stripped, with .gnu_debuglink to its debug file: the same profile"
 diag "$(cat "$tmp/split.err")"
 
+# 3c. Build ids decide which binary the recording is of, not file names:
+# the recording of inlined with its build id in the MMAP2 (as perf record
+# writes it) gives the same profile; another program, another build of
+# inlined under its name or under another name are refused in one line
+# before any profile is written.
+build_id() { riscv64-linux-gnu-readelf -n "$1" | awk '/Build ID:/ { print $3 }'; }
+id=$(build_id "$elf")
+{
+	echo "700 $work_last>$work_lo 0>$work_lo"
+	echo "3 $call>$work_lo"
+} | "$gen" "$tmp/id.data" "$elf" "$id"
+"$rvperf" autofdo -i "$tmp/id.data" --elf "$elf" -o "$tmp/id.afdo" 2>"$tmp/id.err" &&
+	cmp -s "$tmp/a.afdo" "$tmp/id.afdo"
+ok $? "a recording with the binary's build id: accepted, the same profile"
+diag "$(cat "$tmp/id.err")"
+mkdir "$tmp/other"
+cp "$elf" "$tmp/other/renamed"
+"$rvperf" autofdo -i "$tmp/id.data" --elf "$tmp/other/renamed" -o "$tmp/renamed.afdo" \
+	2>"$tmp/renamed.err" && cmp -s "$tmp/a.afdo" "$tmp/renamed.afdo"
+ok $? "the same build under another name: accepted (its build id), the same profile"
+diag "$(cat "$tmp/renamed.err")"
+$cc -O2 -g -static -o "$tmp/other/branchy" userspace/sample/branchy.c
+$cc -O1 -g -static -o "$tmp/other/inlined" $src
+$cc -O1 -g -static -o "$tmp/other/inlined-O1" $src
+[ -n "$id" ] && [ "$(build_id "$tmp/other/inlined")" != "$id" ]
+ok $? "the -O1 build of inlined has another build id"
+for other in branchy inlined inlined-O1; do
+	rm -f "$tmp/x.afdo"
+	fails_in_one_line "--elf $other (not the recorded build): refused, both build ids named" \
+		"^rvperf autofdo: .*other/$other: build id [0-9a-f]{40}, the recording's inlined has [0-9a-f]{40} \(--force" \
+		"$rvperf" autofdo -i "$tmp/id.data" --elf "$tmp/other/$other" -o "$tmp/x.afdo"
+	[ ! -e "$tmp/x.afdo" ]
+	ok $? "--elf $other: no profile written"
+done
+"$rvperf" autofdo -i "$tmp/id.data" --elf "$tmp/other/inlined" --force -o "$tmp/x.afdo" \
+	2>"$tmp/force.err"
+ok $? "--elf of another build with --force: a profile"
+diag "$(cat "$tmp/force.err")"
+# A recording without build ids whose samples are all outside the binary
+# (the C library's, say): a profile, empty, and a warning saying so.
+echo "5 7fff0000>7fff0010 7fff0020>7fff0030" | "$gen" "$tmp/lib.data" "$elf"
+"$rvperf" autofdo -i "$tmp/lib.data" --elf "$elf" -o "$tmp/lib.afdo" 2>"$tmp/lib.err"
+st=$?
+[ $st -eq 0 ] && grep -q "^rvperf autofdo: warning: no function of .*inlined has a sample" "$tmp/lib.err"
+ok $? "no sample in a function of the binary: a warning"
+diag "status $st: $(cat "$tmp/lib.err")"
+"$rvperf" autofdo -i "$tmp/a.data" --elf "$elf" -o "$tmp/a2.afdo" 2>"$tmp/a2.err"
+! grep -q "no function" "$tmp/a2.err"
+ok $? "and none when its functions have samples"
+
 # 4. Bad input.
 fails_in_one_line "no --elf: one-line usage error" "--elf ELF is required" \
 	"$rvperf" autofdo -i "$tmp/a.data" -o "$tmp/x.afdo"

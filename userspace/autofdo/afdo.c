@@ -387,17 +387,6 @@ static int to_vaddr(const struct binary *b, const struct mapping *m,
 				   vaddr) ? 0 : -1;
 }
 
-static void hex(const unsigned char *id, unsigned int size, char *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * size] = '\0';
-	if (!size)
-		strcpy(out, "none");
-}
-
 /* perf's -j words for the filter bits of a branch_sample_type. */
 static void filter_words(uint64_t bst, char *out, size_t size)
 {
@@ -459,7 +448,9 @@ static int read_samples(const struct afdo_options *o, const char *input,
 	struct pd_reader r;
 	struct pd_record rec;
 	struct mapping map = { 0, 0, 0, 0 };
+	struct pd_build_id_check ids;
 	const char *want = base_name(o->elf);
+	const char *refused;
 	int status;
 
 	if (pd_open(&r, input)) {
@@ -473,33 +464,21 @@ static int read_samples(const struct afdo_options *o, const char *input,
 		pd_close(&r);
 		return -1;
 	}
+	pd_build_id_check_init(&ids, b->syms.build_id, b->syms.build_id_size,
+			       o->elf);
 	while ((status = pd_next(&r, &rec)) == PD_OK) {
 		const struct pd_sample *s = &rec.sample;
-		const unsigned char *id;
-		unsigned int id_size;
+		enum pd_build_id_match id = pd_build_id_check(&ids, &r, &rec);
 		uint64_t i;
 
+		/* The binary is mapped where a mapping has its build id,
+		 * whatever the file's name; by the name only where the
+		 * recording gives no build id (or with --force). */
 		if ((rec.header.type == PERF_RECORD_MMAP2 ||
 		     rec.header.type == PERF_RECORD_MMAP) && rec.name &&
-		    !strcmp(base_name(rec.name), want) && !o->force &&
-		    (id = pd_mapping_build_id(&r, &rec, &id_size)) &&
-		    (id_size != b->syms.build_id_size ||
-		     memcmp(id, b->syms.build_id, id_size))) {
-			/* Another build of the program: its addresses
-			 * would land on the wrong lines, confidently. */
-			char want_id[41], have_id[41];
-
-			hex(id, id_size, want_id);
-			hex(b->syms.build_id, b->syms.build_id_size, have_id);
-			snprintf(err, errlen, "%s: build id %s, the recording's "
-				 "%s has %s (--force uses it anyway)", o->elf,
-				 have_id, want, want_id);
-			pd_close(&r);
-			return -1;
-		}
-		if ((rec.header.type == PERF_RECORD_MMAP2 ||
-		     rec.header.type == PERF_RECORD_MMAP) && rec.name &&
-		    !strcmp(base_name(rec.name), want) &&
+		    (id == PD_BUILD_ID_MATCH ||
+		     (!strcmp(base_name(rec.name), want) &&
+		      (id == PD_BUILD_ID_NONE || o->force))) &&
 		    (!map.valid || rec.map_pgoff < map.pgoff)) {
 			/* The lowest-offset mapping of the file; a real
 			 * loader maps it contiguously. */
@@ -536,6 +515,15 @@ static int read_samples(const struct afdo_options *o, const char *input,
 			if (pair_add(ranges, begin, end, 1))
 				goto nomem;
 		}
+	}
+	/* Another program, or another build of this one: its addresses
+	 * would land on the wrong lines, confidently. */
+	refused = o->force ? NULL : pd_build_id_refused(&ids);
+	if (refused) {
+		snprintf(err, errlen, "%s: %s (--force uses it anyway)", o->elf,
+			 refused);
+		pd_close(&r);
+		return -1;
 	}
 	if (status == PD_TRUNCATED)
 		snprintf(st->warning, sizeof(st->warning),

@@ -172,6 +172,42 @@ const unsigned char *pd_mapping_build_id(const struct pd_reader *r,
 					 const struct pd_record *rec,
 					 unsigned int *size);
 
+/*
+ * One binary (its build id, from its ELF note) against a recording's
+ * mappings, as perf matches them: by build id, whatever the file names.
+ * pd_build_id_check() is given each MMAP/MMAP2 record and says whether it
+ * maps the binary; after the last, pd_build_id_refused() says when the
+ * binary is not the recorded one (no mapping has its build id and some have
+ * another), in words naming both ids.  `rvperf report --elf` and `rvperf
+ * autofdo --elf` share it.
+ */
+struct pd_build_id_check {
+	const unsigned char *id;	/* the binary's; size 0: it has none */
+	unsigned int size;
+	const char *name;		/* its file name: a mapping of that
+					 * base name is the one named first */
+	unsigned int matched;		/* mappings with its build id */
+	unsigned int other;		/* mappings with another build id */
+	int same_name;			/* the one said is of that name */
+	char mismatch[200];		/* the first such (that name first) */
+};
+
+enum pd_build_id_match {
+	PD_BUILD_ID_NONE = 0,		/* the recording gives none for it */
+	PD_BUILD_ID_MATCH = 1,		/* the binary's */
+	PD_BUILD_ID_OTHER = -1,		/* another file's, or another build */
+};
+
+void pd_build_id_check_init(struct pd_build_id_check *c,
+			    const unsigned char *id, unsigned int size,
+			    const char *name);
+enum pd_build_id_match pd_build_id_check(struct pd_build_id_check *c,
+					 const struct pd_reader *r,
+					 const struct pd_record *rec);
+/* NULL, or why the binary is not the recorded one ("build id X, the
+ * recording's NAME has Y"). */
+const char *pd_build_id_refused(const struct pd_build_id_check *c);
+
 /* ---- writer */
 
 struct pd_writer_config {

@@ -321,6 +321,74 @@ const unsigned char *pd_mapping_build_id(const struct pd_reader *r,
 	return NULL;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void hex_id(const unsigned char *id, unsigned int size, char *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * size] = '\0';
+	if (!size)
+		strcpy(out, "none");
+}
+
+void pd_build_id_check_init(struct pd_build_id_check *c,
+			    const unsigned char *id, unsigned int size,
+			    const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->size = size;
+	c->name = name;
+}
+
+enum pd_build_id_match pd_build_id_check(struct pd_build_id_check *c,
+					 const struct pd_reader *r,
+					 const struct pd_record *rec)
+{
+	const unsigned char *id;
+	unsigned int size;
+	int same_name;
+
+	if ((rec->header.type != PERF_RECORD_MMAP &&
+	     rec->header.type != PERF_RECORD_MMAP2) || !rec->name)
+		return PD_BUILD_ID_NONE;
+	id = pd_mapping_build_id(r, rec, &size);
+	if (!id)
+		return PD_BUILD_ID_NONE;
+	if (size == c->size && !memcmp(id, c->id, size)) {
+		c->matched++;
+		return PD_BUILD_ID_MATCH;
+	}
+	c->other++;
+	/* Another build of the program says more than the C library. */
+	same_name = c->name &&
+		    !strcmp(base_name(rec->name), base_name(c->name));
+	if (!c->mismatch[0] || (same_name && !c->same_name)) {
+		char want[41], have[41];
+
+		hex_id(id, size, want);
+		hex_id(c->id, c->size, have);
+		snprintf(c->mismatch, sizeof(c->mismatch),
+			 "build id %s, the recording's %s has %s", have,
+			 base_name(rec->name), want);
+		c->same_name = same_name;
+	}
+	return PD_BUILD_ID_OTHER;
+}
+
+const char *pd_build_id_refused(const struct pd_build_id_check *c)
+{
+	return !c->matched && c->other ? c->mismatch : NULL;
+}
+
 /* A cursor over one record's body. */
 struct cursor {
 	const unsigned char *p, *end;

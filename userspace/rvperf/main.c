@@ -159,6 +159,12 @@ static int cmd_autofdo(int argc, char **argv)
 	}
 	if (st.warning[0])
 		fprintf(stderr, "rvperf autofdo: warning: %s\n", st.warning);
+	/* Samples, none of them in the binary's functions: most likely
+	 * a recording of another program that carries no build ids. */
+	if (!st.functions)
+		fprintf(stderr, "rvperf autofdo: warning: no function of %s has "
+			"a sample: the profile is empty (is it the recorded "
+			"program?)\n", opt.elf);
 	fprintf(stderr,
 		"rvperf autofdo: %" PRIu64 " samples, %" PRIu64 " branches, %"
 		PRIu64 " ranges (%" PRIu64 " dropped), %u functions%s%s\n",

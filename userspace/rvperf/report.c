@@ -39,23 +39,11 @@ static unsigned int arch_machine(const char *arch)
 	return 0;
 }
 
-static void hex(const unsigned char *id, unsigned int size, char *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * size] = '\0';
-	if (!size)
-		strcpy(out, "none");
-}
-
 /* Where the symbols of the mapped files come from. */
 struct symbol_source {
 	const struct report_options *opt;
 	struct elf_syms elf;		/* --elf, when given */
-	unsigned int matched;		/* mappings whose build id is --elf's */
-	char mismatch[200];		/* the first mapping whose is not */
+	struct pd_build_id_check ids;	/* the mappings' build ids, --elf's */
 };
 
 /* The file a mapping's symbols are read from, in buf. */
@@ -66,29 +54,13 @@ static const char *symbol_file(struct symbol_source *src,
 {
 	const struct report_options *opt = src->opt;
 	const char *base = strrchr(rec->name, '/');
-	const unsigned char *id;
-	unsigned int id_size;
 	size_t len;
 
 	base = base ? base + 1 : rec->name;
 	if (opt->elf && (!opt->elf_match || !strcmp(base, opt->elf_match))) {
-		id = pd_mapping_build_id(r, rec, &id_size);
-		if (!id || opt->force)
+		if (pd_build_id_check(&src->ids, r, rec) != PD_BUILD_ID_OTHER ||
+		    opt->force)
 			return opt->elf;
-		if (id_size == src->elf.build_id_size &&
-		    !memcmp(id, src->elf.build_id, id_size)) {
-			src->matched++;
-			return opt->elf;
-		}
-		if (!src->mismatch[0]) {
-			char want[41], have[41];
-
-			hex(id, id_size, want);
-			hex(src->elf.build_id, src->elf.build_id_size, have);
-			snprintf(src->mismatch, sizeof(src->mismatch),
-				 "build id %s, the recording's %s has %s",
-				 have, base, want);
-		}
 	}
 	if (!opt->symfs)
 		return rec->name;
@@ -333,6 +305,8 @@ int report_run(const struct report_options *opt)
 			src.elf.error);
 		return REPORT_BAD_DATA;
 	}
+	pd_build_id_check_init(&src.ids, src.elf.build_id,
+			       src.elf.build_id_size, opt->elf);
 	/* Every recording is looked at before any is read. */
 	for (i = 0; i < opt->nr_inputs; i++) {
 		if (open_input(&r, &src, opt->inputs[i])) {
@@ -363,9 +337,10 @@ int report_run(const struct report_options *opt)
 	placement_free(&pl);
 	/* An --elf that is none of the recorded binaries would name every
 	 * address wrongly and with confidence. */
-	if (status >= 0 && !nomem && src.mismatch[0] && !src.matched) {
+	if (status >= 0 && !nomem && !opt->force &&
+	    pd_build_id_refused(&src.ids)) {
 		fprintf(stderr, "rvperf report: %s: %s (--force uses it "
-			"anyway)\n", opt->elf, src.mismatch);
+			"anyway)\n", opt->elf, pd_build_id_refused(&src.ids));
 		status = -1;
 	}
 	elf_syms_free(&src.elf);

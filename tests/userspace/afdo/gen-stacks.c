@@ -3,10 +3,11 @@
  * gen-stacks - a perf.data whose branch stacks are given as text, so the
  * AutoFDO test can state exactly which code ran.
  *
- * Usage: gen-stacks OUT FILENAME < spec
+ * Usage: gen-stacks OUT FILENAME [BUILD_ID] < spec
  * Each spec line is one sample: "COUNT FROM>TO FROM>TO ..." (hex
  * addresses, newest record first), written COUNT times.  One MMAP2 of
- * FILENAME at its link-time addresses precedes the samples.
+ * FILENAME at its link-time addresses precedes the samples; with
+ * BUILD_ID (hex), the MMAP2 carries it, as perf record writes it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,22 +29,29 @@ int main(int argc, char **argv)
 		.nr_cpus = 1,
 	};
 	struct pd_branch br[256];
+	unsigned char id[20];
+	unsigned int id_size = 0;
 	struct pd_writer w;
 	char line[8192];
 	uint64_t t = 10;
 	int err;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen-stacks OUT FILENAME < spec\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr,
+			"usage: gen-stacks OUT FILENAME [BUILD_ID] < spec\n");
 		return 2;
 	}
+	for (; argc == 4 && argv[3][2 * id_size] && id_size < sizeof(id);
+	     id_size++)
+		if (sscanf(argv[3] + 2 * id_size, "%2hhx", &id[id_size]) != 1)
+			break;
 	if (pd_writer_open(&w, argv[1], &cfg)) {
 		perror(argv[1]);
 		return 1;
 	}
 	err = pd_write_comm(&w, 42, 42, "prog", 1);
-	err |= pd_write_mmap2(&w, 42, 42, 0x10000, 0x100000, 0, argv[2], NULL,
-			      0, 2);
+	err |= pd_write_mmap2(&w, 42, 42, 0x10000, 0x100000, 0, argv[2],
+			      id_size ? id : NULL, id_size, 2);
 	while (fgets(line, sizeof(line), stdin)) {
 		char *p = line, *end;
 		unsigned long count = strtoul(p, &end, 10), i;
