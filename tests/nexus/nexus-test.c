@@ -43,6 +43,9 @@ struct pcs {
 	unsigned int damage;
 	size_t first_damage;
 	unsigned int stops;
+	unsigned int cuts;	/* NX_EV_TRUNCATED */
+	size_t cut_at;
+	bool ended;		/* the decoder's: a ProgTraceCorrelation last */
 };
 
 static int collect(void *ctx, uint64_t pc, unsigned int len)
@@ -71,6 +74,8 @@ static void on_event(void *ctx, enum nx_event ev, size_t offset, const char *wha
 		p->first_damage = offset;
 	if (ev == NX_EV_STOP)
 		p->stops++;
+	if (ev == NX_EV_TRUNCATED && !p->cuts++)
+		p->cut_at = offset;
 }
 
 static struct nx_msg msgs[64];
@@ -577,13 +582,17 @@ static int decode_bytes(const struct nx_config *cfg, struct nx_image *img,
 {
 	struct nx_decoder d;
 	struct nx_decoder_ops ops = { .insn = collect, .event = on_event, .ctx = got };
+	int r;
 
 	got->n = 0;
 	got->damage = 0;
 	got->stops = 0;
+	got->cuts = 0;
 	got->limit = 4 << 20;
 	nx_dec_init(&d, cfg, img, &ops);
-	return (int)nx_dec_run(&d, p, n, 0);
+	r = (int)nx_dec_run(&d, p, n, 0);
+	got->ended = d.ended;
+	return r;
 }
 
 static long first_difference(const struct synth *s, const struct pcs *got)
@@ -862,6 +871,7 @@ static void test_damage(void)
 	struct bytes b = { 0 };
 	struct pcs got = { 0 };
 	unsigned int round, bad_flip = 0, flips_reported = 0;
+	int r;
 	size_t prefix, suffix, cut;
 
 	nx_config_default(&cfg);
@@ -904,16 +914,30 @@ static void test_damage(void)
 	tap_ok(flips_reported >= 25, "most flips are caught as damage (%u of 50)",
 	       flips_reported);
 
-	/* Truncated: everything up to the cut decodes, the cut is reported. */
+	/* Truncated: everything up to the cut decodes, the cut is reported
+	 * as a cut (not damage inside), and the end as missing. */
+	decode_bytes(&cfg, &img, b.p, b.n, &got);
+	tap_ok(got.ended && !got.cuts, "the whole trace ends with its "
+	       "ProgTraceCorrelation (ended), nothing cut");
 	cut = b.n / 2;
 	while ((b.p[cut - 1] & 3) == 3)
 		cut--;		/* inside a message */
+	r = decode_bytes(&cfg, &img, b.p, cut, &got);
+	for (prefix = 0; prefix < got.n && got.pc[prefix] == s.pc[prefix]; prefix++)
+		;
+	tap_ok(got.cuts == 1 && !got.damage && r == 1 && got.cut_at < cut &&
+	       got.cut_at + NX_MAX_MESSAGE_BYTES >= cut && !got.ended &&
+	       prefix == got.n && got.n > s.n / 3, "truncated mid-message: %zu "
+	       "instructions before the cut decoded, the cut message reported "
+	       "(NX_EV_TRUNCATED) at %zu", got.n, got.cut_at);
+	while ((b.p[cut - 1] & 3) != 3)
+		cut--;		/* after a whole message */
 	decode_bytes(&cfg, &img, b.p, cut, &got);
 	for (prefix = 0; prefix < got.n && got.pc[prefix] == s.pc[prefix]; prefix++)
 		;
-	tap_ok(got.damage == 1 && got.first_damage < cut && prefix == got.n &&
-	       got.n > s.n / 3, "truncated mid-message: %zu instructions before the "
-	       "cut decoded, the cut message reported at %zu", got.n, got.first_damage);
+	tap_ok(!got.cuts && !got.damage && !got.ended && prefix == got.n &&
+	       got.n > s.n / 3, "truncated after a whole message: %zu "
+	       "instructions decoded, not ended", got.n);
 
 	/* Starting mid-message: reported or skipped, then decoded from the
 	 * next sync to the end. */

@@ -380,6 +380,7 @@ general:
 
 		if (pos >= len) {
 			r->pos = pos;
+			r->cut = true;
 			return bad(r, m, start, "trace ends inside a message");
 		}
 		b = data[pos++];

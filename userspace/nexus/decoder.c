@@ -783,6 +783,10 @@ long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
 	 * them as struct nx_msg. */
 	bool fast = !d->ops.msg && !d->cfg.src_bits && !d->cfg.tstamp &&
 		    len >= 8;
+	/* The last message was a ProgTraceCorrelation.  It unsyncs the
+	 * decoder, so the next message, if any, comes through nx_read (not
+	 * fast_msg): this is kept up to date without the quick way. */
+	bool stopped = false;
 
 	nx_reader_init(&rd, &d->cfg, data, len, base);
 	for (;;) {
@@ -801,15 +805,20 @@ long nx_dec_run(struct nx_decoder *d, const uint8_t *data, size_t len,
 		}
 		s = nx_read(&rd, &m);
 
+		d->ended = s == NX_READ_END && stopped;
 		if (s == NX_READ_END)
 			break;
+		stopped = s == NX_READ_MSG &&
+			  m.tcode == NX_TCODE_PROG_TRACE_CORRELATION;
 		if (s == NX_READ_BAD) {
 			d->msg_offset = m.offset;
 			snprintf(d->err, sizeof(d->err), "bad message: %s", rd.err);
 			if (d->synced)
 				close_block(d, d->pc, d->pc, NX_END_NONE);
 			d->n_damage++;
-			event(d, NX_EV_DAMAGE, d->err);
+			/* A cut trace (a full buffer, a copy that stopped)
+			 * is not damage inside: said as what it is. */
+			event(d, rd.cut ? NX_EV_TRUNCATED : NX_EV_DAMAGE, d->err);
 			unsync(d);
 			continue;
 		}

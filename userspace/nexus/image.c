@@ -190,6 +190,35 @@ static int open_riscv_elf(const char *path, int *fd, Elf **elf, GElf_Ehdr *eh,
 	return -1;
 }
 
+int nx_elf_xlen(const char *path, char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	size_t nph;
+	Elf *elf;
+	int fd, cls;
+
+	if (open_riscv_elf(path, &fd, &elf, &eh, &nph, err, errlen))
+		return -1;
+	cls = gelf_getclass(elf);
+	elf_end(elf);
+	close(fd);
+	if (cls == ELFCLASS32 || cls == ELFCLASS64)
+		return cls == ELFCLASS32 ? 32 : 64;
+	snprintf(err, errlen, "'%s': ELF class %d is neither 32 nor 64 bits",
+		 path, cls);
+	return -1;
+}
+
+uint64_t nx_image_code_bytes(const struct nx_image *img)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < img->n_segs; i++)
+		n += img->segs[i].end - img->segs[i].start;
+	return n;
+}
+
 int nx_image_exec_ranges(const char *path, uint64_t (*r)[2], int max,
 			 char *err, size_t errlen)
 {

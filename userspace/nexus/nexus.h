@@ -166,6 +166,8 @@ struct nx_reader {
 	size_t base;			/* offset of data[0] in the file */
 	struct nx_config cfg;
 	char err[128];			/* why the last NX_READ_BAD */
+	bool cut;			/* it was: the data ended inside
+					 * the message (nothing follows) */
 };
 void nx_reader_init(struct nx_reader *r, const struct nx_config *cfg,
 		    const uint8_t *data, size_t len, size_t base);
@@ -383,6 +385,10 @@ void nx_image_init(struct nx_image *img, const struct nx_config *cfg);
 #define NX_ELF_NATIVE_BASE UINT64_MAX
 int nx_image_add_elf(struct nx_image *img, const char *path, uint64_t base,
 		     char *err, size_t errlen);
+/* ELF's class as an XLEN (32 or 64), or -1 with a reason in ERR. */
+int nx_elf_xlen(const char *path, char *err, size_t errlen);
+/* Bytes of code in the images (what a trace can walk). */
+uint64_t nx_image_code_bytes(const struct nx_image *img);
 /* The executable PT_LOAD segments of ELF at its own addresses, what
  * nx_image_add_elf() would load, without loading them: up to MAX
  * [start, end) ranges, their number, or -1 with a reason in ERR. */
@@ -421,6 +427,9 @@ enum nx_event {
 	NX_EV_OWNERSHIP,
 	NX_EV_STOP,			/* ProgTraceCorrelation */
 	NX_EV_IGNORED,			/* vendor-defined message */
+	NX_EV_TRUNCATED,		/* the data ends inside the message at
+					 * offset: the trace's end is missing
+					 * (counted as damage) */
 };
 
 struct nx_decoder_ops {
@@ -473,6 +482,9 @@ struct nx_decoder {
 	unsigned int seq_reg;
 	bool seq_valid;
 	bool stop;
+	/* nx_dec_run's data ended with a ProgTraceCorrelation (the trace
+	 * stopped there): without it, the trace's end is missing. */
+	bool ended;
 	size_t msg_offset;
 	/* Statistics. */
 	uint64_t n_insns, n_msgs, n_damage, n_skipped;
