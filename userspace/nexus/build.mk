@@ -20,6 +20,9 @@ $(RVPERF): HOST_LDFLAGS += -lelf
 # Real programs under qemu-riscv64 with the plugin, every option
 # combination, damage and the command line (needs rvperf and the plugin).
 HOST_TESTS += tests/nexus/ntrace-record-test.sh
+# The CLI at the edges of its input: XLEN from the ELF class, encode --raw,
+# the instruction limit (an HREPEAT of 2^60-1), cut traces.
+HOST_TESTS += tests/nexus/ntrace-edges-test.sh
 
 # libFuzzer target on the reader and decoder, with ASan and UBSan; built
 # when clang is there.  tests/nexus/fuzz-ntrace-brief.sh runs it ~20 s (or

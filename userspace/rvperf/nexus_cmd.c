@@ -68,6 +68,10 @@ struct opts {
 	const char *qemu, *plugin;
 	uint64_t period;
 	bool system;
+	bool raw;			/* encode: no header */
+	bool xlen_given;		/* --xlen on the command line */
+	uint64_t max_insns;		/* --max-instructions (0: none) */
+	bool max_insns_given;
 	char **prog_argv;
 };
 
@@ -136,6 +140,7 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o,
 			if (nx_config_set(&o->cfg, trace_opts[t].name, val))
 				return fail(EXIT_USAGE, "bad value '%s' for %s", val, a);
 			o->cfg_given = true;
+			o->xlen_given |= !strcmp(trace_opts[t].name, "xlen");
 			known = true;
 			break;
 		}
@@ -146,6 +151,7 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o,
 			static const char *const with_value[] = {
 				"-o", "--elf", "--pcseq", "--pconly", "--itrace", "--pcs",
 				"--format", "--qemu", "--plugin", "-i", "--period",
+				"--max-instructions",
 			};
 			size_t k;
 			const char *val;
@@ -154,6 +160,10 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o,
 			snprintf(pat, sizeof(pat), " %s ", a);
 			if (!strcmp(a, "--system") && strstr(allowed, " --system ")) {
 				o->system = true;
+				continue;
+			}
+			if (!strcmp(a, "--raw") && strstr(allowed, " --raw ")) {
+				o->raw = true;
 				continue;
 			}
 			for (k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
@@ -200,6 +210,10 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o,
 			} else if (!strcmp(a, "--period")) {
 				if (parse_u64(val, &o->period) || !o->period)
 					return fail(EXIT_USAGE, "bad period '%s'", val);
+			} else if (!strcmp(a, "--max-instructions")) {
+				if (parse_u64(val, &o->max_insns))
+					return fail(EXIT_USAGE, "bad instruction count '%s'", val);
+				o->max_insns_given = true;
 			}
 		}
 	}
@@ -251,6 +265,28 @@ static void unmap_file(struct mapped *m)
 		munmap(m->data, m->len);
 }
 
+/* The XLEN of the --elf images' ELF class (all of one class): 0, or an
+ * exit code after saying why. */
+static int xlen_from_elf(const struct opts *o, unsigned int *xlen)
+{
+	char err[200];
+	unsigned int i;
+	int x, first = 0;
+
+	for (i = 0; i < o->n_elf; i++) {
+		x = nx_elf_xlen(o->elf[i], err, sizeof(err));
+		if (x < 0)
+			return fail(EXIT_BAD_DATA, "%s", err);
+		if (first && x != first)
+			return fail(EXIT_USAGE, "'%s' is ELF%d and '%s' ELF%d: "
+				    "give --xlen", o->elf[0], first, o->elf[i], x);
+		first = x;
+	}
+	if (first)
+		*xlen = (unsigned int)first;
+	return 0;
+}
+
 /* A trace file: with our header its options, else those given. */
 struct trace {
 	struct mapped file;
@@ -272,6 +308,14 @@ static int open_trace(const char *path, const struct opts *o, struct trace *t)
 		return fail(EXIT_BAD_DATA, "'%s': %s", path, err);
 	t->start = (size_t)n;
 	t->has_header = n > 0;
+	/* A raw trace (NexRv's) does not say its XLEN: the program's ELF
+	 * class does, unless --xlen says otherwise. */
+	if (!t->has_header && !o->xlen_given) {
+		int rc = xlen_from_elf(o, &t->cfg.xlen);
+
+		if (rc)
+			return rc;
+	}
 	if (n > 0 && o->cfg_given)
 		fprintf(stderr, "rvperf nexus %s: note: '%s' carries its options; "
 			"the ones given are ignored\n", sub, path);
@@ -348,11 +392,65 @@ static int file_sink(void *ctx, const uint8_t *data, size_t len)
 	return fwrite(data, 1, len, ctx) == len ? 0 : -1;
 }
 
+/* ---- how much a decode may give */
+
+/*
+ * A trace can say a run of any length: an HREPEAT or RepeatBranch count of
+ * 2^60, an I-CNT around a loop.  A decode stops at this many instructions:
+ * --max-instructions N (0: no limit), else INSNS_PER_CODE_BYTE for each
+ * byte of code in the images, far more than a run executes its code over
+ * (NexRv's t1 example: 80 per byte) but a few seconds of decoding per
+ * kilobyte of code, where such a count would run for ever.
+ */
+#define INSNS_PER_CODE_BYTE	65536
+
+struct insn_limit {
+	uint64_t max, n;
+	bool hit;
+};
+
+static void insn_limit_init(struct insn_limit *l, const struct opts *o,
+			    const struct nx_image *img)
+{
+	uint64_t code = nx_image_code_bytes(img);
+
+	l->n = 0;
+	l->hit = false;
+	if (o->max_insns_given)
+		l->max = o->max_insns ? o->max_insns : UINT64_MAX;
+	else
+		l->max = code > UINT64_MAX / INSNS_PER_CODE_BYTE ? UINT64_MAX :
+			 code * INSNS_PER_CODE_BYTE;
+}
+
+/* Counts a block's N instructions: true (stop) past the limit. */
+static inline bool insn_limit_add(struct insn_limit *l, uint64_t n)
+{
+	l->n += n;
+	if (l->n <= l->max)
+		return false;
+	l->hit = true;
+	return true;
+}
+
+static int insn_limit_fail(const struct insn_limit *l, const struct opts *o)
+{
+	if (o->max_insns_given)
+		return fail(EXIT_BAD_DATA, "stopped after %" PRIu64 " instructions:"
+			    " the trace says more than the limit of %" PRIu64
+			    " (--max-instructions)", l->n, l->max);
+	return fail(EXIT_BAD_DATA, "stopped after %" PRIu64 " instructions: the "
+		    "trace says more than the limit of %" PRIu64 " (%u per byte "
+		    "of the images' code; --max-instructions N sets another, 0 "
+		    "none)", l->n, l->max, INSNS_PER_CODE_BYTE);
+}
+
 /* ---- the events a decoder reports, on stderr */
 
 struct dec_report {
 	unsigned long damage, errors, syncs;
 	bool quiet;
+	bool cut;			/* the data ended inside a message */
 };
 
 static void report_event(void *ctx, enum nx_event ev, size_t offset,
@@ -373,6 +471,14 @@ static void report_event(void *ctx, enum nx_event ev, size_t offset,
 			fprintf(stderr, "rvperf nexus %s: byte %zu: Error message "
 				"(the encoder lost messages)\n", sub, offset);
 		break;
+	case NX_EV_TRUNCATED:
+		r->cut = true;
+		if (!r->quiet)
+			fprintf(stderr, "rvperf nexus %s: the trace ends inside "
+				"the message at byte %zu (incomplete): its end is "
+				"missing; what came before is decoded\n", sub,
+				offset);
+		break;
 	case NX_EV_SYNC:
 		r->syncs++;
 		break;
@@ -387,7 +493,7 @@ struct decode_out {
 	FILE *f;
 	bool blocks;
 	struct dec_report rep;
-	uint64_t insns;
+	struct insn_limit lim;
 	/* --format pcseq: the instruction before, known once its successor
 	 * is. */
 	struct nx_image *img;
@@ -457,11 +563,26 @@ static int out_block(void *ctx, const struct nx_block *b)
 {
 	struct decode_out *d = ctx;
 
-	d->insns += b->n_insns;
 	if (d->blocks)
 		fprintf(d->f, "0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n", b->start,
 			b->end, b->n_insns);
-	return 0;
+	return insn_limit_add(&d->lim, b->n_insns);
+}
+
+/* After a whole decode: the trace's end is missing when the data ends
+ * inside a message (said as it was met) or after whole messages of which
+ * the last is not a ProgTraceCorrelation.  0, or an exit code after saying
+ * so. */
+static int trace_end_check(const struct trace *t, const struct nx_decoder *d,
+			   const struct dec_report *rep)
+{
+	if (rep->cut)
+		return EXIT_BAD_DATA;
+	if (d->ended)
+		return 0;
+	return fail(EXIT_BAD_DATA, "the trace ends at byte %zu without a "
+		    "ProgTraceCorrelation: its end is missing (cut after a "
+		    "whole message?); what came before is decoded", t->file.len);
 }
 
 static void dec_event(void *ctx, enum nx_event ev, size_t offset, const char *w)
@@ -481,7 +602,8 @@ static int cmd_decode(int argc, char **argv)
 	struct opts o = { 0 };
 	int rc;
 
-	rc = parse(argc, argv, " -o --elf --format TRACEOPTS ", &o, 1, pos);
+	rc = parse(argc, argv, " -o --elf --format --max-instructions TRACEOPTS ",
+		   &o, 1, pos);
 	if (rc)
 		return rc;
 	if (!pos[0])
@@ -511,17 +633,23 @@ static int cmd_decode(int argc, char **argv)
 	d = malloc(sizeof(*d));
 	if (!d)
 		return fail(EXIT_BAD_DATA, "out of memory");
+	insn_limit_init(&out.lim, &o, &img);
 	nx_dec_init(d, &t.cfg, &img, &ops);
 	nx_dec_run(d, t.file.data + t.start, t.file.len - t.start, t.start);
 	if (out.have_prev)	/* the last one: nothing came after it */
 		put_pcseq(&out, out.prev_pc, 0);
 	if (fflush(out.f) || (out.f != stdout && fclose(out.f)))
 		return fail(EXIT_BAD_DATA, "cannot write '%s'", o.output);
+	if (out.lim.hit)
+		rc = insn_limit_fail(&out.lim, &o);
+	else
+		rc = trace_end_check(&t, d, &out.rep);
 	fprintf(stderr, "[ rvperf nexus decode: %" PRIu64 " instructions from %"
 		PRIu64 " messages; %lu damaged stretches, %lu Error messages, "
 		"%" PRIu64 " messages skipped before a sync ]\n", d->n_insns,
 		d->n_msgs, out.rep.damage, out.rep.errors, d->n_skipped);
-	rc = out.rep.damage ? EXIT_BAD_DATA : 0;
+	if (out.rep.damage)
+		rc = EXIT_BAD_DATA;
 	free(d);
 	nx_image_free(&img);
 	unmap_file(&t.file);
@@ -652,8 +780,7 @@ static int cmd_dump(int argc, char **argv)
 
 static int count_block(void *ctx, const struct nx_block *b)
 {
-	*(uint64_t *)ctx += b->n_insns;
-	return 0;
+	return insn_limit_add(ctx, b->n_insns);
 }
 
 static int cmd_stat(int argc, char **argv)
@@ -669,7 +796,7 @@ static int cmd_stat(int argc, char **argv)
 	unsigned int i;
 	int rc;
 
-	rc = parse(argc, argv, " --elf TRACEOPTS ", &o, 1, pos);
+	rc = parse(argc, argv, " --elf --max-instructions TRACEOPTS ", &o, 1, pos);
 	if (rc)
 		return rc;
 	if (!pos[0])
@@ -705,14 +832,19 @@ static int cmd_stat(int argc, char **argv)
 		printf("bad stretches: %" PRIu64 "\n", bad);
 	if (o.n_elf) {
 		struct nx_decoder *d = malloc(sizeof(*d));
-		struct nx_decoder_ops ops = { .block = count_block, .ctx = &insns };
+		struct insn_limit lim;
+		struct nx_decoder_ops ops = { .block = count_block, .ctx = &lim };
 		struct nx_image img;
 
 		rc = load_images(&o, &t.cfg, &img, pos[0]);
 		if (rc || !d)
 			return rc ? rc : EXIT_BAD_DATA;
+		insn_limit_init(&lim, &o, &img);
 		nx_dec_init(d, &t.cfg, &img, &ops);
 		nx_dec_run(d, t.file.data + t.start, bytes, t.start);
+		insns = lim.n;
+		if (lim.hit)
+			bad += insn_limit_fail(&lim, &o) != 0;
 		printf("instructions: %" PRIu64 "\n", insns);
 		if (insns)
 			printf("bits per instruction: %.4f\n", 8.0 * (double)bytes /
@@ -798,14 +930,14 @@ static int text_next(struct insn_source *s, uint64_t *pc, uint32_t *word,
 	return 1;
 }
 
-/* Encodes what SRC gives into OUT (with the header), also writing the
- * PC sequence to PCS when given. */
+/* Encodes what SRC gives into OUT (with the header unless RAW), also
+ * writing the PC sequence to PCS when given. */
 struct enc_stats {
 	uint64_t insns, msgs, bytes;
 };
 
 static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
-			 FILE *out, FILE *pcs, struct enc_stats *st)
+			 bool raw, FILE *out, FILE *pcs, struct enc_stats *st)
 {
 	struct nx_encoder *e = malloc(sizeof(*e));
 	struct nx_ingress g;
@@ -817,8 +949,8 @@ static int encode_stream(struct insn_source *src, const struct nx_config *cfg,
 
 	if (!e)
 		return fail(EXIT_BAD_DATA, "out of memory");
-	hl = nx_header_format(cfg, hdr, sizeof(hdr));
-	if (fwrite(hdr, 1, hl, out) != hl) {
+	hl = raw ? 0 : nx_header_format(cfg, hdr, sizeof(hdr));
+	if (hl && fwrite(hdr, 1, hl, out) != hl) {
 		free(e);
 		return fail(EXIT_BAD_DATA, "cannot write the trace");
 	}
@@ -903,8 +1035,8 @@ static int cmd_encode(int argc, char **argv)
 	FILE *out, *pcs = NULL;
 	int rc, given;
 
-	rc = parse(argc, argv, " -o --elf --pcseq --pconly --itrace --pcs TRACEOPTS ",
-		   &o, 0, NULL);
+	rc = parse(argc, argv, " -o --elf --pcseq --pconly --itrace --pcs --raw "
+		   "TRACEOPTS ", &o, 0, NULL);
 	if (rc)
 		return rc;
 	given = !!o.pcseq + !!o.pconly + !!o.itrace;
@@ -922,6 +1054,10 @@ static int cmd_encode(int argc, char **argv)
 		if (o.pconly && !o.n_elf)
 			return fail(EXIT_USAGE, "--pconly needs the program: --elf ELF");
 		if (o.n_elf) {
+			/* The program's class is its XLEN, unless --xlen
+			 * says otherwise. */
+			if (!o.xlen_given && (rc = xlen_from_elf(&o, &o.cfg.xlen)))
+				return rc;
 			rc = load_images(&o, &o.cfg, &img, NULL);
 			if (rc)
 				return rc;
@@ -938,7 +1074,7 @@ static int cmd_encode(int argc, char **argv)
 		return EXIT_BAD_DATA;
 	if (o.pcs && !(pcs = open_output(o.pcs, "PC list")))
 		return EXIT_BAD_DATA;
-	rc = encode_stream(&src, &o.cfg, out, pcs, &st);
+	rc = encode_stream(&src, &o.cfg, o.raw, out, pcs, &st);
 	if (!rc && (fclose(out) || (pcs && fclose(pcs))))
 		rc = fail(EXIT_BAD_DATA, "cannot write '%s'", o.output);
 	if (!rc)
@@ -1250,6 +1386,7 @@ struct inject {
 	uint64_t samples;
 	bool due;		/* a sample waits for the next block */
 	int rc;
+	struct insn_limit lim;
 };
 
 /* The perf branch type of the transfer at PC (the shared classifier). */
@@ -1382,6 +1519,8 @@ static int inject_block_first(void *ctx, const struct nx_block *b)
 		if (!e->to)
 			e->to = b->start;
 	}
+	if (insn_limit_add(&in->lim, b->n_insns))
+		return 1;
 	return inject_block(ctx, b);
 }
 
@@ -1406,7 +1545,8 @@ static int cmd_inject(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	rc = parse(argc, argv, " -i -o --elf --period TRACEOPTS ", &o, 0, NULL);
+	rc = parse(argc, argv, " -i -o --elf --period --max-instructions TRACEOPTS ",
+		   &o, 0, NULL);
 	if (rc)
 		return rc;
 	if (!o.input)
@@ -1458,6 +1598,7 @@ static int cmd_inject(int argc, char **argv)
 					 hi - (lo & ~0xfffULL), pgoff & ~0xfffULL,
 					 o.elf[0], es.build_id, es.build_id_size, 0);
 	ops.ctx = in;
+	insn_limit_init(&in->lim, &o, &img);
 	nx_dec_init(d, &t.cfg, &img, &ops);
 	nx_dec_run(d, t.file.data + t.start, t.file.len - t.start, t.start);
 	if (pd_writer_close(&in->w) || in->rc)
@@ -1466,6 +1607,8 @@ static int cmd_inject(int argc, char **argv)
 		"from %" PRIu64 " instructions, written to %s%s ]\n", in->samples,
 		INJECT_DEPTH, d->n_insns, output, d->n_damage ? "; the trace has damage" : "");
 	rc = d->n_damage ? EXIT_BAD_DATA : 0;
+	if (in->lim.hit)
+		rc = insn_limit_fail(&in->lim, &o);
 	free(in);
 	free(d);
 	elf_syms_free(&es);
@@ -1497,27 +1640,36 @@ static const struct {
 	  "  decode reads with FILE." },
 	{ "decode", cmd_decode,
 	  "rvperf nexus decode TRACE --elf ELF[@ADDR]... [-o OUT]\n"
-	  "                    [--format pconly|pcseq|blocks] [TRACE OPTIONS]\n"
+	  "                    [--format pconly|pcseq|blocks] [--max-instructions N]\n"
+	  "                    [TRACE OPTIONS]\n"
 	  "  Rebuilds the executed instructions from TRACE and the program images\n"
 	  "  (ELF at its own addresses, or its lowest segment loaded at ADDR):\n"
 	  "  pconly (default) prints one 0xPC per instruction, pcseq NexRv's\n"
 	  "  0xPC,TYPE lines, blocks 'start end count' per run.  A raw trace (no\n"
-	  "  header) decodes with the options it was encoded with." },
+	  "  header) decodes with the options it was encoded with; its XLEN is\n"
+	  "  the ELF's class unless --xlen says it.  Stops (exit 1) after N\n"
+	  "  instructions (default: 65536 per byte of the images' code; 0: no\n"
+	  "  limit), and exits 1 when the trace's end is missing (cut inside a\n"
+	  "  message, or no ProgTraceCorrelation last), saying where." },
 	{ "encode", cmd_encode,
 	  "rvperf nexus encode (--pcseq FILE | --pconly FILE --elf ELF | --itrace FILE)\n"
-	  "                    -o TRACE [--pcs PCS] [TRACE OPTIONS]\n"
+	  "                    -o TRACE [--pcs PCS] [--raw] [TRACE OPTIONS]\n"
 	  "  Encodes an instruction sequence: NexRv's PCSEQ text (0xADDR,TYPE;\n"
 	  "  with --elf the types come from our classifier instead), PCONLY text\n"
-	  "  with the ELF, or the plugin's instruction trace." },
+	  "  with the ELF, or the plugin's instruction trace.  With --elf, XLEN is\n"
+	  "  the ELF's class unless --xlen says it.  --raw: the messages alone,\n"
+	  "  no header (as NexRv writes them; decode them with the same options)." },
 	{ "dump", cmd_dump,
 	  "rvperf nexus dump TRACE [-o OUT] [TRACE OPTIONS]\n"
 	  "  Every message with its byte offset, bytes and fields." },
 	{ "stat", cmd_stat,
-	  "rvperf nexus stat TRACE [--elf ELF[@ADDR]...] [TRACE OPTIONS]\n"
+	  "rvperf nexus stat TRACE [--elf ELF[@ADDR]...] [--max-instructions N]\n"
+	  "                  [TRACE OPTIONS]\n"
 	  "  Messages and bytes by type; with the program, the instructions and\n"
 	  "  bits per instruction." },
 	{ "inject", cmd_inject,
 	  "rvperf nexus inject -i TRACE --elf ELF [-o perf.data] [--period N]\n"
+	  "                    [--max-instructions N]\n"
 	  "  perf samples every N instructions (default 10007), each with the 16\n"
 	  "  transfers before it as its branch stack, for rvperf report, rvperf\n"
 	  "  autofdo and perf report -b." },
