@@ -4,7 +4,10 @@
  * register, memory datum, pc or privilege is reported exactly once, at its
  * group, and the comparison goes on; declared non-deterministic state
  * (a timer read, mtime) causes no report; absent elements are not compared;
- * --max stops early; a shorter trace is reported.
+ * --max stops early; a shorter trace is reported; a user-mode run's inputs
+ * (a gettid result, the AT_RANDOM bytes, what is computed from them) are
+ * not reported by default, so the first report is the first real
+ * difference, and all are with user_inputs off (tv diff --strict).
  */
 #include "tap.h"
 #include "tv.h"
@@ -256,6 +259,99 @@ static int irq_at_different_points(const char *nondet, uint64_t *skipped)
 	return sn.n;
 }
 
+/*
+ * A user-mode start as glibc makes it: the initial stack read (argc, the
+ * empty environment, the auxiliary vector with AT_RANDOM), gettid, the tid
+ * stored into the TCB, the canary made from the AT_RANDOM bytes and stored
+ * into a frame; then a register that held the canary overwritten alike in
+ * both runs, and the real differences: an instruction reading it that
+ * gives B another value, and a load of the argument string.  T: 0 for A,
+ * 1 for B (whose tid, random bytes and argument differ).
+ */
+#define U_SP	0x7fff0000ull
+#define U_RND	0x7fff0100ull
+#define U_ARG	0x7fff0200ull
+enum { U_ECALL = 7, U_ADDI = 13, U_ARGLOAD = 14 };	/* their groups */
+
+static void user_group(struct tv_buf *b, uint32_t insn)
+{
+	tv_enc_op(b, TV_OP_BEGIN_GROUP);
+	tv_enc_op(b, TV_OP_INCR_PC);
+	tv_enc_insn(b, insn);
+}
+
+static void user_load(struct tv_buf *b, const struct tv_config *cfg,
+		      uint32_t insn, unsigned int rd, uint64_t addr, uint64_t v)
+{
+	user_group(b, insn);
+	tv_enc_mem_req(b, cfg, addr, TV_MEM_LOAD, 3, 0);
+	tv_enc_mem_rsp(b, 3, 0, true, v);
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(rd), v);
+	tv_enc_op(b, TV_OP_END_GROUP);
+}
+
+static void user_trace(struct tv_buf *b, const struct tv_config *cfg, int t)
+{
+	uint64_t tid = t ? 4242 : 4141, rnd = t ? 0x8877665544332211ull : 0x1122334455667788ull;
+
+	tv_enc_op(b, TV_OP_BEGIN_GROUP);			/* group 0 */
+	tv_enc_op(b, TV_OP_STATE_INIT);
+	tv_enc_addl(b, cfg, TV_AS_PC, 0x10000);
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(2), U_SP);
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(4), 0x20000);	/* tp */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(14), U_RND);	/* a4 */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(12), U_ARG);	/* a2 */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(17), 178);		/* a7: gettid */
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_load(b, cfg, 0x00013283, 5, U_SP, 1);		/* 1 ld t0,0(sp): argc */
+	user_load(b, cfg, 0x01813283, 5, U_SP + 24, 0);		/* 2 ld t0,24(sp): envp */
+	user_load(b, cfg, 0x02013283, 5, U_SP + 32, 25);	/* 3 AT_RANDOM */
+	user_load(b, cfg, 0x02813283, 5, U_SP + 40, U_RND);	/* 4 its value */
+	user_load(b, cfg, 0x03013283, 5, U_SP + 48, 0);		/* 5 AT_NULL */
+	user_load(b, cfg, 0x03813283, 5, U_SP + 56, 0);		/* 6 */
+	user_group(b, 0x00000073);				/* 7 ecall */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(10), tid);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_group(b, 0x00a22023);				/* 8 sw a0,0(tp) */
+	tv_enc_mem_req(b, cfg, 0x20000, TV_MEM_STORE, 2, tid);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_load(b, cfg, 0x00073783, 15, U_RND, rnd);		/* 9 ld a5,0(a4) */
+	user_group(b, 0xf007f793);				/* 10 andi a5,a5,-256 */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(15), rnd & ~0xffull);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_group(b, 0x00f13423);				/* 11 sd a5,8(sp) */
+	tv_enc_mem_req(b, cfg, U_SP - 64, TV_MEM_STORE, 3, rnd & ~0xffull);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_group(b, 0x00700793);				/* 12 li a5,7 */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(15), 7);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_group(b, 0x00178813);				/* 13 addi a6,a5,1 */
+	tv_enc_full_reg(b, cfg, TV_REG_GPR(16), t ? 9 : 8);
+	tv_enc_op(b, TV_OP_END_GROUP);
+	user_load(b, cfg, 0x00063583, 11, U_ARG, t ? 0x33 : 0x32);	/* 14 ld a1,0(a2) */
+}
+
+static struct seen user_diff(bool user_inputs, int *rc)
+{
+	struct tv_config cfg;
+	struct tv_buf a = { 0 }, b = { 0 };
+	struct tv_diff_opts o = { 0 };
+	struct tv_diff_result res;
+	struct seen sn = { 0 };
+
+	tv_config_default(&cfg);
+	user_trace(&a, &cfg, 0);
+	user_trace(&b, &cfg, 1);
+	o.cfg_a = o.cfg_b = cfg;
+	o.user_inputs = user_inputs;
+	o.report = collect;
+	o.ctx = &sn;
+	*rc = tv_diff(a.data, a.len, b.data, b.len, &o, &res);
+	tv_buf_free(&a);
+	tv_buf_free(&b);
+	return sn;
+}
+
 int main(void)
 {
 	struct seen s;
@@ -316,6 +412,18 @@ int main(void)
 	tap_ok(rc == 0, "declared non-deterministic memory: a load from it is an input, no report");
 	rc = dev_reads("mtime");
 	tap_ok(rc == 0, "mtime includes the virt machine's ACLINT mtime register");
+
+	/* A user-mode run's inputs. */
+	s = user_diff(true, &rc);
+	tap_ok(rc == 1 && s.n == 3 && s.first.group == U_ADDI && s.first.insn == 0x00178813,
+	       "user-mode inputs declared: the tid, the AT_RANDOM bytes, the canary made "
+	       "and stored are not reported; the first report is the first real one "
+	       "(group %llu of %d, %d reports: that addi, the argument's load and its register)",
+	       (unsigned long long)s.first.group, U_ADDI, s.n);
+	s = user_diff(false, &rc);
+	tap_ok(rc == 1 && s.first.group == U_ECALL && s.n == 3 + 6,
+	       "not declared (--strict): the gettid result first (group %llu), every "
+	       "difference told (%d reports)", (unsigned long long)s.first.group, s.n);
 
 	/* A trace cut short is a divergence of its own. */
 	{

@@ -480,11 +480,14 @@ static int tv_diff_cmd(int argc, char **argv)
 	struct tv_nondet nd;
 	struct blob a, b;
 	struct report_ctx rctx = { .a_name = "A", .b_name = "B" };
+	bool strict = false;
 	int rc;
 
 	o.mode = TV_STRICT;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--strict")) {
+			strict = true;
+		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
 			char *end;
 
 			o.max = strtoull(argv[++i], &end, 0);
@@ -508,8 +511,10 @@ static int tv_diff_cmd(int argc, char **argv)
 	}
 	if (!pb)
 		return fail(EXIT_USAGE, "two traces wanted");
-	if (parse_nondet(&nd, nondet))
+	/* --strict declares nothing by default: every difference is told. */
+	if (parse_nondet(&nd, strict && nondet == default_nondet ? "none" : nondet))
 		return EXIT_USAGE;
+	o.user_inputs = !strict;
 	if ((rc = load_config(pa, cfg_text, &o.cfg_a)) || (rc = load_config(pb, cfg_text, &o.cfg_b)))
 		return rc;
 	if (o.cfg_a.xlen != o.cfg_b.xlen)
@@ -739,7 +744,8 @@ static const struct {
 	  "  A state-initialisation trace that loads ELF's segments and sets pc to\n"
 	  "  its entry (writes FILE and FILE.cfg)." },
 	{ "diff", tv_diff_cmd,
-	  "rvperf tv diff [--max N] [--nondet LIST|none] [--lenient] [--config TEXT] A B\n"
+	  "rvperf tv diff [--max N] [--nondet LIST|none] [--strict] [--lenient]\n"
+	  "               [--config TEXT] A B\n"
 	  "  Compares two traces of the same program with a shadow state each,\n"
 	  "  group by group; reports each divergence (group, pc, instruction,\n"
 	  "  element, both values) and resynchronises B from A.  LIST: register\n"
@@ -748,7 +754,11 @@ static const struct {
 	  "  time,timeh,cycle,cycleh,mcycle,mcycleh,mip,sip; mtime includes the\n"
 	  "  virt machine's ACLINT mtime register; with mip, an interrupt one\n"
 	  "  trace takes alone is an input: its handler runs uncompared).\n"
-	  "  Exit 0 same, 1 divergences." },
+	  "  A user-mode run's inputs are declared too: the results of system\n"
+	  "  calls that read the thread or process id, the clock or random bytes,\n"
+	  "  the AT_RANDOM bytes, and what the program computes from them (the\n"
+	  "  stack canary, the TCB's tid).  --strict declares nothing by default\n"
+	  "  and reports every difference.  Exit 0 same, 1 divergences." },
 	{ "record", tv_record,
 	  "rvperf tv record [-o FILE] [--xlen 32|64] [--qemu QEMU] [--plugin SO]\n"
 	  "                 [--system MACHINE] -- PROG [ARGS]\n"

@@ -44,6 +44,9 @@ $(eval $(call host-program,$(O)/tests/tv/tv-mutate,\
 	tests/tv/tv-mutate.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_PROGS += $(O)/tests/tv/tv-mutate
 HOST_TESTS += tests/tv/tandem-test.sh
+# tv diff of two user-mode runs: the kernel's and loader's inputs declared
+# (needs a plugin-capable qemu-riscv64: QEMU_USER_PLUGIN, else SKIP).
+HOST_TESTS += tests/tv/user-inputs-test.sh
 
 # make bench: decode MB/s and groups/s, diff groups/s, against the memory
 # bandwidth measured in the same run.

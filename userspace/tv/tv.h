@@ -366,6 +366,12 @@ struct tv_diff_opts {
 	enum tv_mode mode;
 	const struct tv_nondet *nondet;	/* may be NULL */
 	uint64_t max;			/* stop after this many; 0: all */
+	/* A user-mode run's inputs from its kernel and loader are declared
+	 * non-deterministic: the results of the system calls that read the
+	 * thread or process id, the clock or random bytes, and the AT_RANDOM
+	 * bytes; so is what an instruction computes from them (registers and
+	 * memory it writes), until overwritten.  See tv_shadow.c. */
+	bool user_inputs;
 	tv_report_fn report;
 	void *ctx;
 };

@@ -505,6 +505,32 @@ static bool same_ref(const struct tv_elem_ref *x, const struct tv_elem_ref *y)
 	       x->size == y->size;
 }
 
+/*
+ * A user-mode run's inputs (tv_diff_opts.user_inputs).  Its kernel and
+ * loader give it values no two runs share: thread and process ids, the
+ * clock, random bytes (getrandom, AT_RANDOM), which the program copies and
+ * computes with (the TCB's tid, the stack canary in every frame, the
+ * pointer guard).  Such a value is not resynchronised: B keeps its own, so
+ * the two shadow states keep differing where inputs went.  An instruction
+ * reading a register or memory that is tainted (marked so and differing
+ * between the states, or never known in either) writes tainted results,
+ * uncompared; one reading none writes untainted ones, compared as ever.
+ * Byte-identical groups, which the comparison skips, write the same values
+ * to both states, so a mark they leave behind no longer counts.
+ */
+struct user_inputs {
+	uint64_t regs;			/* GPRs 0-31, FPRs 32-63 */
+	struct tv_shadow mem;		/* byte 1: tainted (a byte map) */
+	bool mem_ok;
+	uint64_t sp0;			/* the first sp: argc, argv, envp, auxv */
+	bool have_sp0, at_random_done;
+	/* The group being compared. */
+	bool derived;			/* reads something tainted */
+	bool syscall_result;		/* a0 of a declared system call */
+	uint64_t pre_a0, pre_a1;	/* A's, before the group */
+	bool pre_known;
+};
+
 struct diff_ctx {
 	const struct tv_diff_opts *o;
 	struct tv_diff_result *res;
@@ -513,6 +539,7 @@ struct diff_ctx {
 	unsigned int absent;
 	int exempt_rd;		/* GPR taken from A without comparison */
 	bool stop;
+	struct user_inputs *ui;	/* NULL: opts->user_inputs off */
 };
 
 static void report(struct diff_ctx *c, const struct tv_elem_ref *e,
@@ -539,12 +566,349 @@ static void report(struct diff_ctx *c, const struct tv_elem_ref *e,
 		c->stop = true;
 }
 
+/* What an instruction reads from the registers (RV32/RV64 GC): up to three
+ * register addresses into SRC; their number.  The link register a jump
+ * writes and what a CSR instruction reads from its CSR depend on no source. */
+static unsigned int insn_sources(uint32_t insn, unsigned int xlen,
+				 uint16_t src[3])
+{
+	unsigned int n = 0, rs1 = insn >> 15 & 31, rs2 = insn >> 20 & 31;
+	unsigned int f3 = insn >> 13 & 7, r = insn >> 7 & 31, r2 = insn >> 2 & 31;
+	unsigned int p1 = 8 + (insn >> 7 & 7), p2 = 8 + (insn >> 2 & 7);
+
+#define G(x) (src[n++] = TV_REG_GPR(x))
+#define F(x) (src[n++] = TV_REG_FPR(x))
+	if ((insn & 3) == 3) {
+		switch (insn & 0x7f) {
+		case 0x03: case 0x07: case 0x13: case 0x1b: case 0x67:
+			if ((insn & 0x7f) != 0x67)
+				G(rs1);
+			break;
+		case 0x23: case 0x2f: case 0x33: case 0x3b: case 0x63:
+			G(rs1);
+			G(rs2);
+			break;
+		case 0x27:
+			G(rs1);
+			F(rs2);
+			break;
+		case 0x43: case 0x47: case 0x4b: case 0x4f:
+			F(rs1);
+			F(rs2);
+			F(insn >> 27);
+			break;
+		case 0x53:
+			switch (insn >> 27) {
+			case 0x1a: case 0x1e:	/* from an integer */
+				G(rs1);
+				break;
+			case 0x08: case 0x0b: case 0x18: case 0x1c:
+				F(rs1);
+				break;
+			default:
+				F(rs1);
+				F(rs2);
+			}
+			break;
+		}
+		return n;
+	}
+	switch ((insn & 3) << 3 | f3) {
+	case 000:			/* c.addi4spn */
+		G(2);
+		break;
+	case 001: case 002: case 003:	/* c.fld, c.lw, c.ld/c.flw */
+		G(p1);
+		break;
+	case 005:			/* c.fsd */
+		G(p1);
+		F(p2);
+		break;
+	case 006:			/* c.sw */
+		G(p1);
+		G(p2);
+		break;
+	case 007:			/* c.sd / c.fsw */
+		G(p1);
+		if (xlen == 64)
+			G(p2);
+		else
+			F(p2);
+		break;
+	case 010:			/* c.addi */
+		G(r);
+		break;
+	case 011:			/* c.addiw (RV64) / c.jal */
+		if (xlen == 64)
+			G(r);
+		break;
+	case 013:			/* c.addi16sp / c.lui */
+		if (r == 2)
+			G(2);
+		break;
+	case 014:			/* c.srli ... c.and, c.subw, c.addw */
+		G(p1);
+		if ((insn >> 10 & 3) == 3)
+			G(p2);
+		break;
+	case 016: case 017:		/* c.beqz, c.bnez */
+		G(p1);
+		break;
+	case 020:			/* c.slli */
+		G(r);
+		break;
+	case 021: case 022: case 023:	/* c.fldsp, c.lwsp, c.ldsp */
+		G(2);
+		break;
+	case 024:			/* c.jr c.mv c.ebreak c.jalr c.add */
+		if (r2 && (insn >> 12 & 1))
+			G(r);
+		if (r2)
+			G(r2);
+		break;
+	case 025:			/* c.fsdsp */
+		G(2);
+		F(r2);
+		break;
+	case 026:			/* c.swsp */
+		G(2);
+		G(r2);
+		break;
+	case 027:			/* c.sdsp / c.fswsp */
+		G(2);
+		if (xlen == 64)
+			G(r2);
+		else
+			F(r2);
+		break;
+	}
+#undef G
+#undef F
+	return n;
+}
+
+static unsigned int taint_bit(uint16_t reg)
+{
+	return TV_REG_IS_GPR(reg) ? reg - 0x1000u : reg - 0x1020u + 32u;
+}
+
+/* REG differs between the states where the inputs went. */
+static bool reg_tainted(const struct diff_ctx *c, uint16_t reg)
+{
+	struct tv_elem_ref e = { .kind = TV_K_REG, .reg = reg };
+	uint64_t va, vb;
+
+	if (!(c->ui->regs >> taint_bit(reg) & 1))
+		return false;
+	return tv_shadow_get(c->a, &e, &va) && tv_shadow_get(c->b, &e, &vb) &&
+	       va != vb;
+}
+
+/* A byte of memory: marked, and differing or never known in either. */
+static bool mem_tainted(const struct diff_ctx *c, uint64_t addr)
+{
+	uint8_t mark, va, vb;
+	bool ka, kb;
+
+	if (!c->ui->mem_ok || !mem_get(&c->ui->mem, addr, &mark) || !mark)
+		return false;
+	ka = mem_get(c->a, addr, &va);
+	kb = mem_get(c->b, addr, &vb);
+	return !ka || !kb || va != vb;
+}
+
+static void mem_mark(struct diff_ctx *c, uint64_t addr, uint64_t len, bool on)
+{
+	for (uint64_t i = 0; c->ui->mem_ok && i < len; i++)
+		mem_put(&c->ui->mem, addr + i, on);
+}
+
+/* The word at ADDR in A's state (XLEN wide), if known. */
+static bool word_at(const struct diff_ctx *c, uint64_t addr, uint64_t *v)
+{
+	struct tv_elem_ref e = { .kind = TV_K_MEM, .addr = addr,
+				 .size = (uint8_t)(c->a->cfg.xlen / 8) };
+
+	return tv_shadow_get(c->a, &e, v);
+}
+
+/*
+ * The AT_RANDOM bytes: found in the auxiliary vector above the first sp
+ * (argc, argv[], NULL, envp[], NULL, then type/value pairs) once the
+ * program has read it, which it does before it reads those bytes.
+ */
+static void find_at_random(struct diff_ctx *c)
+{
+	uint64_t w = c->a->cfg.xlen / 8, p = c->ui->sp0, v, type;
+
+	if (!c->ui->have_sp0 || c->ui->at_random_done || !word_at(c, p, &v) ||
+	    v > 4096)
+		return;
+	p += w * (v + 2);		/* envp[0] */
+	for (unsigned int i = 0; i < 4096 && word_at(c, p, &v) && v; i++)
+		p += w;
+	if (!word_at(c, p, &v))
+		return;
+	p += w;				/* past envp's NULL: the pairs */
+	for (unsigned int i = 0; i < 64; i++, p += 2 * w) {
+		if (!word_at(c, p, &type) || !word_at(c, p + w, &v))
+			return;	/* not read yet */
+		if (type == 0)
+			break;
+		if (type == 25) {	/* AT_RANDOM: 16 bytes at v */
+			mem_mark(c, v, 16, true);
+			break;
+		}
+	}
+	c->ui->at_random_done = true;
+}
+
+/* riscv64 Linux system calls whose results differ from run to run: the
+ * buffer they fill (argument register, length; or len_reg: the length is
+ * that argument), or none. */
+static bool nondet_syscall(uint64_t nr, unsigned int *buf_arg,
+			   uint64_t *len, int *len_arg)
+{
+	static const struct {
+		uint16_t nr;
+		int8_t buf_arg, len_arg;
+		uint16_t len;
+	} calls[] = {
+		{ 96, -1, -1, 0 },	/* set_tid_address: the tid */
+		{ 172, -1, -1, 0 },	/* getpid */
+		{ 173, -1, -1, 0 },	/* getppid */
+		{ 178, -1, -1, 0 },	/* gettid */
+		{ 220, -1, -1, 0 },	/* clone: the child's id */
+		{ 435, -1, -1, 0 },	/* clone3 */
+		{ 113, 1, -1, 16 },	/* clock_gettime */
+		{ 403, 1, -1, 16 },	/* clock_gettime64 (RV32) */
+		{ 169, 0, -1, 16 },	/* gettimeofday */
+		{ 153, 0, -1, 32 },	/* times */
+		{ 165, 1, -1, 144 },	/* getrusage */
+		{ 179, 0, -1, 112 },	/* sysinfo */
+		{ 278, 0, 1, 0 },	/* getrandom */
+	};
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (calls[i].nr == nr) {
+			*buf_arg = (unsigned int)calls[i].buf_arg;
+			*len_arg = calls[i].len_arg;
+			*len = calls[i].len;
+			return true;
+		}
+	return false;
+}
+
+/* Before group GA is applied: does its instruction read anything tainted? */
+static void inputs_before(struct diff_ctx *c, const struct tv_group *ga)
+{
+	struct user_inputs *ui = c->ui;
+	struct tv_elem_ref a0 = { .kind = TV_K_REG, .reg = TV_REG_GPR(10) };
+	struct tv_elem_ref a1 = { .kind = TV_K_REG, .reg = TV_REG_GPR(11) };
+	uint16_t src[3];
+	uint32_t insn = 0;
+	bool has_insn = false;
+
+	ui->derived = false;
+	ui->pre_known = tv_shadow_get(c->a, &a0, &ui->pre_a0) &&
+			tv_shadow_get(c->a, &a1, &ui->pre_a1);
+	find_at_random(c);
+	for (size_t i = 0; i < ga->n_items; i++) {
+		const struct tv_item *it = &ga->items[i];
+
+		if (it->op == TV_OP_INSN16 || it->op == TV_OP_INSN32) {
+			insn = (uint32_t)it->value;
+			has_insn = true;
+		} else if (it->op == TV_OP_MEM_REQ && it->id != TV_MEM_STORE &&
+			   it->id != TV_MEM_FETCH) {
+			for (unsigned int k = 0; k < (1u << it->size); k++)
+				ui->derived |= mem_tainted(c, it->value + k);
+		}
+	}
+	if (!has_insn)
+		return;
+	for (unsigned int i = 0, n = insn_sources(insn, c->a->cfg.xlen, src); i < n; i++)
+		ui->derived |= reg_tainted(c, src[i]);
+}
+
+/* After A's and B's groups are applied: a declared system call's result. */
+static void inputs_syscall(struct diff_ctx *c)
+{
+	struct user_inputs *ui = c->ui;
+	struct tv_elem_ref a7 = { .kind = TV_K_REG, .reg = TV_REG_GPR(17) };
+	uint64_t nr, len;
+	unsigned int buf_arg;
+	int len_arg;
+
+	ui->syscall_result = false;
+	/* A user-mode ecall: the kernel is not traced, so the next group is
+	 * the instruction after it. */
+	if (!c->a->has_insn || c->a->insn != 0x00000073 ||
+	    c->a->pc != c->a->pc_before + 4 || !tv_shadow_get(c->a, &a7, &nr) ||
+	    !nondet_syscall(nr, &buf_arg, &len, &len_arg))
+		return;
+	ui->syscall_result = true;
+	if (buf_arg <= 1 && ui->pre_known) {
+		uint64_t buf = buf_arg ? ui->pre_a1 : ui->pre_a0;
+
+		if (len_arg >= 0)
+			len = len_arg ? ui->pre_a1 : ui->pre_a0;
+		mem_mark(c, buf, len < (1u << 20) ? len : 1u << 20, true);
+	}
+}
+
+/* After the comparison: what the group wrote is tainted or not. */
+static void inputs_after(struct diff_ctx *c)
+{
+	struct user_inputs *ui = c->ui;
+	const struct tv_shadow *s[2] = { c->a, c->b };
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k]->n_touched; i++) {
+			const struct tv_elem_ref *e = &s[k]->touched[i];
+			bool t = ui->derived || (ui->syscall_result &&
+						 e->kind == TV_K_REG &&
+						 e->reg == TV_REG_GPR(10));
+
+			if (e->kind == TV_K_REG && (TV_REG_IS_GPR(e->reg) ||
+						    TV_REG_IS_FPR(e->reg))) {
+				if (t)
+					ui->regs |= 1ull << taint_bit(e->reg);
+				else
+					ui->regs &= ~(1ull << taint_bit(e->reg));
+			}
+		}
+	/* Memory the group wrote (not what a load observed). */
+	for (size_t i = 0; i < c->ga->n_items; i++) {
+		const struct tv_item *it = &c->ga->items[i];
+
+		if (it->op == TV_OP_MEM_REQ && it->id != TV_MEM_LOAD &&
+		    it->id != TV_MEM_LR && it->id != TV_MEM_FETCH)
+			mem_mark(c, it->value, 1u << it->size, ui->derived);
+	}
+}
+
+/* An element the group wrote from inputs: neither compared nor copied. */
+static bool from_inputs(const struct diff_ctx *c, const struct tv_elem_ref *e)
+{
+	if (!c->ui)
+		return false;
+	if (c->ui->syscall_result && e->kind == TV_K_REG && e->reg == TV_REG_GPR(10))
+		return true;
+	return c->ui->derived && (e->kind == TV_K_MEM || e->kind == TV_K_STDATA ||
+				  e->kind == TV_K_EADDR || e->kind == TV_K_PADDR ||
+				  (e->kind == TV_K_REG && (TV_REG_IS_GPR(e->reg) ||
+							   TV_REG_IS_FPR(e->reg))));
+}
+
 static void compare_elem(struct diff_ctx *c, const struct tv_elem_ref *e)
 {
 	uint64_t va = 0, vb = 0;
 	bool ka, kb;
 
 	if (c->absent & tv_elem_class(e))
+		return;
+	if (from_inputs(c, e))
 		return;
 	if (e->kind == TV_K_REG && e->reg == TV_REG_GPR(c->exempt_rd) && c->exempt_rd) {
 		if (tv_shadow_get(c->a, e, &va))
@@ -755,6 +1119,28 @@ static enum tv_status excursion(struct tv_decoder *d, struct tv_shadow *s,
 	return tv_dec_next(d, g);
 }
 
+/* The first sp: from trace A's first groups (the state at the start). */
+static void user_inputs_init(struct user_inputs *ui, struct diff_ctx *c,
+			     const uint8_t *a, size_t alen)
+{
+	struct tv_decoder d;
+	struct tv_group g;
+
+	memset(ui, 0, sizeof(*ui));
+	ui->mem_ok = !tv_shadow_init(&ui->mem, &c->o->cfg_a);
+	tv_dec_init(&d, &c->o->cfg_a, c->o->mode);
+	tv_dec_set_buffer(&d, a, alen);
+	for (int n = 0; n < 4 && !ui->have_sp0 && tv_dec_next(&d, &g) == TV_GROUP; n++)
+		for (size_t i = 0; i < g.n_items; i++)
+			if (g.items[i].op == TV_OP_FULL_REG &&
+			    g.items[i].reg == TV_REG_GPR(2)) {
+				ui->sp0 = g.items[i].value;
+				ui->have_sp0 = true;
+			}
+	tv_dec_free(&d);
+	c->ui = ui;
+}
+
 int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	    const struct tv_diff_opts *opts, struct tv_diff_result *res)
 {
@@ -762,6 +1148,7 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	struct tv_shadow sa, sb;
 	struct tv_group ga, gb;
 	struct diff_ctx c = { .o = opts, .res = res, .a = &sa, .b = &sb };
+	struct user_inputs ui = { 0 };
 	size_t pa = 0, pb = 0;	/* where the fast path is */
 	size_t agree = 0;	/* A's bytes from pa agree with B's up to here */
 	size_t agree_delta = 0;	/* ... for this pb - pa */
@@ -786,6 +1173,8 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 
 		irq_nondet = opts->nondet && tv_nondet_has(opts->nondet, &mip);
 	}
+	if (opts->user_inputs)
+		user_inputs_init(&ui, &c, a, alen);
 	while (!c.stop) {
 		enum tv_status sta, stb;
 
@@ -860,11 +1249,17 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 							: "trace B ends here");
 			break;
 		}
+		if (c.ui)
+			inputs_before(&c, &ga);
 		tv_shadow_apply(&sa, &ga);
 		tv_shadow_apply(&sb, &gb);
 		c.ga = &ga;
 		c.gb = &gb;
+		if (c.ui)
+			inputs_syscall(&c);
 		compare_groups(&c);
+		if (c.ui)
+			inputs_after(&c);
 		res->groups++;
 		pa = da.pos;
 		pb = db.pos;
@@ -873,6 +1268,8 @@ int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	tv_dec_free(&db);
 	tv_shadow_free(&sa);
 	tv_shadow_free(&sb);
+	if (c.ui)
+		tv_shadow_free(&ui.mem);
 	if (rc == 0 && res->divergences)
 		rc = 1;
 	return rc;
