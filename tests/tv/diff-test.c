@@ -297,6 +297,7 @@ static void user_trace(struct tv_buf *b, const struct tv_config *cfg, int t)
 	tv_enc_op(b, TV_OP_BEGIN_GROUP);			/* group 0 */
 	tv_enc_op(b, TV_OP_STATE_INIT);
 	tv_enc_addl(b, cfg, TV_AS_PC, 0x10000);
+	tv_enc_addl(b, cfg, TV_AS_PRIV, 0);			/* U-mode */
 	tv_enc_full_reg(b, cfg, TV_REG_GPR(2), U_SP);
 	tv_enc_full_reg(b, cfg, TV_REG_GPR(4), 0x20000);	/* tp */
 	tv_enc_full_reg(b, cfg, TV_REG_GPR(14), U_RND);	/* a4 */

@@ -1119,7 +1119,8 @@ static enum tv_status excursion(struct tv_decoder *d, struct tv_shadow *s,
 	return tv_dec_next(d, g);
 }
 
-/* The first sp: from trace A's first groups (the state at the start). */
+/* The first sp: from trace A's first groups (the state at the start), in
+ * U-mode only (a bare-metal program has no auxiliary vector). */
 static void user_inputs_init(struct user_inputs *ui, struct diff_ctx *c,
 			     const uint8_t *a, size_t alen)
 {
@@ -1130,13 +1131,21 @@ static void user_inputs_init(struct user_inputs *ui, struct diff_ctx *c,
 	ui->mem_ok = !tv_shadow_init(&ui->mem, &c->o->cfg_a);
 	tv_dec_init(&d, &c->o->cfg_a, c->o->mode);
 	tv_dec_set_buffer(&d, a, alen);
-	for (int n = 0; n < 4 && !ui->have_sp0 && tv_dec_next(&d, &g) == TV_GROUP; n++)
-		for (size_t i = 0; i < g.n_items; i++)
-			if (g.items[i].op == TV_OP_FULL_REG &&
-			    g.items[i].reg == TV_REG_GPR(2)) {
-				ui->sp0 = g.items[i].value;
-				ui->have_sp0 = true;
+	for (int n = 0; n < 4 && !ui->have_sp0 && tv_dec_next(&d, &g) == TV_GROUP; n++) {
+		bool user = false, sp = false;
+
+		for (size_t i = 0; i < g.n_items; i++) {
+			const struct tv_item *it = &g.items[i];
+
+			if (it->op == TV_OP_FULL_REG && it->reg == TV_REG_GPR(2)) {
+				ui->sp0 = it->value;
+				sp = true;
 			}
+			if (it->op == TV_OP_ADDL_STATE && it->id == TV_AS_PRIV)
+				user = it->value == 0;
+		}
+		ui->have_sp0 = sp && user;
+	}
 	tv_dec_free(&d);
 	c->ui = ui;
 }
