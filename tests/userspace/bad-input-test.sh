@@ -5,7 +5,7 @@
 # accepted.  report: an --elf of another build (build id), of another
 # machine, missing; --symfs missing, with and without a trailing slash;
 # --top -3; several -i, one missing.  autofdo: recordings filtered otherwise than any, an --elf of
-# another build, --force, the usage.  record: relative program paths made
+# another build or program under any name, --force, the usage.  record: relative program paths made
 # absolute, -j without u on user-mode QEMU, --qemu and -o that cannot work.
 set -u
 . tests/tap.sh
@@ -102,6 +102,21 @@ fails_in_one_line "autofdo --elf of another build: refused, both build ids named
 	"$rvperf" autofdo -i "$tmp/any.data" --elf "$tmp/other/branchy" -o "$tmp/x.afdo"
 "$rvperf" autofdo -i "$tmp/any.data" --elf "$tmp/other/branchy" --force -o "$tmp/x.afdo" 2>/dev/null
 ok $? "autofdo --elf of another build with --force: a profile"
+# Whatever the names: another build, and another program, under other names.
+cp "$tmp/other/branchy" "$tmp/other/renamed"
+fails_in_one_line "autofdo --elf of another build under another name: refused" \
+	"autofdo: .*other/renamed: build id [0-9a-f]{40}, the recording's branchy has [0-9a-f]{40} \(--force" \
+	"$rvperf" autofdo -i "$tmp/any.data" --elf "$tmp/other/renamed" -o "$tmp/y.afdo"
+$cc -O2 -g -static -o "$tmp/other/another" tests/userspace/afdo/inlined.c
+fails_in_one_line "autofdo --elf of another program: refused" \
+	"autofdo: .*other/another: build id [0-9a-f]{40}, the recording's branchy has [0-9a-f]{40} \(--force" \
+	"$rvperf" autofdo -i "$tmp/any.data" --elf "$tmp/other/another" -o "$tmp/y.afdo"
+[ ! -e "$tmp/y.afdo" ]
+ok $? "and no profile was written"
+cp "$tmp/branchy" "$tmp/other/same-build"
+"$rvperf" autofdo -i "$tmp/any.data" --elf "$tmp/other/same-build" -o "$tmp/same.afdo" 2>/dev/null &&
+	cmp -s "$tmp/any.afdo" "$tmp/same.afdo"
+ok $? "the recorded build under another name: the same profile"
 
 # ---- rvperf record
 mkdir "$tmp/run" "$tmp/elsewhere"
