@@ -93,6 +93,226 @@ static int is_code(Elf *elf, GElf_Word shndx)
 	       (shdr.sh_flags & SHF_EXECINSTR);
 }
 
+/*
+ * perf's name@plt stubs: the .plt entries of a dynamically linked program
+ * are in no symbol table, so each is named after its .rela.plt relocation
+ * (the GOT slot it jumps through, and that slot's symbol), in their order.
+ * RISC-V's psABI layout (ELF32 and ELF64 alike): a 32-byte header, the
+ * lazy resolver's trampoline, named ".plt" as perf names it, then one
+ * 16-byte entry per relocation.  perf 6.12 takes the header for one entry
+ * (16 bytes: sh_entsize) on RISC-V and names each stub after the previous
+ * relocation's symbol; objdump and this code agree on the psABI's.  Other
+ * machines get no PLT names.
+ */
+#define RISCV_PLT_HEADER	32
+#define RISCV_PLT_ENTRY		16
+
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, shdr) &&
+		    (n = elf_strptr(elf, strndx, shdr->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	return NULL;
+}
+
+static int add_plt_sym(struct elf_syms *es, uint64_t addr, uint64_t size,
+		       const char *name, const char *suffix)
+{
+	size_t len = strlen(name) + strlen(suffix) + 1;
+	char *copy = malloc(len);
+	void *p = realloc(es->plt, (es->nr_plt + 1) * sizeof(*es->plt));
+
+	if (!copy || !p) {
+		free(copy);
+		if (p)
+			es->plt = p;
+		return fail(es, "out of memory");
+	}
+	es->plt = p;
+	snprintf(copy, len, "%s%s", name, suffix);
+	es->plt[es->nr_plt].addr = addr;
+	es->plt[es->nr_plt].size = size;
+	es->plt[es->nr_plt++].name = copy;
+	return 0;
+}
+
+static int load_plt(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr plt, rel, dynsym;
+	Elf_Scn *scn_rel, *scn_dynsym;
+	Elf_Data *rels, *syms;
+	size_t i, n;
+	int rela;
+
+	if (es->machine != ELF_MACHINE_RISCV ||
+	    !section_named(elf, ".plt", &plt) || plt.sh_type == SHT_NOBITS ||
+	    plt.sh_size < RISCV_PLT_HEADER)
+		return 0;
+	scn_rel = section_named(elf, ".rela.plt", &rel);
+	rela = 1;
+	if (!scn_rel) {
+		scn_rel = section_named(elf, ".rel.plt", &rel);
+		rela = 0;
+	}
+	if (!scn_rel || !rel.sh_entsize ||
+	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL) ||
+	    !(scn_dynsym = elf_getscn(elf, rel.sh_link)) ||
+	    !gelf_getshdr(scn_dynsym, &dynsym) ||
+	    !(rels = elf_getdata(scn_rel, NULL)) ||
+	    !(syms = elf_getdata(scn_dynsym, NULL)))
+		return 0;
+	if (add_plt_sym(es, plt.sh_addr, RISCV_PLT_HEADER, ".plt", ""))
+		return -1;
+	n = rel.sh_size / rel.sh_entsize;
+	for (i = 0; i < n; i++) {
+		uint64_t at = plt.sh_addr + RISCV_PLT_HEADER +
+			      i * RISCV_PLT_ENTRY;
+		const char *name = NULL;
+		size_t symidx;
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+
+		if (at + RISCV_PLT_ENTRY > plt.sh_addr + plt.sh_size)
+			break;
+		if (rela ? !gelf_getrela(rels, (int)i, &ra) :
+			   !gelf_getrel(rels, (int)i, &r))
+			continue;
+		symidx = rela ? GELF_R_SYM(ra.r_info) : GELF_R_SYM(r.r_info);
+		if (symidx && gelf_getsym(syms, (int)symidx, &sym))
+			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		/* An IRELATIVE slot has no symbol: the stub stays unnamed. */
+		if (name && *name && add_plt_sym(es, at, RISCV_PLT_ENTRY, name,
+						 "@plt"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Room for the PLT stubs after nr symbols, and the stubs there. */
+static struct elf_sym *with_plt(struct elf_syms *es, struct elf_sym *syms,
+				size_t *nr)
+{
+	struct elf_sym *p = realloc(syms, (*nr + es->nr_plt + 1) *
+					  sizeof(*syms));
+
+	if (!p)
+		return NULL;
+	memcpy(p + *nr, es->plt, es->nr_plt * sizeof(*p));
+	*nr += es->nr_plt;
+	return p;
+}
+
+/* Whether elf has a section of type type, or one named name (NULL: any). */
+static int has_section(Elf *elf, GElf_Word type, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t strndx;
+	const char *n;
+
+	if (name && elf_getshdrstrndx(elf, &strndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (!name && sh.sh_type == type)
+			return 1;
+		if (name && (n = elf_strptr(elf, strndx, sh.sh_name)) &&
+		    !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * es->warning, when the file's addresses cannot all be named: no symbol
+ * table of its own or in a debug file (only its exported functions, from
+ * .dynsym, are named), or no DWARF (no source lines).  It says where the
+ * debug file was looked for, as libdwfl's standard search goes: by build
+ * id under /usr/lib/debug/.build-id/, then its .gnu_debuglink name (else
+ * its own name with .debug) beside it, in .debug/ beside it and under
+ * /usr/lib/debug/; last, when DEBUGINFOD_URLS is set, at the debuginfod
+ * servers it names (elfutils' client, which libdwfl asks itself).
+ */
+static void note_missing(struct elf_syms *es, const char *path,
+			 Dwfl_Module *mod, int nsyms)
+{
+	const char *debugfile = NULL, *link = NULL, *urls, *base;
+	char dir[1024], idpath[128] = "", name[256];
+	GElf_Addr bias;
+	GElf_Word crc;
+	Elf *main_elf = dwfl_module_getelf(mod, &bias);
+	int symtab, dwarf;
+	unsigned int i;
+
+	if (!main_elf)
+		return;
+	symtab = has_section(main_elf, SHT_SYMTAB, NULL);
+	dwarf = has_section(main_elf, 0, ".debug_info");
+	/* Both libdwfl's symbol table and its DWARF come from the debug file
+	 * when the file has none: this looks for it. */
+	if (!dwarf)
+		dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (debugfile)
+		symtab = 1;
+	/* A debug file from debuginfod has no name in libdwfl: the symbol
+	 * table's owner says where it was read. */
+	if (!symtab && nsyms > 1) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		Elf *owner = NULL;
+
+		dwfl_module_getsym_info(mod, 1, &sym, &addr, NULL, &owner,
+					NULL);
+		symtab = owner && owner != main_elf &&
+			 has_section(owner, SHT_SYMTAB, NULL);
+	}
+	if (symtab && dwarf)
+		return;
+	link = dwelf_elf_gnu_debuglink(main_elf, &crc);
+	base = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", base ? (int)(base - path) : 1,
+		 base ? path : ".");
+	base = base ? base + 1 : path;
+	snprintf(name, sizeof(name), "%s%s", link ? link : base,
+		 link ? "" : ".debug");
+	if (es->build_id_size) {
+		int at = snprintf(idpath, sizeof(idpath),
+				  "/usr/lib/debug/.build-id/%02x/",
+				  es->build_id[0]);
+
+		for (i = 1; i < es->build_id_size; i++)
+			at += snprintf(idpath + at, sizeof(idpath) - (size_t)at,
+				       "%02x", es->build_id[i]);
+		snprintf(idpath + at, sizeof(idpath) - (size_t)at, ".debug, ");
+	}
+	urls = getenv("DEBUGINFOD_URLS");
+	/* libdwfl looks under /usr/lib/debug by name for absolute paths
+	 * only. */
+	snprintf(es->warning, sizeof(es->warning),
+		 "%s (debug file looked for: %s%.200s/%.80s, "
+		 "%.200s/.debug/%.80s%s%.200s%s%.80s%s%.100s)",
+		 !symtab ? "no symbol table and no debug information, only "
+			   "its exported functions are named" :
+			   "no debug information, no source lines",
+		 idpath, dir, name, dir, name,
+		 dir[0] == '/' ? ", /usr/lib/debug" : "",
+		 dir[0] == '/' ? dir : "", dir[0] == '/' ? "/" : "",
+		 dir[0] == '/' ? name : "",
+		 urls && *urls ? ", debuginfod at " : "; no DEBUGINFOD_URLS",
+		 urls && *urls ? urls : "");
+}
+
 static int load_symbols(struct elf_syms *es, const char *path)
 {
 	Dwfl_Module *mod = NULL;
@@ -103,9 +323,9 @@ static int load_symbols(struct elf_syms *es, const char *path)
 		return -1;
 	dwfl_getmodules(es->dwfl, first_module, &mod, 0);
 	n = mod ? dwfl_module_getsymtab(mod) : -1;
-	if (n <= 0)
-		return 0;	/* no symbols at all: addresses stay numbers */
-	es->syms = calloc((size_t)n, sizeof(*es->syms));
+	if (mod)
+		note_missing(es, path, mod, n);
+	es->syms = calloc(n > 0 ? (size_t)n : 1, sizeof(*es->syms));
 	if (!es->syms)
 		return fail(es, "out of memory");
 	for (i = 1; i < n; i++) {	/* 0 is the null symbol */
@@ -130,6 +350,13 @@ static int load_symbols(struct elf_syms *es, const char *path)
 		es->syms[es->nr_syms].size = sym.st_size;
 		es->syms[es->nr_syms].name = name;
 		es->nr_syms++;
+	}
+	if (es->nr_plt) {
+		struct elf_sym *p = with_plt(es, es->syms, &es->nr_syms);
+
+		if (!p)
+			return fail(es, "out of memory");
+		es->syms = p;
 	}
 	qsort(es->syms, es->nr_syms, sizeof(*es->syms), cmp_sym);
 	return 0;
@@ -289,10 +516,10 @@ int elf_syms_load_perf(struct elf_syms *es, const char *path)
 	es->nr_syms = 0;
 	dwfl_getmodules(es->dwfl, first_module, &mod, 0);
 	nsyms = mod ? dwfl_module_getsymtab(mod) : -1;
-	if (nsyms <= 0)
-		return 0;
-	ps = calloc((size_t)nsyms, sizeof(*ps));
-	es->syms = calloc((size_t)nsyms, sizeof(*es->syms));
+	if (nsyms < 0)
+		nsyms = 0;
+	ps = calloc((size_t)nsyms + es->nr_plt + 1, sizeof(*ps));
+	es->syms = calloc((size_t)nsyms + es->nr_plt + 1, sizeof(*es->syms));
 	if (!ps || !es->syms) {
 		free(ps);
 		elf_syms_free(es);
@@ -318,6 +545,11 @@ int elf_syms_load_perf(struct elf_syms *es, const char *path)
 		ps[n].binding = GELF_ST_BIND(sym.st_info);
 		ps[n].order = n;
 		n++;
+	}
+	for (i = 0; i < es->nr_plt; i++, n++) {	/* as perf adds them */
+		ps[n].sym = es->plt[i];
+		ps[n].binding = STB_GLOBAL;
+		ps[n].order = n;
 	}
 	/* perf's symbols__fixup_duplicate: one symbol per address, the best
 	 * of them in symbol-table order; then symbols__fixup_end: an unsized
@@ -404,6 +636,8 @@ static int load(struct elf_syms *es, const char *path, int symbols)
 			    elf_errmsg(-1));
 	}
 	err = load_headers(es, elf);
+	if (!err && symbols)
+		err = load_plt(es, elf);
 	elf_end(elf);
 	close(fd);
 	if (!err && symbols)
@@ -426,8 +660,12 @@ int elf_syms_load_headers(struct elf_syms *es, const char *path)
 void elf_syms_free(struct elf_syms *es)
 {
 	char error[sizeof(es->error)];
+	size_t i;
 
 	memcpy(error, es->error, sizeof(error));
+	for (i = 0; i < es->nr_plt; i++)
+		free((char *)es->plt[i].name);
+	free(es->plt);
 	free(es->syms);
 	free(es->segments);
 	if (es->dwfl)

@@ -36,11 +36,17 @@ struct elf_syms {
 	uint64_t entry;			/* e_entry */
 	struct elf_sym *syms;
 	size_t nr_syms;
+	struct elf_sym *plt;		/* the name@plt stubs (names owned) */
+	size_t nr_plt;
 	struct elf_segment *segments;
 	size_t nr_segments;
 	void *dwfl;			/* owns the names (Dwfl *) */
 	unsigned char build_id[20];
 	unsigned int build_id_size;
+	/* Set by elf_syms_load when the file has no symbol table (neither
+	 * its own nor a debug file's) or no debug information: what is
+	 * missing and where the debug file was looked for, one line. */
+	char warning[1400];
 	char error[200];
 };
 
