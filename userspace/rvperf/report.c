@@ -279,6 +279,17 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 	return status;
 }
 
+/* The model's warnings from the from-th on, one line each (a file of
+ * unnamed addresses: not found, no symbols, no debug information); returns
+ * how many there are. */
+static size_t show_warnings(const struct report_model *m, size_t from)
+{
+	for (; from < m->nr_warnings; from++)
+		fprintf(stderr, "rvperf report: warning: %s\n",
+			m->warnings[from]);
+	return m->nr_warnings;
+}
+
 int report_run(const struct report_options *opt)
 {
 	struct symbol_source src = { .opt = opt };
@@ -287,7 +298,7 @@ int report_run(const struct report_options *opt)
 	struct pd_reader r;
 	struct stat st;
 	char *name;
-	size_t i, len = 1;
+	size_t i, len = 1, shown = 0;
 	int nomem = 0, status = 0, s;
 
 	if (opt->symfs && stat(opt->symfs, &st)) {
@@ -352,7 +363,7 @@ int report_run(const struct report_options *opt)
 	if (nomem || report_model_analyse(&m, opt->top)) {
 		fprintf(stderr, "rvperf report: out of memory\n");
 		status = REPORT_BAD_DATA;
-	} else if (opt->html) {
+	} else if ((shown = show_warnings(&m, 0)), opt->html) {
 		FILE *f = fopen(opt->html, "w");
 
 		if (!f || report_render_html(&m, f, opt->top) || fclose(f)) {
@@ -363,6 +374,7 @@ int report_run(const struct report_options *opt)
 	} else {
 		report_render_text(&m, stdout, opt->top);
 	}
+	show_warnings(&m, shown);
 	report_model_free(&m);
 	free(name);
 	return status;

@@ -52,6 +52,7 @@ struct mapping {
 	int image_failed;
 	struct dw_info *dw;	/* its source lines */
 	int dw_failed;
+	struct report_model *model;	/* takes the warnings about file */
 };
 
 /*
@@ -80,6 +81,8 @@ struct report_model_input {
 	struct tally pairs;
 	struct tally ips;		/* each sample's IP */
 	uint64_t samples, records;
+	char **labels;			/* source-line rows' inline chains */
+	size_t nr_labels;
 };
 
 static uint64_t tally_hash(const uint64_t *key, size_t kw)
@@ -157,15 +160,46 @@ struct ip_count {
 
 /* ---- addresses to names */
 
+/* Adds "file: what" to the model's warnings, once per file. */
+static void warn_file(struct report_model *model, const char *file,
+		      const char *what)
+{
+	size_t i, len = strlen(file);
+	char **p, *w;
+
+	for (i = 0; i < model->nr_warnings; i++)
+		if (!strncmp(model->warnings[i], file, len) &&
+		    model->warnings[i][len] == ':')
+			return;
+	p = realloc(model->warnings, (model->nr_warnings + 1) * sizeof(*p));
+	if (!p)
+		return;
+	model->warnings = p;
+	w = malloc(len + strlen(what) + 3);
+	if (!w)
+		return;
+	sprintf(w, "%s: %s", file, what);
+	model->warnings[model->nr_warnings++] = w;
+}
+
 static struct elf_syms *elf_for(struct mapping *m)
 {
 	if (m->elf || m->elf_failed || !m->file)
 		return m->elf;
 	m->elf = calloc(1, sizeof(*m->elf));
 	if (!m->elf || elf_syms_load(m->elf, m->file)) {
+		if (m->elf && m->model) {
+			char what[sizeof(m->elf->error) + 40];
+
+			snprintf(what, sizeof(what), "%s (its addresses stay "
+				 "unnamed)", m->elf->error);
+			warn_file(m->model, m->file, what);
+		}
 		free(m->elf);
 		m->elf = NULL;
 		m->elf_failed = 1;
+	} else if (m->elf->warning[0] && m->model) {
+		warn_file(m->model, m->file, m->elf->warning);
 	}
 	return m->elf;
 }
@@ -310,6 +344,46 @@ static int line_of(struct report_model_input *rp, uint64_t addr,
 	return 1;
 }
 
+/* The function a source-line row names for a runtime address, as
+ * `addr2line -i` attributes it: code inlined from another function is that
+ * function's ("match_len, inlined in find_long"; deeper nests name each
+ * level), code of the function itself keeps its symbol's name.  The
+ * outermost level is the symbol's name when there is one (a clone such as
+ * foo.part.0 is not foo), so a row agrees with the function table.  NULL
+ * when unknown; *owned is set to a string the caller keeps. */
+static const char *line_function(struct report_model_input *rp,
+				 uint64_t addr, char **owned)
+{
+	struct mapping *m = mapping_of(rp, addr);
+	struct elf_syms *es = m ? elf_for(m) : NULL;
+	struct dw_info *dw = es ? dw_for(m) : NULL;
+	const char *outer = function_of(rp, addr);
+	struct dw_frame fr[16];
+	uint64_t vaddr;
+	size_t len = 0, at = 0;
+	char *s;
+	int n, k;
+
+	*owned = NULL;
+	if (!dw || !elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr) ||
+	    (n = dw_lookup(dw, vaddr, fr, 16)) <= 1)
+		return outer;
+	if (!outer)
+		outer = fr[n - 1].name;
+	for (k = 0; k < n - 1; k++)
+		len += strlen(fr[k].name) + sizeof(", inlined in ");
+	len += strlen(outer) + 1;
+	s = malloc(len);
+	if (!s)
+		return outer;
+	for (k = 0; k < n; k++)
+		at += (size_t)snprintf(s + at, len - at, "%s%s",
+				       k ? ", inlined in " : "",
+				       k == n - 1 ? outer : fr[k].name);
+	*owned = s;
+	return s;
+}
+
 void report_model_line_addr(const struct report_model *m, uint64_t addr,
 			    char *buf, size_t size)
 {
@@ -390,6 +464,7 @@ int report_model_add_mapping(struct report_model *model, uint64_t start,
 	m->start = start;
 	m->len = len;
 	m->pgoff = pgoff;
+	m->model = model;
 	if (!symbol_file)
 		return 0;
 	m->file = strdup(symbol_file);
@@ -1062,7 +1137,10 @@ static int cmp_line(const void *a, const void *b)
 		return strcmp(x->func ? x->func : "?", y->func ? y->func : "?");
 	}
 	c = strcmp(x->file, y->file);
-	return c ? c : (int)x->line - (int)y->line;
+	if (c || x->line != y->line)
+		return c ? c : (int)x->line - (int)y->line;
+	/* one line inlined into two functions: a row each */
+	return strcmp(x->func ? x->func : "?", y->func ? y->func : "?");
 }
 
 static int cmp_line_samples(const void *a, const void *b)
@@ -1085,9 +1163,23 @@ static int lines(struct report_model *an, const struct ip_count *ips,
 	if (!t)
 		return -1;
 	for (i = 0; i < nr_ips; i++) {
+		char *owned;
+
 		if (!line_of(rp, ips[i].ip, &t[n].file, &t[n].line))
 			t[n].file = NULL;
-		t[n].func = function_of(rp, ips[i].ip);
+		t[n].func = line_function(rp, ips[i].ip, &owned);
+		if (owned) {
+			char **p = realloc(rp->labels, (rp->nr_labels + 1) *
+						       sizeof(*p));
+
+			if (!p) {
+				free(owned);
+				free(t);
+				return -1;
+			}
+			rp->labels = p;
+			rp->labels[rp->nr_labels++] = owned;
+		}
 		t[n].samples = ips[i].count;
 		n++;
 	}
@@ -1353,10 +1445,16 @@ void report_model_free(struct report_model *m)
 			free(rp->maps[i].file);
 		}
 		free(rp->maps);
+		for (i = 0; i < rp->nr_labels; i++)
+			free(rp->labels[i]);
+		free(rp->labels);
 		free(rp->edges.slot);
 		free(rp->pairs.slot);
 		free(rp->ips.slot);
 		free(rp);
 	}
+	for (i = 0; i < m->nr_warnings; i++)
+		free(m->warnings[i]);
+	free(m->warnings);
 	memset(m, 0, sizeof(*m));
 }

@@ -65,7 +65,10 @@ struct indirect {
 struct line_samples {
 	const char *file;		/* NULL: no line information */
 	unsigned int line;
-	const char *func;		/* the function the code is in */
+	const char *func;		/* the function the code is in; code
+					 * inlined from another names that
+					 * one first, as addr2line -i does:
+					 * "inner, inlined in outer" */
 	uint64_t samples;
 };
 
@@ -128,6 +131,12 @@ struct report_model {
 	/* the next hottest named functions' (the HTML page's drill-down) */
 	struct annotation more[REPORT_MORE_ANNOTATIONS];
 	size_t nr_more;
+	/* One line per symbol file whose addresses cannot all be named
+	 * ("FILE: no symbol table ...", "FILE: not found"), in the order
+	 * they were met; the producer shows them.  Files are read as their
+	 * addresses are named, so analysing and rendering may add more. */
+	char **warnings;
+	size_t nr_warnings;
 	struct report_model_input *in;
 };
 
