@@ -26,7 +26,8 @@ $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin \
 	-Iuserspace/nexus))
 HOST_PROGS += $(RVPERF)
-$(RVPERF) $(O)/tests/userspace/gen-trace $(O)/tests/userspace/dwarf-lookup: \
+$(RVPERF) $(O)/tests/userspace/gen-trace $(O)/tests/userspace/dwarf-lookup \
+	$(O)/tests/userspace/elf-syms-dump: \
 	HOST_LDFLAGS += $(ELFUTILS_LIBS)
 
 # The sample workload, for the guest (make run, perf-tool test).
@@ -68,7 +69,11 @@ $(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\
 	tests/userspace/dwarf-lookup.c $(DWARF_SRCS) $(ELF_SRCS),\
 	-Iuserspace/dwarf -Iuserspace/elf -Iuserspace/util))
 HOST_PROGS += $(O)/tests/userspace/dwarf-lookup
+$(eval $(call host-program,$(O)/tests/userspace/elf-syms-dump,\
+	tests/userspace/elf-syms-dump.c $(ELF_SRCS),-Iuserspace/elf))
+HOST_PROGS += $(O)/tests/userspace/elf-syms-dump
 HOST_TESTS += tests/userspace/dwarf-test.sh
+HOST_TESTS += tests/userspace/syms-test.sh
 $(eval $(call host-program,$(O)/tests/userspace/gen-stacks,\
 	tests/userspace/afdo/gen-stacks.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
 HOST_PROGS += $(O)/tests/userspace/gen-stacks
