@@ -78,9 +78,13 @@ section 'Call edges' "$tmp/rep" | grep -q ' compare -> memcmp@plt$' &&
 	section 'Call edges' "$tmp/rep" | grep -q ' compare -> strlen@plt$'
 ok $? "the report's call edges go to memcmp@plt and strlen@plt" ||
 	diag "$(section 'Call edges' "$tmp/rep" | head -5)"
-"$rvperf" script -i "$tmp/s.data" -F ip,sym,symoff,dso >"$tmp/script"
+"$rvperf" script -i "$tmp/s.data" -F ip,sym,symoff,dso >"$tmp/script" 2>/dev/null
 grep -q ' memcmp@plt+0x[0-9a-f]* (' "$tmp/script"
 ok $? "script names samples in memcmp@plt"
+"$rvperf" script -i "$tmp/s.data" -F ip,sym 2>&1 >/dev/null |
+	grep -c '^rvperf script: warning: /usr/riscv64-linux-gnu/lib/libc.so.6: no symbol table' |
+	grep -qx 1
+ok $? "script: one warning line for libc (no symbol table, no debug file)"
 
 # ---- source lines, as addr2line -i attributes each sample's address
 # The program's samples at link-time addresses (the load bias from a

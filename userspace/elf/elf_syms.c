@@ -279,6 +279,7 @@ static void note_missing(struct elf_syms *es, const char *path,
 	}
 	if (symtab && dwarf)
 		return;
+	es->no_symtab = !symtab;
 	link = dwelf_elf_gnu_debuglink(main_elf, &crc);
 	base = strrchr(path, '/');
 	snprintf(dir, sizeof(dir), "%.*s", base ? (int)(base - path) : 1,

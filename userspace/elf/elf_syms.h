@@ -47,6 +47,7 @@ struct elf_syms {
 	 * its own nor a debug file's) or no debug information: what is
 	 * missing and where the debug file was looked for, one line. */
 	char warning[1400];
+	int no_symtab;			/* what the warning says first */
 	char error[200];
 };
 

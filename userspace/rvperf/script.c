@@ -160,9 +160,19 @@ static const struct elf_sym *symbol_at(const struct mapping *m, uint64_t addr,
 	if (!d)
 		return NULL;
 	if (!d->loaded) {
+		/* One line per file whose addresses cannot all be named (not
+		 * found, no symbol table); perf names them "[unknown]"
+		 * without a word. */
 		d->loaded = 1;
-		if (elf_syms_load_perf(&d->syms, d->name))
+		if (elf_syms_load_perf(&d->syms, d->name)) {
+			fprintf(stderr, "rvperf script: warning: %s: %s (its "
+				"addresses stay [unknown])\n", d->name,
+				d->syms.error);
 			memset(&d->syms, 0, sizeof(d->syms));
+		} else if (d->syms.no_symtab) {
+			fprintf(stderr, "rvperf script: warning: %s: %s\n",
+				d->name, d->syms.warning);
+		}
 	}
 	if (!elf_offset_to_vaddr(&d->syms, addr - m->start + m->pgoff, &vaddr))
 		return NULL;
