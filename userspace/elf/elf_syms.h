@@ -5,10 +5,11 @@
  *
  * ELF32 and ELF64 of any machine and byte order.  Symbols: .symtab, else
  * the .symtab of the file's separate debug file (.gnu_debuglink, or
- * /usr/lib/debug/.build-id/ by build id), else .dynsym; FUNC symbols (and
- * zero-sized untyped ones, which assembly often leaves) of sections that
- * hold code, without RISC-V mapping symbols ($x...) and local labels
- * (.L...), sorted by address.
+ * /usr/lib/debug/.build-id/ by build id, or a debuginfod server when
+ * DEBUGINFOD_URLS is set), else .dynsym; FUNC symbols (and zero-sized
+ * untyped ones, which assembly often leaves) of sections that hold code,
+ * without RISC-V mapping symbols ($x...) and local labels (.L...), and
+ * RISC-V's .plt stubs as name@plt, sorted by address.
  */
 #ifndef RVPERF_ELF_SYMS_H
 #define RVPERF_ELF_SYMS_H
