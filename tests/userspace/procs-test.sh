@@ -81,7 +81,7 @@ diag "$(grep "\[unknown\] ($tmp/procs)" dyn.sym | sort | uniq -c | head -3)"
 
 perf612=$("$OLDPWD/tests/userspace/perf612.sh" 2>/dev/null)
 # perf 6.12 takes RISC-V's 32-byte .plt header for a 16-byte one and names
-# each stub after the previous relocation's symbol; rvperf names them as
+# each stub after the next relocation's symbol; rvperf names them as
 # objdump does (syms-test.sh checks them): compared with the stubs' names
 # set aside on both sides.
 plt_unknown() { sed -E 's/ (\.plt|[^ ]+@plt)(\+0x[0-9a-f]+)? \(/ [unknown] (/'; }

@@ -100,7 +100,7 @@ static int is_code(Elf *elf, GElf_Word shndx)
  * RISC-V's psABI layout (ELF32 and ELF64 alike): a 32-byte header, the
  * lazy resolver's trampoline, named ".plt" as perf names it, then one
  * 16-byte entry per relocation.  perf 6.12 takes the header for one entry
- * (16 bytes: sh_entsize) on RISC-V and names each stub after the previous
+ * (16 bytes: sh_entsize) on RISC-V and names each stub after the next
  * relocation's symbol; objdump and this code agree on the psABI's.  Other
  * machines get no PLT names.
  */
@@ -673,6 +673,14 @@ void elf_syms_free(struct elf_syms *es)
 		dwfl_end(es->dwfl);
 	memset(es, 0, sizeof(*es));
 	memcpy(es->error, error, sizeof(error));
+}
+
+int elf_pseudo_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return (base ? base[1] : path[0]) == '[' || strstr(path, "//anon") ||
+	       strstr(path, "/memfd:") || !strncmp(path, "memfd:", 6);
 }
 
 const struct elf_sym *elf_syms_find(const struct elf_syms *es, uint64_t addr)

@@ -68,6 +68,11 @@ int elf_syms_load_headers(struct elf_syms *es, const char *path);
  * one per address as perf picks it, unsized ones running to the next. */
 int elf_syms_load_perf(struct elf_syms *es, const char *path);
 
+/* Whether path names one of perf's made-up mappings ([vdso],
+ * [kernel.kallsyms]_text, //anon, ...; also under a --symfs directory),
+ * which no file is expected behind: no warning that it is missing. */
+int elf_pseudo_file(const char *path);
+
 /* The symbol containing addr (a link-time address), or NULL. */
 const struct elf_sym *elf_syms_find(const struct elf_syms *es, uint64_t addr);
 

@@ -188,7 +188,7 @@ static struct elf_syms *elf_for(struct mapping *m)
 		return m->elf;
 	m->elf = calloc(1, sizeof(*m->elf));
 	if (!m->elf || elf_syms_load(m->elf, m->file)) {
-		if (m->elf && m->model) {
+		if (m->elf && m->model && !elf_pseudo_file(m->file)) {
 			char what[sizeof(m->elf->error) + 40];
 
 			snprintf(what, sizeof(what), "%s (its addresses stay "

@@ -165,9 +165,10 @@ static const struct elf_sym *symbol_at(const struct mapping *m, uint64_t addr,
 		 * without a word. */
 		d->loaded = 1;
 		if (elf_syms_load_perf(&d->syms, d->name)) {
-			fprintf(stderr, "rvperf script: warning: %s: %s (its "
-				"addresses stay [unknown])\n", d->name,
-				d->syms.error);
+			if (!elf_pseudo_file(d->name))
+				fprintf(stderr, "rvperf script: warning: %s: %s "
+					"(its addresses stay [unknown])\n",
+					d->name, d->syms.error);
 			memset(&d->syms, 0, sizeof(d->syms));
 		} else if (d->syms.no_symtab) {
 			fprintf(stderr, "rvperf script: warning: %s: %s\n",
