@@ -64,6 +64,25 @@ for v in "" --perf; do
 	ok $bad "elf_syms_load${v:+_perf}: every .plt stub named as objdump names it (header .plt, 32 bytes; stubs, 16 bytes)"
 done
 
+# ---- a mapped file that is not there: one line; perf's made-up mappings
+# ([vdso] and the like, which no file is behind): none
+gen=$top/$O/tests/userspace/gen-perfdata
+for name in /nonexistent/prog "[vdso]"; do
+	"$gen" "$tmp/gen.data" "$name" &&
+		"$rvperf" report -i "$tmp/gen.data" 2>"$tmp/gen.rep.err" >/dev/null &&
+		"$rvperf" script -i "$tmp/gen.data" -F ip,sym 2>"$tmp/gen.script.err" >/dev/null
+	ok $? "report and script on samples in $name"
+	if [ "$name" = "[vdso]" ]; then
+		[ ! -s "$tmp/gen.rep.err" ] && [ ! -s "$tmp/gen.script.err" ]
+		ok $? "no warning about $name"
+	else
+		[ "$(cat "$tmp/gen.rep.err")" = "rvperf report: warning: $name: No such file or directory (its addresses stay unnamed)" ] &&
+			[ "$(cat "$tmp/gen.script.err")" = "rvperf script: warning: $name: No such file or directory (its addresses stay [unknown])" ]
+		ok $? "one line each from report and script: $name not found" ||
+			diag "$(cat "$tmp/gen.rep.err" "$tmp/gen.script.err")"
+	fi
+done
+
 if ! command -v qemu-riscv64 >/dev/null ||
    ! "$rvperf" record -o "$tmp/s.data" -- "$prog" >/dev/null 2>"$tmp/rec.err"; then
 	diag "$(tail -2 "$tmp/rec.err" 2>/dev/null)"
