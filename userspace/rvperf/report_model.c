@@ -344,15 +344,17 @@ static int line_of(struct report_model_input *rp, uint64_t addr,
 	return 1;
 }
 
-/* The function a source-line row names for a runtime address, as
+/* A source-line row's position and function for a runtime address, as
  * `addr2line -i` attributes it: code inlined from another function is that
  * function's ("match_len, inlined in find_long"; deeper nests name each
  * level), code of the function itself keeps its symbol's name.  The
  * outermost level is the symbol's name when there is one (a clone such as
- * foo.part.0 is not foo), so a row agrees with the function table.  NULL
- * when unknown; *owned is set to a string the caller keeps. */
+ * foo.part.0 is not foo), so a row agrees with the function table.
+ * *file is NULL without line information; the function NULL when
+ * unknown; *owned is set to a string the caller keeps. */
 static const char *line_function(struct report_model_input *rp,
-				 uint64_t addr, char **owned)
+				 uint64_t addr, const char **file,
+				 unsigned int *line, char **owned)
 {
 	struct mapping *m = mapping_of(rp, addr);
 	struct elf_syms *es = m ? elf_for(m) : NULL;
@@ -362,11 +364,17 @@ static const char *line_function(struct report_model_input *rp,
 	uint64_t vaddr;
 	size_t len = 0, at = 0;
 	char *s;
-	int n, k;
+	int n = 0, k;
 
 	*owned = NULL;
-	if (!dw || !elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr) ||
-	    (n = dw_lookup(dw, vaddr, fr, 16)) <= 1)
+	*file = NULL;
+	if (dw && elf_offset_to_vaddr(es, addr - m->start + m->pgoff, &vaddr))
+		n = dw_lookup(dw, vaddr, fr, 16);
+	if (n > 0 && fr[0].file) {	/* as line_of() */
+		*file = fr[0].file;
+		*line = fr[0].line;
+	}
+	if (n <= 1)
 		return outer;
 	if (!outer)
 		outer = fr[n - 1].name;
@@ -1165,9 +1173,8 @@ static int lines(struct report_model *an, const struct ip_count *ips,
 	for (i = 0; i < nr_ips; i++) {
 		char *owned;
 
-		if (!line_of(rp, ips[i].ip, &t[n].file, &t[n].line))
-			t[n].file = NULL;
-		t[n].func = line_function(rp, ips[i].ip, &owned);
+		t[n].func = line_function(rp, ips[i].ip, &t[n].file,
+					  &t[n].line, &owned);
 		if (owned) {
 			char **p = realloc(rp->labels, (rp->nr_labels + 1) *
 						       sizeof(*p));
