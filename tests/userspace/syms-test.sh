@@ -230,14 +230,18 @@ if ! command -v debuginfod >/dev/null; then
 fi
 mkdir "$tmp/served"
 riscv64-linux-gnu-objcopy --only-keep-debug "$prog" "$tmp/served/syms.debug"
+# A free port (debuginfod 0.188 has no option to listen on loopback alone:
+# it listens on every interface; it serves one debug file, for the time
+# of this test, and is asked at 127.0.0.1).
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 debuginfod -F -p "$port" -d "$tmp/debuginfod.sqlite" -t 0 -g 0 \
 	"$tmp/served" >"$tmp/debuginfod.log" 2>&1 &
 server=$!
 up=1
 for _ in $(seq 100); do	# at most 20 s for its first scan
-	if [ "$(curl -s -o /dev/null -w '%{http_code}' \
-		"http://127.0.0.1:$port/buildid/$id/debuginfo")" = 200 ]; then
+	if python3 -c 'import sys, urllib.request
+urllib.request.urlopen(sys.argv[1], timeout=5).read()' \
+		"http://127.0.0.1:$port/buildid/$id/debuginfo" 2>/dev/null; then
 		up=0
 		break
 	fi
