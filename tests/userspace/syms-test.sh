@@ -273,6 +273,16 @@ grep -q "$sfs$prog: .*debuginfod at http://127.0.0.1:$port" <(
 	"$rvperf" report -i "$tmp/s.data" --symfs "$sfs" --top 3 2>&1 >/dev/null |
 	sed "s/:$((port == 65535 ? 1 : port + 1))/:$port/")
 ok $? "a server that does not answer: the warning names the debuginfod URL asked"
+# libdwfl asks debuginfod only through libdebuginfod.so.1: one it cannot use
+# (a stand-in without its functions, found first) is said, not a URL.
+mkdir "$tmp/fakelib"
+echo 'int not_debuginfod;' >"$tmp/fakelib/f.c"
+gcc -shared -fPIC -o "$tmp/fakelib/libdebuginfod.so.1" "$tmp/fakelib/f.c" &&
+	DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/cache3 \
+	LD_LIBRARY_PATH=$tmp/fakelib timeout 60 \
+	"$rvperf" report -i "$tmp/s.data" --symfs "$sfs" --top 3 2>&1 >/dev/null |
+	grep "$sfs$prog: " | grep -q 'not from debuginfod: libdebuginfod.so.1 not loaded'
+ok $? "without a usable libdebuginfod.so.1 the warning says so"
 kill "$server" && wait "$server" 2>/dev/null
 server=
 ok 0 "debuginfod stopped"

@@ -246,7 +246,7 @@ static int has_section(Elf *elf, GElf_Word type, const char *name)
 static void note_missing(struct elf_syms *es, const char *path,
 			 Dwfl_Module *mod, int nsyms)
 {
-	const char *debugfile = NULL, *link = NULL, *urls, *base;
+	const char *debugfile = NULL, *link = NULL, *urls, *asked, *base;
 	char dir[1024], idpath[128] = "", name[256];
 	GElf_Addr bias;
 	GElf_Word crc;
@@ -298,6 +298,17 @@ static void note_missing(struct elf_syms *es, const char *path,
 		snprintf(idpath + at, sizeof(idpath) - (size_t)at, ".debug, ");
 	}
 	urls = getenv("DEBUGINFOD_URLS");
+	asked = ", debuginfod at ";
+	if (!urls || !*urls) {
+		asked = "; no DEBUGINFOD_URLS";
+		urls = "";
+	} else if (!dwfl_get_debuginfod_client(es->dwfl)) {
+		/* libdwfl asks debuginfod only when it could load the client
+		 * library (libdebuginfod.so.1, Debian's libdebuginfod1). */
+		asked = "; not from debuginfod: libdebuginfod.so.1 not loaded "
+			"(is libdebuginfod1 installed?)";
+		urls = "";
+	}
 	/* libdwfl looks under /usr/lib/debug by name for absolute paths
 	 * only. */
 	snprintf(es->warning, sizeof(es->warning),
@@ -310,8 +321,7 @@ static void note_missing(struct elf_syms *es, const char *path,
 		 dir[0] == '/' ? ", /usr/lib/debug" : "",
 		 dir[0] == '/' ? dir : "", dir[0] == '/' ? "/" : "",
 		 dir[0] == '/' ? name : "",
-		 urls && *urls ? ", debuginfod at " : "; no DEBUGINFOD_URLS",
-		 urls && *urls ? urls : "");
+		 asked, urls);
 }
 
 static int load_symbols(struct elf_syms *es, const char *path)
