@@ -54,6 +54,41 @@ def qemu_version_line(qemu):
         return None
 
 
+def declared_dtb(cmd, exts, out_dir):
+    """The devicetree QEMU makes for CMD, with EXTS added to every hart's
+    riscv,isa-extensions: for an extension a model implements but QEMU
+    does not declare (rvperf's QEMU with ctr-layout=draft has the v0.1.4
+    draft CTR CSRs, which firmware uses only where "xrvperfctrdraft" is
+    declared).  QEMU fills in /chosen (bootargs, initrd) of a -dtb too."""
+    dtb = os.path.join(out_dir, 'virt.dtb')
+    machine = cmd.index('-M') + 1
+    dump = list(cmd)
+    dump[machine] += ',dumpdtb=' + dtb
+    proc = subprocess.run(dump, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if proc.returncode != 0 or not os.path.isfile(dtb):
+        fail('QEMU did not dump its devicetree: %s' %
+             proc.stdout.decode(errors='replace').strip()[-200:])
+
+    def fdt(*argv):
+        try:
+            return subprocess.run(argv, check=True, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE,
+                                  text=True).stdout.split()
+        except (OSError, subprocess.CalledProcessError) as e:
+            fail('%s: %s' % (argv[0], getattr(e, 'stderr', '') or e))
+    harts = [n for n in fdt('fdtget', '-l', dtb, '/cpus')
+             if n.startswith('cpu@')]
+    if not harts:
+        fail('no /cpus/cpu@N in the devicetree QEMU made')
+    for hart in harts:
+        node = '/cpus/' + hart
+        have = fdt('fdtget', '-t', 's', dtb, node, 'riscv,isa-extensions')
+        fdt('fdtput', '-t', 's', dtb, node, 'riscv,isa-extensions',
+            *(have + [e for e in exts if e not in have]))
+    return dtb
+
+
 def boot(args):
     """Runs QEMU once; returns 'poweroff', 'timeout' or 'exit N'."""
     for what, path in (('kernel', args.kernel), ('initramfs', args.initrd),
@@ -85,6 +120,8 @@ def boot(args):
     if args.icount is not None:
         cmd += ['-icount', 'shift=%d' % args.icount]
     cmd += args.qemu_arg
+    if args.isa_ext:
+        cmd += ['-dtb', declared_dtb(cmd, args.isa_ext, args.out)]
     with open(os.path.join(args.out, 'qemu.cmd'), 'w') as f:
         f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
     try:
@@ -351,6 +388,10 @@ def main():
                     'clock, as kernel CI runs QEMU); overrides GUEST_ICOUNT')
     ap.add_argument('--smp', type=int, default=1,
                     help='harts (default 1; ctr-migrate needs 2)')
+    ap.add_argument('--isa-ext', action='append', default=[],
+                    help='an extension name to declare in every hart\'s '
+                    'riscv,isa-extensions (repeatable): QEMU\'s devicetree '
+                    'is dumped, amended and booted with -dtb')
     ap.add_argument('--qemu-arg', action='append', default=[],
                     help='one more QEMU argument (repeatable), e.g. a -plugin')
     args = ap.parse_args()

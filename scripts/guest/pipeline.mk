@@ -269,11 +269,14 @@ STACK_TIERS += $(CTR_GUEST_TIERS)
 # ---- make check: the same image on our QEMU (qemu-model/qemu on QEMU
 # 10.2.2, RVPERF_QEMU from tests/qemu/build.mk) in both CTR layouts: the
 # ratified one without -icount (records buffered in translated code), the
-# v0.1.4 draft one with the draft kernel and -icount (records one at a time).
+# v0.1.4 draft one with the draft kernel and -icount (records one at a time),
+# on the platform built with the draft layout (DRAFT_PLATFORM_FW), which sets
+# CTR up only on harts declaring "xrvperfctrdraft": our QEMU does not declare
+# it, so guest.py adds it to the devicetree QEMU makes.
 STACK_TARGETS += $(GUEST_KERNEL_DRAFT)
 STACK_TIERS += \
 	$(call ctr-guest-tier,rvperf-qemu-guest,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=ratified,$(PLATFORM_FW),$(GUEST_KERNEL),) \
-	$(call ctr-guest-tier,rvperf-qemu-guest-draft,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=draft,$(PLATFORM_FW),$(GUEST_KERNEL_DRAFT),0)
+	$(call ctr-guest-tier,rvperf-qemu-guest-draft,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=draft,$(DRAFT_PLATFORM_FW),$(GUEST_KERNEL_DRAFT),0,--isa-ext xrvperfctrdraft)
 
 # ---- make check: the upstream-shaped series (linux-driver/patches/)
 # booted.  build-series-kernel.sh applies it to the pinned Linux 7.2.8 and

@@ -5,6 +5,9 @@
 #
 #   build-opensbi.sh platform   rvperf's external platform (opensbi-ext/):
 #                               what a vendor ships, what CI boots
+#   build-opensbi.sh platform-draft  the same with configs/draft_defconfig:
+#                               the v0.1.4 draft CTR layout on, for harts
+#                               that declare "xrvperfctrdraft"
 #   build-opensbi.sh generic    upstream's own generic platform, unchanged:
 #                               the baseline the M-mode benchmark compares
 #   build-opensbi.sh series     upstream's generic platform with rvperf's
@@ -33,12 +36,15 @@ command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing (run 'make deps'
 
 pinsum=$(awk -v k=$pin '$1 == k { print $4 }' "$top/scripts/registry/pins.txt")
 case $flavour in
-platform)
-	key=$( { echo "$pinsum $cross"; cd "$top" &&
+platform|platform-draft)
+	# platform-draft: the same with configs/draft_defconfig (the v0.1.4
+	# draft CTR layout on, for harts declaring "xrvperfctrdraft").
+	key=$( { echo "$pinsum $cross $flavour"; cd "$top" &&
 		find opensbi-ext include/rvperf -type f \
 			-not -path 'opensbi-ext/patches/*' | LC_ALL=C sort |
 		xargs sha256sum; } | sha256sum | cut -c1-16)
-	args=(PLATFORM_DIR="$top/opensbi-ext") plat=opensbi-ext ;;
+	args=(PLATFORM_DIR="$top/opensbi-ext") plat=opensbi-ext
+	[ "$flavour" = platform ] || args+=(PLATFORM_DEFCONFIG=draft_defconfig) ;;
 generic)
 	key=$(echo "$pinsum $cross" | sha256sum | cut -c1-16)
 	args=(PLATFORM=generic) plat=generic ;;
@@ -49,7 +55,7 @@ series)
 		sha256sum opensbi-ext/patches/1.8.1/0*.patch; } |
 		sha256sum | cut -c1-16)
 	args=(PLATFORM=generic) plat=generic ;;
-*) die "usage: build-opensbi.sh platform|generic|series" ;;
+*) die "usage: build-opensbi.sh platform|platform-draft|generic|series" ;;
 esac
 base=$cache/opensbi-$flavour
 out=$base/$key

@@ -3,6 +3,8 @@
 # The stack users run, from Debian's registry (scripts/registry/pins.txt),
 # built or unpacked into $(RVPERF_CACHE) and reused:
 #   PLATFORM_FW   rvperf's OpenSBI platform (opensbi-ext/) on OpenSBI 1.8.1
+#   DRAFT_PLATFORM_FW  the same built with configs/draft_defconfig (the
+#                 v0.1.4 draft CTR layout, for harts declaring it)
 #   GENERIC_FW    upstream OpenSBI 1.8.1's own generic platform (the
 #                 M-mode benchmark's baseline)
 #   SERIES_FW     the same with rvperf's OpenSBI series applied (the
@@ -24,6 +26,7 @@ CTR_QEMU_BIN = $(RVPERF_CACHE)/qemu-10.0.2/rvperf-bin
 CTR_QEMU = $(CTR_QEMU_BIN)/qemu-system-riscv64
 CTR_QEMU_USER = $(CTR_QEMU_BIN)/qemu-riscv64
 PLATFORM_FW := $(O)/opensbi/platform/fw_dynamic.bin
+DRAFT_PLATFORM_FW := $(O)/opensbi/platform-draft/fw_dynamic.bin
 GENERIC_FW := $(O)/opensbi/generic/fw_dynamic.bin
 SERIES_FW := $(O)/opensbi/series/fw_dynamic.bin
 
@@ -40,7 +43,7 @@ $(QEMU_USER_PLUGIN): FORCE
 export QEMU_USER_PLUGIN
 
 .PHONY: registry-stack
-registry-stack: $(PLATFORM_FW) $(GENERIC_FW) $(SERIES_FW) $(CTR_QEMU) \
+registry-stack: $(PLATFORM_FW) $(DRAFT_PLATFORM_FW) $(GENERIC_FW) $(SERIES_FW) $(CTR_QEMU) \
 	$(QEMU_USER_PLUGIN)
 STACK_TARGETS += registry-stack
 # The CTR plugin's record test and rvperf record's processes test on the
