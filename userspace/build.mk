@@ -53,6 +53,7 @@ HOST_TESTS += tests/userspace/report-same-test.sh
 HOST_TESTS += tests/userspace/bad-input-test.sh
 HOST_TESTS += tests/userspace/procs-test.sh
 HOST_TESTS += tests/userspace/realprogs-test.sh
+HOST_TESTS += tests/userspace/perf-flags-test.sh
 
 # Benchmarks.
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\

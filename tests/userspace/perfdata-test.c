@@ -229,6 +229,56 @@ static void check_order(const char *cut)
 	unlink(path);
 }
 
+/*
+ * A recording as rvperf record -g -F writes it: the attribute says freq and
+ * CALLCHAIN, each sample's chain sits between PERIOD and the branch stack,
+ * and the call stack is no -b branch stack (no feature flag).  1: as
+ * written.
+ */
+static int callchain_round_trip(const char *file)
+{
+	struct pd_writer_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.sample_freq = 4000,
+		.callchain = 1,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				      PERF_SAMPLE_BRANCH_USER,
+	};
+	uint64_t chain[2] = { PERF_CONTEXT_USER, 0x10450 };
+	struct pd_branch br[2] = { { 0x10400, 0x10440, 0 },
+				   { 0x10100, 0x10300, 0 } };
+	struct pd_sample s = {
+		.ip = 0x10450, .pid = 7, .tid = 7, .time = 1, .period = 250000,
+		.nr_callchain = 2, .callchain = chain, .nr_branches = 2,
+		.branches = br,
+	};
+	struct pd_writer w;
+	struct pd_reader r;
+	struct pd_record rec;
+	int ok = 0;
+
+	if (pd_writer_open(&w, file, &cfg) || pd_write_sample(&w, &s) ||
+	    pd_writer_close(&w))
+		return 0;
+	if (pd_open(&r, file) == PD_OK && pd_next(&r, &rec) == PD_OK)
+		ok = r.attrs[0].freq && r.attrs[0].sample_freq == 4000 &&
+		     (r.attrs[0].sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		     !pd_has_feature(&r, PD_FEAT_BRANCH_STACK) &&
+		     rec.header.type == PERF_RECORD_SAMPLE &&
+		     rec.sample.ip == 0x10450 && rec.sample.period == 250000 &&
+		     rec.sample.nr_callchain == 2 &&
+		     rec.sample.callchain[0] == PERF_CONTEXT_USER &&
+		     rec.sample.callchain[1] == 0x10450 &&
+		     rec.sample.nr_branches == 2 &&
+		     rec.sample.branches[1].from == 0x10100 &&
+		     rec.sample.branches[1].to == 0x10300 &&
+		     pd_next(&r, &rec) == PD_END;
+	pd_close(&r);
+	unlink(file);
+	return ok;
+}
+
 int main(void)
 {
 	char cut[80], error[256];
@@ -328,6 +378,8 @@ int main(void)
 			 sizeof(error));
 	}
 	tap_ok(1, "3000 randomly damaged files were read without a crash");
+	tap_ok(callchain_round_trip(cut), "a sample with a call chain, freq in the attribute "
+	       "(record -g -F): both read back");
 
 	/* Bad magic, other-endian, pipe mode. */
 	memcpy(copy, data, size);

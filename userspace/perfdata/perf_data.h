@@ -215,6 +215,10 @@ struct pd_writer_config {
 	uint64_t config;
 	uint64_t sample_period;
 	uint64_t branch_sample_type;	/* 0: no branch stack */
+	uint64_t sample_freq;		/* non-zero: perf record -F's attr.freq,
+					 * sample_period unused */
+	int callchain;			/* PERF_SAMPLE_CALLCHAIN too (samples
+					 * carry pd_sample.callchain) */
 	int exclude_kernel, exclude_hv;
 	const char *arch;		/* HEADER_ARCH, e.g. "riscv64" */
 	const char *osrelease;		/* HEADER_OSRELEASE */

@@ -128,6 +128,10 @@ static inline void pd_encode_mmap2(unsigned char *p, uint16_t misc,
 	pd_put_sample_id(p, size, pid, tid, time);
 }
 
+/* Where a sample of this layout would hold its PERF_SAMPLE_CALLCHAIN:
+ * after the header, IP, TID, TIME and PERIOD (perf_event.h's order). */
+#define PD_SAMPLE_CALLCHAIN_AT	(sizeof(struct perf_event_header) + 4 * 8)
+
 /* A sample; with BRANCHES (PERF_SAMPLE_BRANCH_STACK) its NR branch
  * entries, after hw_idx when the attribute's branch_sample_type has
  * PERF_SAMPLE_BRANCH_HW_INDEX. */

@@ -126,8 +126,14 @@ int pd_writer_open(struct pd_writer *w, const char *path,
 	w->attr.type = cfg->type;
 	w->attr.config = cfg->config;
 	w->attr.sample_period = cfg->sample_period;
+	if (cfg->sample_freq) {
+		w->attr.freq = 1;
+		w->attr.sample_freq = cfg->sample_freq;
+	}
 	w->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (cfg->callchain)
+		w->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (cfg->branch_sample_type) {
 		w->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		w->attr.branch_sample_type = cfg->branch_sample_type;
@@ -272,15 +278,34 @@ int pd_write_sample(struct pd_writer *w, const struct pd_sample *s)
 	int hw_idx = branches && (w->attr.branch_sample_type &
 				  PERF_SAMPLE_BRANCH_HW_INDEX);
 	uint64_t nr = branches ? s->nr_branches : 0;
+	/* The callchain goes between PERIOD and the branch stack. */
+	size_t cc = w->attr.sample_type & PERF_SAMPLE_CALLCHAIN ?
+		    8 * (1 + s->nr_callchain) : 0;
+	size_t size = pd_sample_size(branches, nr, hw_idx);
 	int err = PD_OK;
-	unsigned char *p = reserve(w, pd_sample_size(branches, nr, hw_idx), &err);
+	unsigned char *p, *at;
 	struct pd_branch *b;
+	uint16_t size16;
 
+	if (size + cc > UINT16_MAX)
+		return PD_ERR_FORMAT;
+	p = reserve(w, size + cc, &err);
 	if (!p)
 		return err;
 	b = pd_encode_sample(p, s->ip, s->pid, s->tid, s->time, s->period,
 			     branches, nr, hw_idx,
 			     s->has_hw_idx ? s->hw_idx : ~0ULL);
+	if (cc) {
+		at = p + PD_SAMPLE_CALLCHAIN_AT;
+		memmove(at + cc, at, (size_t)((unsigned char *)b - at));
+		memcpy(at, &s->nr_callchain, 8);
+		if (s->nr_callchain)
+			memcpy(at + 8, s->callchain, cc - 8);
+		b = (struct pd_branch *)(void *)((unsigned char *)b + cc);
+		size16 = (uint16_t)(size + cc);
+		memcpy(p + offsetof(struct perf_event_header, size), &size16,
+		       sizeof(size16));
+	}
 	if (nr)
 		memcpy(b, s->branches, nr * sizeof(*b));
 	return PD_OK;
@@ -359,7 +384,10 @@ int pd_writer_close(struct pd_writer *w)
 	if (w->arch)
 		feats[n++] = PD_FEAT_ARCH;
 	feats[n++] = PD_FEAT_NRCPUS;
-	if (w->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+	/* As perf record: --call-graph lbr's call stack is no branch
+	 * stack that -b or -j asked for, and reports show call chains. */
+	if ((w->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    !(w->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		feats[n++] = PD_FEAT_BRANCH_STACK;
 
 	/* Payloads go after the table; write them first, then the table. */

@@ -73,6 +73,10 @@ struct record_options {
 	unsigned int depth;
 	int misp;		/* --misp: run the predictor model */
 	int whole;		/* --whole-stacks: the plugin's gate=off */
+	int call_graph;		/* -g, --call-graph lbr */
+	const char *branch_given;	/* -b or -j, as given */
+	int count_given;	/* -c */
+	uint64_t freq;		/* -F */
 	char **prog_argv;
 };
 
@@ -197,21 +201,59 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || end == s || *end || *s == '-';
 }
 
+/*
+ * perf record's options that cannot apply under qemu-user, refused with
+ * the reason before anything runs (whether or not a value follows).
+ */
+static const struct {
+	const char *names[3];
+	const char *why;
+} refused[] = {
+	{ { "-p", "--pid" }, "user-mode QEMU cannot attach to a running process: "
+	  "rvperf record runs the program it is given (-- PROG [ARGS])" },
+	{ { "-t", "--tid" }, "user-mode QEMU cannot attach to a running thread: "
+	  "rvperf record runs the program it is given (-- PROG [ARGS])" },
+	{ { "-a", "--all-cpus" }, "system-wide recording needs a kernel, and "
+	  "user-mode QEMU runs one program (on a CTR hart: perf record -a -b)" },
+	{ { "-C", "--cpu" }, "CPUs are a kernel's to choose, and user-mode QEMU "
+	  "runs one program (on a CTR hart: perf record -C)" },
+};
+
+/* perf record -F N: instructions between samples, taking an instruction
+ * for a nanosecond, as the recording's time stamps do. */
+static uint64_t freq_to_period(uint64_t freq)
+{
+	return freq >= 1000000000 ? 1 : 1000000000 / freq;
+}
+
 static int parse_options(int argc, char **argv, struct record_options *o)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *val, *eq = NULL;
+		char name[64];
 		uint64_t v;
+		size_t k;
 
 		if (!strcmp(a, "--")) {
 			i++;
 			break;
 		}
-		if (a[0] != '-')
+		if (a[0] != '-' || !a[1])
 			break;
+		for (k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+			size_t len = strlen(refused[k].names[1]);
+
+			if (!strcmp(a, refused[k].names[0]) ||
+			    (!strncmp(a, refused[k].names[1], len) &&
+			     (!a[len] || a[len] == '='))) {
+				fprintf(stderr, "rvperf record: %s: %s\n", a,
+					refused[k].why);
+				return EXIT_USAGE;
+			}
+		}
 		if (!strcmp(a, "--misp")) {
 			o->misp = 1;
 			continue;
@@ -220,6 +262,36 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 			o->whole = 1;
 			continue;
 		}
+		/* perf's -b: every taken branch, -j any */
+		if (!strcmp(a, "-b") || !strcmp(a, "--branch-any")) {
+			o->branch_given = a;
+			o->filter = "any";
+			continue;
+		}
+		/* -g is perf's --call-graph with its default mode; here the
+		 * only mode there is, lbr (CTR's call stack). */
+		if (!strcmp(a, "-g")) {
+			o->call_graph = 1;
+			continue;
+		}
+		/* --long=VALUE as well as --long VALUE, as perf takes them */
+		if (a[1] == '-' && (eq = strchr(a, '=')) &&
+		    (size_t)(eq - a) < sizeof(name)) {
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+			a = name;
+			val = eq + 1;
+		} else {
+			val = i + 1 < argc ? argv[i + 1] : NULL;
+		}
+		if (strcmp(a, "-o") && strcmp(a, "--output") &&
+		    strcmp(a, "-e") && strcmp(a, "--event") &&
+		    strcmp(a, "-j") && strcmp(a, "--branch-filter") &&
+		    strcmp(a, "-c") && strcmp(a, "--count") &&
+		    strcmp(a, "-F") && strcmp(a, "--freq") &&
+		    strcmp(a, "--call-graph") && strcmp(a, "--depth") &&
+		    strcmp(a, "--layout") && strcmp(a, "--ctl") &&
+		    strcmp(a, "--qemu") && strcmp(a, "--plugin"))
+			return usage("unknown option '%s'", a);
 		if (!val)
 			return usage("option '%s' needs a value", a);
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -227,11 +299,27 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 		} else if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
 			o->event = val;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--branch-filter")) {
+			o->branch_given = a;
 			o->filter = val;
 		} else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
 			if (parse_u64(val, &v) || !v || v >> 47)
 				return usage("bad period '%s'", val);
 			o->period = v;
+			o->count_given = 1;
+		} else if (!strcmp(a, "-F") || !strcmp(a, "--freq")) {
+			if (parse_u64(val, &v) || !v || v > 1000000000)
+				return usage("-F wants samples per second, 1 to "
+					     "1000000000 (an instruction taken "
+					     "for a nanosecond), not '%s'", val);
+			o->freq = v;
+		} else if (!strcmp(a, "--call-graph")) {
+			if (strcmp(val, "lbr"))
+				return usage("--call-graph %s: call chains come "
+					     "from CTR's call stack only, as perf's "
+					     "from LBR: --call-graph lbr (or -g); "
+					     "user-mode QEMU has no kernel to walk "
+					     "frame pointers or copy stacks", val);
+			o->call_graph = 1;
 		} else if (!strcmp(a, "--depth")) {
 			if (parse_u64(val, &v) || v < 16 || v > 256 || (v & (v - 1)))
 				return usage("depth '%s' is not 16, 32, 64, 128 or 256", val);
@@ -249,11 +337,21 @@ static int parse_options(int argc, char **argv, struct record_options *o)
 			o->qemu = val;
 		} else if (!strcmp(a, "--plugin")) {
 			o->plugin = val;
-		} else {
-			return usage("unknown option '%s'", a);
 		}
-		i++;
+		if (!eq)
+			i++;
 	}
+	if (o->freq && o->count_given)
+		return usage("-c and -F both given%s: a period or a frequency, "
+			     "not both", "");
+	if (o->call_graph && (o->branch_given || o->ctl_arg))
+		return usage("-g records CTR's call stack (-j call_stack) in the "
+			     "branch stack: it cannot go with %s", o->ctl_arg ?
+			     "--ctl" : o->branch_given);
+	if (o->call_graph)
+		o->filter = "call_stack,u";
+	if (o->freq)
+		o->period = freq_to_period(o->freq);
 	if (i >= argc)
 		return usage("no program to run%s", "");
 	o->prog_argv = argv + i;
@@ -855,6 +953,76 @@ static int append_child(int to, uint64_t *end, const struct perf_file *f)
 }
 
 /*
+ * perf record --call-graph lbr's samples carry PERF_SAMPLE_CALLCHAIN as
+ * well as the branch stack: the kernel's part of the chain, then
+ * PERF_CONTEXT_USER and the user IP (and what frame pointers give, which
+ * perf's tools ignore when the branch stack is a call stack: they take the
+ * call stack's records instead, each call's source, newest first).
+ * User-mode QEMU has no kernel part, so each sample's chain is
+ * [PERF_CONTEXT_USER, ip], put after PERIOD here: the plugin writes the
+ * samples of every recording alike.  The records from START to *END of FD
+ * are rewritten through a temporary file; *END moves.
+ */
+static int add_callchains(int fd, uint64_t start, uint64_t *end)
+{
+	static unsigned char buf[1 << 16];
+	struct perf_event_header h;
+	char tmpl[PATH_MAX];
+	uint64_t pos = start, out_len = 0;
+	int tfd, in_fd, rc = -1;
+	FILE *in = NULL, *out = NULL;
+
+	rvperf_temp_template(tmpl, sizeof(tmpl), "rvperf-callchain");
+	tfd = mkstemp(tmpl);
+	if (tfd < 0)
+		return -1;
+	unlink(tmpl);
+	in_fd = dup(fd);
+	if (in_fd >= 0 && !(in = fdopen(in_fd, "rb")))
+		close(in_fd);
+	out = fdopen(dup(tfd), "wb");
+	if (!in || !out || fseeko(in, (off_t)start, SEEK_SET))
+		goto done;
+	while (*end - pos >= sizeof(h) && fread(&h, sizeof(h), 1, in) == 1) {
+		size_t body = h.size - sizeof(h);
+		uint64_t chain[3] = { 2, PERF_CONTEXT_USER, 0 };
+		size_t at = PD_SAMPLE_CALLCHAIN_AT - sizeof(h);
+
+		if (h.size < sizeof(h) || h.size > *end - pos ||
+		    fread(buf, 1, body, in) != body)
+			goto done;
+		pos += h.size;
+		if (h.type == PERF_RECORD_SAMPLE && body >= at) {
+			if (h.size + sizeof(chain) > UINT16_MAX)
+				goto done;
+			memcpy(&chain[2], buf, 8);	/* the IP */
+			h.size = (uint16_t)(h.size + sizeof(chain));
+			if (fwrite(&h, sizeof(h), 1, out) != 1 ||
+			    fwrite(buf, 1, at, out) != at ||
+			    fwrite(chain, sizeof(chain), 1, out) != 1 ||
+			    fwrite(buf + at, 1, body - at, out) != body - at)
+				goto done;
+		} else if (fwrite(&h, sizeof(h), 1, out) != 1 ||
+			   fwrite(buf, 1, body, out) != body) {
+			goto done;
+		}
+		out_len += h.size;
+	}
+	if (pos != *end || fflush(out) ||
+	    copy_bytes(tfd, fd, out_len, start))
+		goto done;
+	*end = start + out_len;
+	rc = 0;
+done:
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	close(tfd);
+	return rc;
+}
+
+/*
  * After QEMU: the plugin's trace of each process (its header, its
  * mappings, forks, exec and totals; the samples are in the recording
  * already) finishes the recording W, whose records the plugin wrote from
@@ -997,6 +1165,8 @@ static int finish(const struct record_options *o, const struct elf_syms *es,
 	 * record, go: the feature sections follow the data. */
 	if (!rc && ftruncate(main_file->fd, (off_t)end))
 		rc = -1;
+	if (!rc && o->call_graph)
+		rc = add_callchains(main_file->fd, PERF_DATA_AT, &end);
 	for (i = 0; i < pf.n; i++) {
 		close(pf.v[i].fd);
 		if (i)
@@ -1038,13 +1208,23 @@ int rvperf_record(int argc, char **argv)
 	enum ctrhw_layout lay;
 	struct stat st;
 	int rc, status, fd, qemu_given, cut = 0, renamable;
-	size_t i;
+	const char *mod;
+	size_t i, len;
 
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc;
+	/* perf's modifiers after a colon: u (user mode, all there is here)
+	 * is taken; a modifier asking for anything else is refused. */
+	mod = strchr(o.event, ':');
+	if (mod && strspn(mod + 1, "u") != strlen(mod + 1))
+		return usage("event modifier '%s': only u applies (user-mode QEMU "
+			     "runs no kernel or hypervisor, and counts exactly)",
+			     mod);
+	len = mod ? (size_t)(mod - o.event) : strlen(o.event);
 	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (!strcmp(o.event, events[i].perf))
+		if (strlen(events[i].perf) == len &&
+		    !strncmp(o.event, events[i].perf, len))
 			ev = &events[i];
 	if (!ev)
 		return usage("unknown event '%s' (instructions, cycles, branches, "
@@ -1127,6 +1307,8 @@ int rvperf_record(int argc, char **argv)
 	cfg.type = ev->type;
 	cfg.config = ev->config;
 	cfg.sample_period = o.period;
+	cfg.sample_freq = o.freq;
+	cfg.callchain = o.call_graph;
 	cfg.branch_sample_type = branch_sample_type(o.filter);
 	if (fd < 0 || (close(fd), pd_writer_open(&w, data_path, &cfg))) {
 		rc = fail("cannot write '%s'", o.output);
