@@ -4,7 +4,11 @@
 # (--call-graph lbr) gives samples whose call chains perf builds from the
 # call stack, as from LBR; -e with :u; -c and -F; -o and --output=; -a, -C,
 # -p, -t and --call-graph fp refused with one line before the program runs,
-# also as the last argument; --help names perf's options.
+# also as the last argument; --help names perf's options.  report: --sort
+# with perf's keys (and tid, tgid), -n, --stdio, --no-branch-stack, the
+# rows compared with perf 6.12's report of the same files: branchy's
+# samples and branch records, a fork's and threads' per-pid rows, a
+# dynamically linked program's shared objects.
 set -u
 . tests/tap.sh
 O=${O:-build}
@@ -54,6 +58,12 @@ for o in "-b, --branch-any" "-j, --branch-filter" "-g, --call-graph lbr" \
 	 "-e, --event" "-c, --count" "-F, --freq" "-o, --output"; do
 	grep -qF -- "$o" <<<"$help"
 	ok $? "record --help lists perf's $o"
+done
+
+help=$("$rvperf" report --help)
+for o in "-s, --sort KEYS" "-n, --show-nr-samples" "--no-branch-stack" "--stdio"; do
+	grep -qF -- "$o" <<<"$help"
+	ok $? "report --help lists perf's $o"
 done
 
 if ! command -v qemu-riscv64 >/dev/null || [ ! -f "$plugin" ]; then
@@ -119,5 +129,107 @@ if [ -n "$perf" ]; then
 	ok $? "perf report shows the call graph, not branch-stack mode"
 else
 	ok 0 "perf reads the call chains # SKIP no perf"
+fi
+
+# ---- report --sort, against perf report --stdio on the same files
+# Rows without perf's padding: overhead, samples, the keys' values.
+norm() { grep -v '^#' | awk 'NF' | sed 's/  */ /g; s/^ //; s/ $//'; }
+# perf 6.12 names code after RISC-V mapping symbols ($x...): without them
+# its names are comparable with ours.
+nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1"; }
+cp "$elf" "$tmp/bn" && nomap "$tmp/bn" && rec -o "$tmp/n.data" -- "$tmp/bn"
+ok $? "record branchy without mapping symbols"
+"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort comm,dso,sym -n --stdio >"$tmp/s.txt"
+ok $? "report --no-branch-stack --sort comm,dso,sym -n --stdio"
+grep -q '^# Overhead  *Samples  Command  Shared Object  Symbol$' "$tmp/s.txt" &&
+	norm <"$tmp/s.txt" | head -1 | grep -Eq '^[0-9.]+% [0-9]+ bn bn \[\.\] hot_loop$'
+ok $? "perf's headings; hot_loop on top"
+[ "$(norm <"$tmp/s.txt" | awk '{n += $2} END {print n}')" = \
+  "$("$rvperf" script -i "$tmp/n.data" -F ip | wc -l)" ]
+ok $? "the rows' samples add up to the recording's"
+"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort sym >"$tmp/nn.txt" &&
+	grep -q '^# Overhead  Symbol$' "$tmp/nn.txt" &&
+	! norm <"$tmp/nn.txt" | awk '{print $2}' | grep -q '^[0-9]'
+ok $? "without -n: no Samples column"
+if [ -n "$perf" ]; then
+	for k in comm,dso,sym srcline pid sym,srcline; do
+		"$perf" report -i "$tmp/n.data" --stdio --no-branch-stack --sort $k -n \
+			2>/dev/null | norm | sort >"$tmp/p.rows"
+		"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort $k -n |
+			norm | sort >"$tmp/o.rows"
+		[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
+		ok $? "--no-branch-stack --sort $k -n: perf's rows"
+		[ $? -eq 0 ] || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+	done
+	# Branch mode (a file with branch stacks, as perf takes it): rows of
+	# branch records; perf adds IPC columns and branch statistics.
+	for k in symbol_from,symbol_to dso_from,symbol_to sym comm,dso; do
+		n=$(($(tr -cd , <<<"$k" | wc -c) + 1))
+		"$perf" report -i "$tmp/n.data" --stdio --sort $k -n 2>/dev/null |
+			norm | grep '%  *[0-9]' | grep -v '^[A-Z_]*: ' |
+			awk -v n=$n '{s = $1 " " $2; f = 3
+			     for (k = 0; k < n; k++) if ($f == "[.]") { s = s " " $f " " $(f+1); f += 2 } else { s = s " " $f; f++ }
+			     print s}' | sort >"$tmp/p.rows"
+		"$rvperf" report -i "$tmp/n.data" --sort $k -n | norm | sort >"$tmp/o.rows"
+		[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
+		ok $? "--sort $k -n on branch stacks: perf's rows of branch records"
+		[ $? -eq 0 ] || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+	done
+else
+	ok 0 "perf's rows # SKIP no perf"
+fi
+fails_in_one_line "report --sort nosuchkey: refused, the keys named" \
+	"^rvperf report: --sort: unknown key 'nosuchkey' \(comm, pid, tid" \
+	"$rvperf" report -i "$tmp/n.data" --sort comm,nosuchkey
+fails_in_one_line "report --no-branch-stack --sort symbol_from: refused" \
+	"^rvperf report: --sort: symbol_from is a key of branch records" \
+	"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort symbol_from
+fails_in_one_line "report --stdio --html: refused" "^rvperf report: --stdio and --html" \
+	"$rvperf" report -i "$tmp/n.data" --stdio --html "$tmp/x.html"
+# A -g recording is no -b one: its rows are samples (as perf reports it).
+"$rvperf" report -i "$tmp/g.data" --sort sym -n | grep -q "^# Samples: $("$rvperf" script -i "$tmp/g.data" -F ip | wc -l) of event 'instructions:u'\$"
+ok $? "report --sort on a -g recording: rows of samples"
+
+# Per process and per thread: a fork and threads (tests/userspace/procs).
+cc=riscv64-linux-gnu-gcc
+if command -v $cc >/dev/null && [ -d /usr/riscv64-linux-gnu/lib ]; then
+	src=tests/userspace/procs
+	$cc -O2 -g -o "$tmp/procs" $src/procs.c -ldl && nomap "$tmp/procs" &&
+		$cc -O2 -g -pthread -o "$tmp/threads" $src/threads.c &&
+		nomap "$tmp/threads" &&
+		rec -o "$tmp/fork.data" -- "$tmp/procs" fork &&
+		rec -o "$tmp/thr.data" -- "$tmp/threads"
+	ok $? "record a program that forks and one with four threads"
+	for d in fork thr; do
+		"$rvperf" script -i "$tmp/$d.data" -F pid,tid | tr '/' ' ' |
+			awk '{print $2}' | sort | uniq -c | awk '{print $2, $1}' | sort >"$tmp/$d.tids"
+		"$rvperf" script -i "$tmp/$d.data" -F pid,tid | tr '/' ' ' |
+			awk '{print $1}' | sort | uniq -c | awk '{print $2, $1}' | sort >"$tmp/$d.pids"
+		"$rvperf" report -i "$tmp/$d.data" --no-branch-stack --sort tid -n |
+			norm | awk '{print $3, $2}' | sort >"$tmp/$d.tid"
+		"$rvperf" report -i "$tmp/$d.data" --no-branch-stack --sort tgid -n |
+			norm | awk '{split($3, p, ":"); print p[1], $2}' | sort >"$tmp/$d.tgid"
+		[ "$(wc -l <"$tmp/$d.tids")" -gt 1 ] && cmp -s "$tmp/$d.tids" "$tmp/$d.tid" &&
+			cmp -s "$tmp/$d.pids" "$tmp/$d.tgid"
+		ok $? "$d: --sort tid and tgid: a row per thread and per process, the samples script gives each"
+	done
+	[ "$(wc -l <"$tmp/fork.tgid")" -eq 2 ] && [ "$(wc -l <"$tmp/thr.tgid")" -eq 1 ] &&
+		[ "$(wc -l <"$tmp/thr.tid")" -eq 4 ]
+	ok $? "two processes forked, four threads in one"
+	if [ -n "$perf" ]; then
+		for d in fork thr; do
+			for k in pid,dso comm,pid; do
+				"$perf" report -i "$tmp/$d.data" --stdio --no-branch-stack \
+					--sort $k -n 2>/dev/null | norm | sort >"$tmp/p.rows"
+				"$rvperf" report -i "$tmp/$d.data" --no-branch-stack --sort $k -n |
+					norm | sort >"$tmp/o.rows"
+				[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
+				ok $? "$d: --sort $k -n: perf's rows (each task, its shared objects)"
+				[ $? -eq 0 ] || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+			done
+		done
+	fi
+else
+	ok 0 "per-process rows # SKIP riscv64 cross gcc or libc missing"
 fi
 tap_done

@@ -70,7 +70,7 @@ static int cmd_report(int argc, char **argv)
 	struct report_options opt = { .top = 10 };
 	const char **inputs;
 	char *end;
-	int i, rc;
+	int i, rc, stdio = 0;
 
 	/* -i FILE, as often as given: at most one per two arguments. */
 	inputs = calloc((size_t)argc / 2 + 1, sizeof(*inputs));
@@ -90,6 +90,18 @@ static int cmd_report(int argc, char **argv)
 			opt.html = argv[++i];
 		} else if (strcmp(argv[i], "--force") == 0) {
 			opt.force = 1;
+		} else if ((!strcmp(argv[i], "--sort") || !strcmp(argv[i], "-s")) &&
+			   i + 1 < argc) {
+			opt.sort = argv[++i];
+		} else if (!strncmp(argv[i], "--sort=", 7)) {
+			opt.sort = argv[i] + 7;
+		} else if (!strcmp(argv[i], "-n") ||
+			   !strcmp(argv[i], "--show-nr-samples")) {
+			opt.show_samples = 1;
+		} else if (!strcmp(argv[i], "--stdio")) {
+			stdio = 1;	/* text, which it is unless --html */
+		} else if (!strcmp(argv[i], "--no-branch-stack")) {
+			opt.no_branch_stack = 1;
 		} else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
 			/* strtoul takes "-3" as a huge number */
 			opt.top = strtoul(argv[++i], &end, 10);
@@ -104,6 +116,16 @@ static int cmd_report(int argc, char **argv)
 			return usage_error("report", "unexpected argument '%s'",
 					   argv[i]);
 		}
+	}
+	if (stdio && opt.html) {
+		free(inputs);
+		return usage_error("report", "%s", "--stdio and --html: one "
+				   "or the other");
+	}
+	if (opt.sort && opt.html) {
+		free(inputs);
+		return usage_error("report", "%s", "--sort is a table of text "
+				   "(perf report --stdio's), not of the HTML page");
 	}
 	if (!opt.nr_inputs) {
 		opt.inputs = default_input;
@@ -222,7 +244,20 @@ static const struct command commands[] = {
 	  "  complete sample, then fails.", rvperf_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
 	  "rvperf report [-i FILE]... [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
-	  "              [--html OUT]\n"
+	  "              [--html OUT | --stdio] [-s|--sort KEYS [-n] [--no-branch-stack]]\n"
+	  "  perf report's options, with perf's meaning:\n"
+	  "  -s, --sort KEYS         perf report --stdio's table instead of the\n"
+	  "                          report: a row per value of KEYS (comm, pid,\n"
+	  "                          tid, tgid, dso, sym, srcline; and on branch\n"
+	  "                          stacks dso_from, dso_to, symbol_from,\n"
+	  "                          symbol_to, srcline_from, srcline_to).  pid is\n"
+	  "                          perf's: the task (TID:COMM); tgid is the\n"
+	  "                          process.  On a recording with branch stacks\n"
+	  "                          the rows count branch records (dso, sym and\n"
+	  "                          srcline: the target's), as in perf\n"
+	  "  -n, --show-nr-samples   the table's Samples column\n"
+	  "  --no-branch-stack       rows of samples, on branch stacks too\n"
+	  "  --stdio                 text (the default unless --html)\n"
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
 	  "  given), or from ELF for the mappings whose build id is ELF's\n"
 	  "  (--force: for every mapping).  --html writes one self-contained\n"

@@ -176,6 +176,50 @@ static void placement_free(struct placement *pl)
 	free(pl->br);
 }
 
+/*
+ * The tasks of a recording and their names, as perf follows them: a COMM
+ * names its thread, a FORK's child starts with its parent's name.
+ */
+struct tasks {
+	struct task {
+		uint32_t pid, tid;
+		char comm[32];
+	} *v;
+	size_t n, last;
+};
+
+static struct task *task_of(struct tasks *t, uint32_t tid)
+{
+	size_t i;
+
+	if (t->last < t->n && t->v[t->last].tid == tid)
+		return &t->v[t->last];
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].tid == tid)
+			return &t->v[t->last = i];
+	return NULL;
+}
+
+static struct task *add_task(struct tasks *t, uint32_t pid, uint32_t tid)
+{
+	struct task *k = task_of(t, tid);
+
+	if (k) {
+		k->pid = pid;
+		return k;
+	}
+	k = realloc(t->v, (t->n + 1) * sizeof(*k));
+	if (!k)
+		return NULL;
+	t->v = k;
+	k += t->n;
+	k->pid = pid;
+	k->tid = tid;
+	k->comm[0] = '\0';
+	t->last = t->n++;
+	return k;
+}
+
 /* Opens INPUT: 0, or -1 after one line when it cannot be reported on
  * (no perf.data, an --elf of another machine). */
 static int open_input(struct pd_reader *r, const struct symbol_source *src,
@@ -214,15 +258,27 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 	char path[4096];
 	struct pd_reader r;
 	struct pd_record rec;
+	struct tasks tasks = { 0 };
+	struct pd_order order;
+	struct task *task;
 	int err, status = 0;
 
 	if (open_input(&r, src, input))
 		return -1;
+	/* --sort names each sample's task as it was named then: in time
+	 * order, as perf reads them (a thread's COMM or FORK may come after
+	 * some of its samples in the file). */
+	if (m->sort.nr_keys && pd_order_open(&r, &order)) {
+		*nomem = 1;
+		pd_close(&r);
+		return 0;
+	}
 	pl->nr_moves = 0;
 	if (r.warning[0])
 		fprintf(stderr, "rvperf report: %s: warning: %s\n", input,
 			r.warning);
-	while ((err = pd_next(&r, &rec)) != PD_END) {
+	while ((err = m->sort.nr_keys ? pd_order_next(&r, &order, &rec) :
+		      pd_next(&r, &rec)) != PD_END) {
 		if (err) {
 			fprintf(stderr, "rvperf report: %s: %s%s\n", input,
 				r.error, err == PD_TRUNCATED ?
@@ -241,11 +297,32 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 					 rec.map_pgoff, file, &at);
 
 			if (take < 0 ||
-			    (take && report_model_add_mapping(m, at,
-							      rec.map_len,
-							      rec.map_pgoff,
-							      file)))
+			    (take && (report_model_add_mapping(m, at,
+							       rec.map_len,
+							       rec.map_pgoff,
+							       file) ||
+				      report_model_name_mapping(m, rec.name))))
 				*nomem = 1;
+		}
+		if (m->sort.nr_keys && rec.header.type == PERF_RECORD_COMM) {
+			task = add_task(&tasks, rec.pid, rec.tid);
+			if (!task)
+				*nomem = 1;
+			else
+				snprintf(task->comm, sizeof(task->comm), "%s",
+					 rec.name);
+		}
+		if (m->sort.nr_keys && rec.header.type == PERF_RECORD_FORK) {
+			struct task *parent = task_of(&tasks, rec.ptid);
+			char comm[32];
+
+			snprintf(comm, sizeof(comm), "%s",
+				 parent ? parent->comm : "");
+			task = add_task(&tasks, rec.pid, rec.tid);
+			if (!task)
+				*nomem = 1;
+			else
+				memcpy(task->comm, comm, sizeof(comm));
 		}
 		if (rec.header.type == PERF_RECORD_SAMPLE) {
 			const struct pd_branch *br = rec.sample.branches;
@@ -268,14 +345,30 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 				}
 				br = pl->br;
 			}
-			if (report_model_add_sample(m, moved(pl, rec.sample.ip),
-						    br, nr))
+			if (m->sort.nr_keys) {
+				struct report_task t = {
+					rec.sample.pid, rec.sample.tid, NULL,
+				};
+
+				task = task_of(&tasks, rec.sample.tid);
+				if (task && task->comm[0])
+					t.comm = task->comm;
+				if (report_model_add_task_sample(m, &t,
+						moved(pl, rec.sample.ip),
+						rec.sample.period, br, nr))
+					*nomem = 1;
+			} else if (report_model_add_sample(m,
+						moved(pl, rec.sample.ip), br, nr)) {
 				*nomem = 1;
+			}
 		}
 		if (*nomem)
 			break;
 	}
+	if (m->sort.nr_keys)
+		pd_order_close(&order);
 	pd_close(&r);
+	free(tasks.v);
 	return status;
 }
 
@@ -290,6 +383,28 @@ static size_t show_warnings(const struct report_model *m, size_t from)
 	return m->nr_warnings;
 }
 
+/* perf's name for the recorded event, with its :u modifier. */
+static void event_name(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses",
+		"branches", "branch-misses", "bus-cycles",
+		"stalled-cycles-frontend", "stalled-cycles-backend",
+		"ref-cycles",
+	};
+
+	if (a->type == PERF_TYPE_HARDWARE &&
+	    a->config < sizeof(hw) / sizeof(hw[0]))
+		snprintf(buf, size, "%s", hw[a->config]);
+	else if (a->type == PERF_TYPE_RAW)
+		snprintf(buf, size, "r%llx", (unsigned long long)a->config);
+	else
+		snprintf(buf, size, "%u:%llu", a->type,
+			 (unsigned long long)a->config);
+	if (a->exclude_kernel && a->exclude_hv && !a->exclude_user)
+		snprintf(buf + strlen(buf), size - strlen(buf), ":u");
+}
+
 int report_run(const struct report_options *opt)
 {
 	struct symbol_source src = { .opt = opt };
@@ -297,9 +412,9 @@ int report_run(const struct report_options *opt)
 	struct report_model m;
 	struct pd_reader r;
 	struct stat st;
-	char *name;
+	char *name, err[300], event[64] = "?";
 	size_t i, len = 1, shown = 0;
-	int nomem = 0, status = 0, s;
+	int nomem = 0, status = 0, s, branch = 1;
 
 	if (opt->symfs && stat(opt->symfs, &st)) {
 		fprintf(stderr, "rvperf report: --symfs %s: %s\n", opt->symfs,
@@ -318,12 +433,18 @@ int report_run(const struct report_options *opt)
 	}
 	pd_build_id_check_init(&src.ids, src.elf.build_id,
 			       src.elf.build_id_size, opt->elf);
-	/* Every recording is looked at before any is read. */
+	/* Every recording is looked at before any is read.  --sort counts
+	 * branch records when every one has branch stacks (perf's branch
+	 * mode, for a file perf record -b or -j wrote), else samples. */
 	for (i = 0; i < opt->nr_inputs; i++) {
 		if (open_input(&r, &src, opt->inputs[i])) {
 			elf_syms_free(&src.elf);
 			return REPORT_BAD_DATA;
 		}
+		if (!pd_has_feature(&r, PD_FEAT_BRANCH_STACK))
+			branch = 0;
+		if (!i && r.nr_attrs)
+			event_name(&r.attrs[0], event, sizeof(event));
 		pd_close(&r);
 		len += strlen(opt->inputs[i]) + 2;
 	}
@@ -340,6 +461,15 @@ int report_run(const struct report_options *opt)
 		if (i)
 			strcat(name, ", ");
 		strcat(name, opt->inputs[i]);
+	}
+	if (opt->sort && report_model_sort_by(&m, opt->sort,
+					      branch && !opt->no_branch_stack,
+					      err, sizeof(err))) {
+		fprintf(stderr, "rvperf report: %s\n", err);
+		report_model_free(&m);
+		free(name);
+		elf_syms_free(&src.elf);
+		return REPORT_USAGE;
 	}
 	for (i = 0; i < opt->nr_inputs && !nomem && status >= 0; i++) {
 		s = read_perf_data(&m, &src, &pl, opt->inputs[i], &nomem);
@@ -360,7 +490,14 @@ int report_run(const struct report_options *opt)
 		free(name);
 		return REPORT_BAD_DATA;
 	}
-	if (nomem || report_model_analyse(&m, opt->top)) {
+	if (opt->sort) {
+		if (nomem || report_model_analyse_sort(&m)) {
+			fprintf(stderr, "rvperf report: out of memory\n");
+			status = REPORT_BAD_DATA;
+		} else {
+			report_render_sort(&m, stdout, opt->show_samples, event);
+		}
+	} else if (nomem || report_model_analyse(&m, opt->top)) {
 		fprintf(stderr, "rvperf report: out of memory\n");
 		status = REPORT_BAD_DATA;
 	} else if ((shown = show_warnings(&m, 0)), opt->html) {

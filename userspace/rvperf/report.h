@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #define REPORT_BAD_DATA 1
+#define REPORT_USAGE	2
 
 struct report_options {
 	const char *const *inputs;	/* perf.data paths, one report of all */
@@ -16,6 +17,10 @@ struct report_options {
 	int force;		/* use --elf even when its build id differs */
 	size_t top;		/* rows per table */
 	const char *html;	/* write this HTML page instead of text */
+	const char *sort;	/* --sort KEYS: perf report's table instead */
+	int show_samples;	/* -n: its Samples column */
+	int no_branch_stack;	/* --no-branch-stack: rows of samples, not
+				 * of branch records */
 };
 
 int report_run(const struct report_options *opt);

@@ -45,6 +45,7 @@
 struct mapping {
 	uint64_t start, len, pgoff;
 	char *file;		/* symbols from here; NULL: none */
+	char *dso;		/* the recorded name; NULL: file's */
 	struct elf_syms *elf;	/* NULL until looked up; see elf_failed */
 	int elf_failed;
 	unsigned char *image;	/* the file's bytes, for its code */
@@ -68,7 +69,7 @@ struct tally {
 };
 
 /* The tallies' keys. */
-enum { EDGE_KW = 3, PAIR_KW = 4, IP_KW = 1 };
+enum { EDGE_KW = 3, PAIR_KW = 4, IP_KW = 1, SORT_KW = 4 };
 
 struct report_model_input {
 	struct mapping *maps;
@@ -83,6 +84,11 @@ struct report_model_input {
 	uint64_t samples, records;
 	char **labels;			/* source-line rows' inline chains */
 	size_t nr_labels;
+	/* --sort: (pid << 32 | tid, comm, ip or from, 0 or to), counted
+	 * and weighed by period */
+	struct tally sort_count, sort_period;
+	char **comms;			/* the tasks' names, each once */
+	size_t nr_comms;
 };
 
 static uint64_t tally_hash(const uint64_t *key, size_t kw)
@@ -477,6 +483,321 @@ int report_model_add_mapping(struct report_model *model, uint64_t start,
 		return 0;
 	m->file = strdup(symbol_file);
 	return m->file ? 0 : -1;
+}
+
+int report_model_name_mapping(struct report_model *model, const char *dso)
+{
+	struct report_model_input *rp = model->in;
+	struct mapping *m;
+
+	if (!rp->nr_maps)
+		return 0;
+	m = &rp->maps[rp->nr_maps - 1];
+	free(m->dso);
+	m->dso = strdup(dso);
+	return m->dso ? 0 : -1;
+}
+
+/* ---- perf report --sort */
+
+static const struct {
+	const char *name;
+	enum report_key key;
+	const char *heading;
+} sort_keys[] = {
+	{ "comm", REPORT_KEY_COMM, "Command" },
+	{ "pid", REPORT_KEY_PID, "Pid:Command" },
+	{ "tid", REPORT_KEY_TID, "Tid" },
+	{ "tgid", REPORT_KEY_TGID, "Tgid:Command" },
+	{ "dso", REPORT_KEY_DSO, "Shared Object" },
+	{ "sym", REPORT_KEY_SYM, "Symbol" },
+	{ "symbol", REPORT_KEY_SYM, "Symbol" },
+	{ "srcline", REPORT_KEY_SRCLINE, "Source:Line" },
+	{ "dso_from", REPORT_KEY_DSO_FROM, "Source Shared Object" },
+	{ "dso_to", REPORT_KEY_DSO_TO, "Target Shared Object" },
+	{ "symbol_from", REPORT_KEY_SYM_FROM, "Source Symbol" },
+	{ "symbol_to", REPORT_KEY_SYM_TO, "Target Symbol" },
+	{ "srcline_from", REPORT_KEY_SRCLINE_FROM, "From Source:Line" },
+	{ "srcline_to", REPORT_KEY_SRCLINE_TO, "To Source:Line" },
+};
+
+const char *report_key_heading(enum report_key key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (sort_keys[i].key == key)
+			return sort_keys[i].heading;
+	return "?";
+}
+
+int report_model_sort_by(struct report_model *m, const char *keys, int branch,
+			 char *err, size_t errlen)
+{
+	struct report_sort *so = &m->sort;
+	const char *p = keys;
+
+	so->nr_keys = 0;
+	so->branch = branch;
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+			if (strlen(sort_keys[i].name) == len &&
+			    !strncmp(p, sort_keys[i].name, len))
+				break;
+		if (i == sizeof(sort_keys) / sizeof(sort_keys[0])) {
+			snprintf(err, errlen, "--sort: unknown key '%.*s' (comm, "
+				 "pid, tid, tgid, dso, sym, srcline; with branch "
+				 "stacks dso_from, dso_to, symbol_from, symbol_to, "
+				 "srcline_from, srcline_to)", (int)len, p);
+			return -1;
+		}
+		if (sort_keys[i].key >= REPORT_KEY_DSO_FROM && !branch) {
+			snprintf(err, errlen, "--sort: %s is a key of branch "
+				 "records, and this report is of samples (a "
+				 "recording without branch stacks, or "
+				 "--no-branch-stack)", sort_keys[i].name);
+			return -1;
+		}
+		if (so->nr_keys == REPORT_MAX_KEYS) {
+			snprintf(err, errlen, "--sort: at most %d keys",
+				 REPORT_MAX_KEYS);
+			return -1;
+		}
+		so->keys[so->nr_keys++] = sort_keys[i].key;
+		p += len;
+		if (*p == ',' && !*++p) {
+			snprintf(err, errlen, "--sort: a key after every comma");
+			return -1;
+		}
+	}
+	if (!so->nr_keys) {
+		snprintf(err, errlen, "--sort wants keys");
+		return -1;
+	}
+	m->in->sort_count.kw = SORT_KW;
+	m->in->sort_period.kw = SORT_KW;
+	return 0;
+}
+
+/* The index of COMM among the tasks' names: -1 when out of memory. */
+static int64_t comm_index(struct report_model_input *rp, const char *comm)
+{
+	char **v;
+	size_t i = rp->nr_comms;
+
+	/* few names, and a task's samples come together: from the end */
+	while (i--)
+		if (!strcmp(rp->comms[i], comm))
+			return (int64_t)i;
+	v = realloc(rp->comms, (rp->nr_comms + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	rp->comms = v;
+	v[rp->nr_comms] = strdup(comm);
+	if (!v[rp->nr_comms])
+		return -1;
+	return (int64_t)rp->nr_comms++;
+}
+
+int report_model_add_task_sample(struct report_model *m,
+				 const struct report_task *task, uint64_t ip,
+				 uint64_t period, const struct pd_branch *branches,
+				 size_t nr)
+{
+	struct report_model_input *rp = m->in;
+	struct report_sort *so = &m->sort;
+	char unknown[16];
+	uint64_t key[SORT_KW];
+	int64_t comm;
+	size_t i;
+
+	if (!task->comm)	/* as perf names a task it saw no COMM of */
+		snprintf(unknown, sizeof(unknown), ":%" PRIu32, task->tid);
+	comm = comm_index(rp, task->comm ? task->comm : unknown);
+	if (comm < 0)
+		return -1;
+	key[0] = (uint64_t)task->pid << 32 | task->tid;
+	key[1] = (uint64_t)comm;
+	if (!so->branch) {
+		key[2] = ip;
+		key[3] = 0;
+		so->samples++;
+		so->period += period;
+		return tally_add(&rp->sort_count, key, 1) ||
+		       (period && tally_add(&rp->sort_period, key, period)) ?
+		       -1 : 0;
+	}
+	/* perf report's branch mode: each record weighs 1 */
+	for (i = 0; i < nr; i++) {
+		key[2] = branches[i].from;
+		key[3] = branches[i].to;
+		if (tally_add(&rp->sort_count, key, 1))
+			return -1;
+	}
+	so->samples += nr;
+	so->period += nr;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* One key's value of a tally entry, as perf prints it, in buf. */
+static void sort_value(struct report_model *an, enum report_key key,
+		       const uint64_t *k, char *buf, size_t size)
+{
+	struct report_model_input *rp = an->in;
+	uint32_t pid = (uint32_t)(k[0] >> 32), tid = (uint32_t)k[0];
+	const char *comm = rp->comms[k[1]], *name, *file;
+	/* dso, sym and srcline: the sample's IP, or in branch mode the
+	 * record's target, as perf's branch mode shows them */
+	uint64_t addr = an->sort.branch ? k[3] : k[2];
+	const struct mapping *m;
+	unsigned int line;
+
+	switch (key) {
+	case REPORT_KEY_COMM:
+		snprintf(buf, size, "%s", comm);
+		return;
+	case REPORT_KEY_PID:	/* perf's pid: the task, by its tid */
+		snprintf(buf, size, "%7" PRIu32 ":%s", tid, comm);
+		return;
+	case REPORT_KEY_TID:
+		snprintf(buf, size, "%" PRIu32, tid);
+		return;
+	case REPORT_KEY_TGID:
+		snprintf(buf, size, "%7" PRIu32 ":%s", pid, comm);
+		return;
+	case REPORT_KEY_DSO_FROM:
+	case REPORT_KEY_SYM_FROM:
+	case REPORT_KEY_SRCLINE_FROM:
+		addr = k[2];
+		break;
+	case REPORT_KEY_DSO_TO:
+	case REPORT_KEY_SYM_TO:
+	case REPORT_KEY_SRCLINE_TO:
+		addr = k[3];
+		break;
+	default:
+		break;
+	}
+	switch (key) {
+	case REPORT_KEY_DSO:
+	case REPORT_KEY_DSO_FROM:
+	case REPORT_KEY_DSO_TO:
+		m = mapping_of(rp, addr);
+		name = m ? (m->dso ? m->dso : m->file) : NULL;
+		snprintf(buf, size, "%s", name ? base_name(name) : "[unknown]");
+		return;
+	case REPORT_KEY_SYM:
+	case REPORT_KEY_SYM_FROM:
+	case REPORT_KEY_SYM_TO:
+		name = function_of(rp, addr);
+		if (name)
+			snprintf(buf, size, "[.] %s", name);
+		else
+			snprintf(buf, size, "[.] 0x%016" PRIx64, addr);
+		return;
+	default:
+		if (line_of(rp, addr, &file, &line))
+			snprintf(buf, size, "%s:%u", base_name(file), line);
+		else
+			snprintf(buf, size, "??:0");
+		return;
+	}
+}
+
+static int cmp_row_key(const void *a, const void *b)
+{
+	return strcmp(((const struct report_row *)a)->value[0],
+		      ((const struct report_row *)b)->value[0]);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct report_row *x = a, *y = b;
+	size_t i;
+	int c;
+
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	for (i = 0; i < REPORT_MAX_KEYS && x->value[i]; i++)
+		if ((c = strcmp(x->value[i], y->value[i])))
+			return c;
+	return 0;
+}
+
+int report_model_analyse_sort(struct report_model *an)
+{
+	struct report_model_input *rp = an->in;
+	struct report_sort *so = &an->sort;
+	const struct tally *t = &rp->sort_count;
+	char buf[REPORT_MAX_KEYS * 512], *p;
+	size_t i, j, n = 0;
+	uint64_t count, period;
+
+	so->rows = calloc(t->n + 1, sizeof(*so->rows));
+	if (!so->rows)
+		return -1;
+	/* each distinct entry's values, joined by \x1f: equal strings are
+	 * one row */
+	for (i = 0; i < t->cap; i++) {
+		const uint64_t *k = tally_at(t, i, &count);
+		size_t len = 0;
+
+		if (!k)
+			continue;
+		for (j = 0; j < so->nr_keys; j++) {
+			if (j)
+				buf[len++] = '\x1f';
+			sort_value(an, so->keys[j], k, buf + len,
+				   sizeof(buf) - len);
+			len += strlen(buf + len);
+		}
+		if (so->branch) {
+			period = count;
+		} else {
+			const uint64_t *e = rp->sort_period.cap ?
+				tally_find(rp->sort_period.slot, SORT_KW,
+					   rp->sort_period.cap, k) : NULL;
+
+			period = e ? e[SORT_KW] : 0;
+		}
+		so->rows[n].value[0] = strdup(buf);
+		if (!so->rows[n].value[0])
+			return -1;
+		so->rows[n].samples = count;
+		so->rows[n++].period = period;
+	}
+	qsort(so->rows, n, sizeof(*so->rows), cmp_row_key);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && !strcmp(so->rows[j - 1].value[0], so->rows[i].value[0])) {
+			so->rows[j - 1].samples += so->rows[i].samples;
+			so->rows[j - 1].period += so->rows[i].period;
+			free(so->rows[i].value[0]);
+			continue;
+		}
+		so->rows[j++] = so->rows[i];
+	}
+	so->nr_rows = j;
+	for (i = 0; i < so->nr_rows; i++) {
+		p = so->rows[i].value[0];
+		for (j = 1; j < so->nr_keys; j++) {
+			p = strchr(p, '\x1f');
+			*p++ = '\0';
+			so->rows[i].value[j] = p;
+		}
+	}
+	qsort(so->rows, so->nr_rows, sizeof(*so->rows), cmp_row);
+	return 0;
 }
 
 /* ---- the three tables */
@@ -1440,8 +1761,17 @@ void report_model_free(struct report_model *m)
 		free(m->more[i].insns);
 		free(m->more[i].exits);
 	}
+	for (i = 0; i < m->sort.nr_rows; i++)
+		free(m->sort.rows[i].value[0]);
+	free(m->sort.rows);
 	if (rp) {
+		for (i = 0; i < rp->nr_comms; i++)
+			free(rp->comms[i]);
+		free(rp->comms);
+		free(rp->sort_count.slot);
+		free(rp->sort_period.slot);
 		for (i = 0; i < rp->nr_maps; i++) {
+			free(rp->maps[i].dso);
 			if (rp->maps[i].elf)
 				elf_syms_free(rp->maps[i].elf);
 			free(rp->maps[i].elf);

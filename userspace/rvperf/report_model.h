@@ -107,6 +107,43 @@ struct func_samples {
 	uint64_t start, size;	/* where it runs (0, 0: unknown) */
 };
 
+/*
+ * perf report's --sort view: one row per distinct value of the chosen keys,
+ * with its samples and its share of the event count.  In branch mode (a
+ * recording with branch stacks, as perf report takes it unless
+ * --no-branch-stack) a row counts branch records instead, each weighing 1,
+ * and dso, sym and srcline are the record's target's, as in perf.
+ */
+enum report_key {
+	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_TID, REPORT_KEY_TGID,
+	REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_SRCLINE,
+	/* branch mode only */
+	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM,
+	REPORT_KEY_SYM_TO, REPORT_KEY_SRCLINE_FROM, REPORT_KEY_SRCLINE_TO,
+};
+#define REPORT_MAX_KEYS	8
+
+struct report_row {
+	/* as perf prints them; value[0] owns the row's strings */
+	char *value[REPORT_MAX_KEYS];
+	uint64_t samples, period;
+};
+
+struct report_sort {
+	enum report_key keys[REPORT_MAX_KEYS];
+	size_t nr_keys;			/* 0: no --sort view */
+	int branch;			/* rows count branch records */
+	struct report_row *rows;	/* most period first */
+	size_t nr_rows;
+	uint64_t samples, period;	/* totals */
+};
+
+/* A sample's task, for the --sort view. */
+struct report_task {
+	uint32_t pid, tid;
+	const char *comm;	/* NULL: unknown (perf: ":TID") */
+};
+
 struct report_model_input;	/* stacks and mappings; report_model.c's */
 
 #define REPORT_MORE_ANNOTATIONS	11
@@ -137,6 +174,7 @@ struct report_model {
 	 * addresses are named, so analysing and rendering may add more. */
 	char **warnings;
 	size_t nr_warnings;
+	struct report_sort sort;	/* --sort: report_model_sort_by() */
 	struct report_model_input *in;
 };
 
@@ -150,6 +188,27 @@ int report_model_init(struct report_model *m, const char *input);
 int report_model_add_mapping(struct report_model *m, uint64_t start,
 			     uint64_t len, uint64_t pgoff,
 			     const char *symbol_file);
+/* The recorded name of the mapping added last (--sort's dso; without it,
+ * the symbol file's). */
+int report_model_name_mapping(struct report_model *m, const char *dso);
+/*
+ * The --sort view instead of the tables: KEYS, comma-separated, perf's
+ * names (comm, pid, tid, tgid, dso, sym or symbol, srcline, and in branch
+ * mode dso_from, dso_to, symbol_from, symbol_to, srcline_from,
+ * srcline_to).  Before any sample.  0, or -1 with a one-line reason in
+ * ERR.
+ */
+int report_model_sort_by(struct report_model *m, const char *keys, int branch,
+			 char *err, size_t errlen);
+/* perf's column heading for a key. */
+const char *report_key_heading(enum report_key key);
+/* One sample for the --sort view: its task, IP, period and branch stack. */
+int report_model_add_task_sample(struct report_model *m,
+				 const struct report_task *task, uint64_t ip,
+				 uint64_t period, const struct pd_branch *branches,
+				 size_t nr);
+/* Fills m->sort.rows. */
+int report_model_analyse_sort(struct report_model *m);
 /* One sample: its IP and its branch stack, newest record first. */
 int report_model_add_sample(struct report_model *m, uint64_t ip,
 			    const struct pd_branch *branches, size_t nr);

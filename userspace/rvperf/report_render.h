@@ -13,6 +13,11 @@
 
 /* The tables as text, top rows each (report_text.c). */
 int report_render_text(const struct report_model *m, FILE *f, size_t top);
+/* perf report --stdio's table of the --sort view (m->sort): the header
+ * naming EVENT, then Overhead, with SHOW_SAMPLES (-n) Samples, and one
+ * column per key. */
+int report_render_sort(const struct report_model *m, FILE *f,
+		       int show_samples, const char *event);
 /* One self-contained HTML page: the hot paths as a graph, then the tables
  * (report_html.c). */
 int report_render_html(const struct report_model *m, FILE *f, size_t top);

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report_render.h"
 
@@ -161,6 +162,56 @@ int report_render_text(const struct report_model *an, FILE *f, size_t top)
 				fprintf(f, "  ... %zu more", in->nr_exits - 4);
 			fputc('\n', f);
 		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* A line of dots as wide as a column, as perf underlines its headings. */
+static void dots(FILE *f, size_t width)
+{
+	while (width--)
+		fputc('.', f);
+}
+
+int report_render_sort(const struct report_model *an, FILE *f,
+		       int show_samples, const char *event)
+{
+	const struct report_sort *so = &an->sort;
+	size_t width[REPORT_MAX_KEYS], i, j;
+
+	for (j = 0; j < so->nr_keys; j++) {
+		width[j] = strlen(report_key_heading(so->keys[j]));
+		for (i = 0; i < so->nr_rows; i++)
+			if (strlen(so->rows[i].value[j]) > width[j])
+				width[j] = strlen(so->rows[i].value[j]);
+	}
+	fprintf(f, "# rvperf report: %s\n#\n# Samples: %" PRIu64
+		" of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
+		an->input, so->samples, event, so->period);
+	/* headings, then their dots: each column its widest value wide */
+	fprintf(f, "# Overhead%s", show_samples ? "       Samples" : "");
+	for (j = 0; j < so->nr_keys; j++)
+		fprintf(f, "  %-*s", j + 1 < so->nr_keys ? (int)width[j] : 0,
+			report_key_heading(so->keys[j]));
+	fputs("\n# ........", f);
+	if (show_samples)
+		fputs("  ............", f);
+	for (j = 0; j < so->nr_keys; j++) {
+		fputs("  ", f);
+		dots(f, width[j]);
+	}
+	fputs("\n#\n", f);
+	for (i = 0; i < so->nr_rows; i++) {
+		const struct report_row *r = &so->rows[i];
+
+		fprintf(f, "  %7.2f%%", so->period ? 100.0 * (double)r->period /
+			(double)so->period : 0.0);
+		if (show_samples)
+			fprintf(f, "  %12" PRIu64, r->samples);
+		for (j = 0; j < so->nr_keys; j++)
+			fprintf(f, "  %-*s", j + 1 < so->nr_keys ?
+				(int)width[j] : 0, r->value[j]);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
