@@ -184,6 +184,8 @@ fails_in_one_line "report --sort nosuchkey: refused, the keys named" \
 fails_in_one_line "report --no-branch-stack --sort symbol_from: refused" \
 	"^rvperf report: --sort: symbol_from is a key of branch records" \
 	"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort symbol_from
+fails_in_one_line "report --sort as the last argument: it wants keys" \
+	"^rvperf report: --sort wants keys \(comm, pid" "$rvperf" report -i "$tmp/n.data" --sort
 fails_in_one_line "report --stdio --html: refused" "^rvperf report: --stdio and --html" \
 	"$rvperf" report -i "$tmp/n.data" --stdio --html "$tmp/x.html"
 # A -g recording is no -b one: its rows are samples (as perf reports it).

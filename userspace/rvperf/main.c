@@ -95,6 +95,11 @@ static int cmd_report(int argc, char **argv)
 			opt.sort = argv[++i];
 		} else if (!strncmp(argv[i], "--sort=", 7)) {
 			opt.sort = argv[i] + 7;
+		} else if (!strcmp(argv[i], "--sort") || !strcmp(argv[i], "-s")) {
+			free(inputs);
+			return usage_error("report", "%s wants keys (comm, pid, "
+					   "tid, tgid, dso, sym, srcline, ...)",
+					   argv[i]);
 		} else if (!strcmp(argv[i], "-n") ||
 			   !strcmp(argv[i], "--show-nr-samples")) {
 			opt.show_samples = 1;
