@@ -61,7 +61,7 @@ for o in "-b, --branch-any" "-j, --branch-filter" "-g, --call-graph lbr" \
 done
 
 help=$("$rvperf" report --help)
-for o in "-s, --sort KEYS" "-n, --show-nr-samples" "--no-branch-stack" "--stdio"; do
+for o in "-s, --sort KEYS" "-n, --show-nr-samples" "-g  " "--no-branch-stack" "--stdio"; do
 	grep -qF -- "$o" <<<"$help"
 	ok $? "report --help lists perf's $o"
 done
@@ -191,6 +191,32 @@ fails_in_one_line "report --stdio --html: refused" "^rvperf report: --stdio and 
 # A -g recording is no -b one: its rows are samples (as perf reports it).
 "$rvperf" report -i "$tmp/g.data" --sort sym -n | grep -q "^# Samples: $("$rvperf" script -i "$tmp/g.data" -F ip | wc -l) of event 'instructions:u'\$"
 ok $? "report --sort on a -g recording: rows of samples"
+
+# report -g: each row's call chains, those perf builds from the same
+# recording's call stack (perf script's chains, counted).
+rec -g -o "$tmp/gn.data" -- "$tmp/bn"
+ok $? "record -g branchy without mapping symbols"
+"$rvperf" report -i "$tmp/gn.data" --sort sym -n -g >"$tmp/gn.txt"
+ok $? "report --sort sym -n -g"
+grep -A1 '\[\.\] op_mul$' "$tmp/gn.txt" | grep -q '100.00%  op_mul <- hot_loop <- main <- '
+ok $? "op_mul's one chain: op_mul <- hot_loop <- main <- ..."
+# chains as counts: each row's shares times its samples
+awk '/^  +[0-9.]+%  +[0-9]+  /{n = $2; next}
+     /^ +[0-9.]+%  [^ ]/{sh = $1; sub("%", "", sh); $1 = ""; printf "%d%s\n", sh * n / 100 + 0.5, $0}' \
+	"$tmp/gn.txt" | sort >"$tmp/o.ch"
+[ "$(awk '{n += $1} END {print n}' "$tmp/o.ch")" = "$("$rvperf" script -i "$tmp/gn.data" -F ip | wc -l)" ]
+ok $? "every sample's chain is counted once"
+if [ -n "$perf" ]; then
+	"$perf" script -i "$tmp/gn.data" -F ip,sym 2>/dev/null | awk '{print $2}' |
+		awk -v RS= '{gsub("\n", " <- "); print}' | sort | uniq -c |
+		awk '{c = $1; $1 = ""; print c $0}' | sort >"$tmp/p.ch"
+	[ -s "$tmp/o.ch" ] && cmp -s "$tmp/p.ch" "$tmp/o.ch"
+	ok $? "report -g: the chains perf 6.12 builds from the call stack, as often"
+	[ $? -eq 0 ] || diag "$(diff "$tmp/p.ch" "$tmp/o.ch" | head -6)"
+fi
+fails_in_one_line "report -g on a -b recording: refused, no call chains" \
+	"^rvperf report: -g: .*n.data has no call chains \(record with -g\)" \
+	"$rvperf" report -i "$tmp/n.data" -g
 
 # Per process and per thread: a fork and threads (tests/userspace/procs).
 cc=riscv64-linux-gnu-gcc

@@ -103,6 +103,8 @@ static int cmd_report(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-n") ||
 			   !strcmp(argv[i], "--show-nr-samples")) {
 			opt.show_samples = 1;
+		} else if (!strcmp(argv[i], "-g")) {
+			opt.call_graph = 1;
 		} else if (!strcmp(argv[i], "--stdio")) {
 			stdio = 1;	/* text, which it is unless --html */
 		} else if (!strcmp(argv[i], "--no-branch-stack")) {
@@ -127,6 +129,8 @@ static int cmd_report(int argc, char **argv)
 		return usage_error("report", "%s", "--stdio and --html: one "
 				   "or the other");
 	}
+	if (opt.call_graph && !opt.sort)	/* perf's default keys */
+		opt.sort = "comm,dso,sym";
 	if (opt.sort && opt.html) {
 		free(inputs);
 		return usage_error("report", "%s", "--sort is a table of text "
@@ -249,7 +253,7 @@ static const struct command commands[] = {
 	  "  complete sample, then fails.", rvperf_script },
 	{ "report", "hottest branch edges, hot loops with trip counts, call edges",
 	  "rvperf report [-i FILE]... [--elf ELF [--force]] [--symfs DIR] [--top N]\n"
-	  "              [--html OUT | --stdio] [-s|--sort KEYS [-n] [--no-branch-stack]]\n"
+	  "              [--html OUT | --stdio] [-s|--sort KEYS [-n] [-g] [--no-branch-stack]]\n"
 	  "  perf report's options, with perf's meaning:\n"
 	  "  -s, --sort KEYS         perf report --stdio's table instead of the\n"
 	  "                          report: a row per value of KEYS (comm, pid,\n"
@@ -262,6 +266,10 @@ static const struct command commands[] = {
 	  "                          srcline: the target's), as in perf\n"
 	  "  -n, --show-nr-samples   the table's Samples column\n"
 	  "  --no-branch-stack       rows of samples, on branch stacks too\n"
+	  "  -g                      under each row its call chains (callee first),\n"
+	  "                          from a recording made with -g (the call stack,\n"
+	  "                          as perf from LBR) or with perf's call chains;\n"
+	  "                          without --sort, the keys comm,dso,sym\n"
 	  "  --stdio                 text (the default unless --html)\n"
 	  "  Symbols come from the files the recording mapped (under DIR when\n"
 	  "  given), or from ELF for the mappings whose build id is ELF's\n"

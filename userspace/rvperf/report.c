@@ -94,6 +94,8 @@ struct placement {
 	size_t nr_moves;
 	struct pd_branch *br;		/* a sample's records, moved */
 	size_t cap_br;
+	uint64_t *chain;		/* a sample's call chain (-g) */
+	size_t cap_chain;
 };
 
 static int add_move(struct placement *pl, uint64_t start, uint64_t len,
@@ -165,6 +167,45 @@ static uint64_t moved(const struct placement *pl, uint64_t addr)
 	return addr;
 }
 
+/*
+ * A sample's call chain in pl->chain, innermost first: its IP, then the
+ * callers.  From a call stack (branch_sample_type CALL_STACK, perf
+ * record --call-graph lbr's), each call's source, newest first, as perf
+ * builds it from LBR; else the user part of PERF_SAMPLE_CALLCHAIN (its
+ * context markers left out).  The number of addresses, 0 when out of
+ * memory.
+ */
+static size_t sample_chain(struct placement *pl, const struct pd_sample *s,
+			   const struct pd_branch *br, size_t nr)
+{
+	int stack = s->attr &&
+		    (s->attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+	size_t need = 1 + (stack ? nr : s->nr_callchain), n = 0, i;
+
+	if (need > pl->cap_chain) {
+		free(pl->chain);
+		pl->chain = malloc(need * sizeof(*pl->chain));
+		pl->cap_chain = pl->chain ? need : 0;
+		if (!pl->chain)
+			return 0;
+	}
+	pl->chain[n++] = moved(pl, s->ip);
+	if (stack) {
+		for (i = 0; i < nr; i++)
+			pl->chain[n++] = br[i].from;	/* moved already */
+		return n;
+	}
+	for (i = 0; i < s->nr_callchain; i++) {
+		uint64_t a = s->callchain[i];
+
+		if (a >= (uint64_t)PERF_CONTEXT_MAX)	/* a context marker */
+			continue;
+		if (moved(pl, a) != pl->chain[0] || n > 1)
+			pl->chain[n++] = moved(pl, a);
+	}
+	return n;
+}
+
 static void placement_free(struct placement *pl)
 {
 	size_t i;
@@ -174,6 +215,7 @@ static void placement_free(struct placement *pl)
 	free(pl->v);
 	free(pl->moves);
 	free(pl->br);
+	free(pl->chain);
 }
 
 /*
@@ -350,12 +392,18 @@ static int read_perf_data(struct report_model *m, struct symbol_source *src,
 					rec.sample.pid, rec.sample.tid, NULL,
 				};
 
+				size_t nc = 0;
+
 				task = task_of(&tasks, rec.sample.tid);
 				if (task && task->comm[0])
 					t.comm = task->comm;
-				if (report_model_add_task_sample(m, &t,
+				if (m->sort.chains &&
+				    !(nc = sample_chain(pl, &rec.sample, br, nr)))
+					*nomem = 1;
+				else if (report_model_add_task_sample(m, &t,
 						moved(pl, rec.sample.ip),
-						rec.sample.period, br, nr))
+						rec.sample.period, br, nr,
+						pl->chain, nc))
 					*nomem = 1;
 			} else if (report_model_add_sample(m,
 						moved(pl, rec.sample.ip), br, nr)) {
@@ -414,7 +462,7 @@ int report_run(const struct report_options *opt)
 	struct stat st;
 	char *name, err[300], event[64] = "?";
 	size_t i, len = 1, shown = 0;
-	int nomem = 0, status = 0, s, branch = 1;
+	int nomem = 0, status = 0, s, branch = 1, chains = 1, sort_err = 0;
 
 	if (opt->symfs && stat(opt->symfs, &st)) {
 		fprintf(stderr, "rvperf report: --symfs %s: %s\n", opt->symfs,
@@ -443,6 +491,12 @@ int report_run(const struct report_options *opt)
 		}
 		if (!pd_has_feature(&r, PD_FEAT_BRANCH_STACK))
 			branch = 0;
+		/* -g: every recording has call chains or a call stack */
+		if (!r.nr_attrs ||
+		    (!(r.attrs[0].sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		     !(r.attrs[0].branch_sample_type &
+		       PERF_SAMPLE_BRANCH_CALL_STACK)))
+			chains = 0;
 		if (!i && r.nr_attrs)
 			event_name(&r.attrs[0], event, sizeof(event));
 		pd_close(&r);
@@ -462,9 +516,21 @@ int report_run(const struct report_options *opt)
 			strcat(name, ", ");
 		strcat(name, opt->inputs[i]);
 	}
-	if (opt->sort && report_model_sort_by(&m, opt->sort,
-					      branch && !opt->no_branch_stack,
-					      err, sizeof(err))) {
+	if (opt->call_graph && !chains) {
+		snprintf(err, sizeof(err), "-g: %s has no call chains (record "
+			 "with -g)", opt->inputs[0]);
+		sort_err = 1;
+	} else if (opt->call_graph && branch && !opt->no_branch_stack) {
+		snprintf(err, sizeof(err), "-g: the rows of branch records have "
+			 "no call chains (--no-branch-stack: rows of samples)");
+		sort_err = 1;
+	} else if (opt->sort) {
+		sort_err = report_model_sort_by(&m, opt->sort,
+						branch && !opt->no_branch_stack,
+						err, sizeof(err));
+		m.sort.chains = opt->call_graph;
+	}
+	if (sort_err) {
 		fprintf(stderr, "rvperf report: %s\n", err);
 		report_model_free(&m);
 		free(name);

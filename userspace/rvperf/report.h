@@ -19,6 +19,7 @@ struct report_options {
 	const char *html;	/* write this HTML page instead of text */
 	const char *sort;	/* --sort KEYS: perf report's table instead */
 	int show_samples;	/* -n: its Samples column */
+	int call_graph;		/* -g: each row's call chains */
 	int no_branch_stack;	/* --no-branch-stack: rows of samples, not
 				 * of branch records */
 };

@@ -89,6 +89,15 @@ struct report_model_input {
 	struct tally sort_count, sort_period;
 	char **comms;			/* the tasks' names, each once */
 	size_t nr_comms;
+	/* -g: the distinct call chains (callers' addresses), found by a
+	 * 64-bit hash of the addresses (chain_ids: hash -> id + 1) */
+	struct chain {
+		uint64_t *addr;
+		size_t n;
+		char *names;		/* filled by the analysis */
+	} *chain;
+	size_t nr_chains;
+	struct tally chain_ids;
 };
 
 static uint64_t tally_hash(const uint64_t *key, size_t kw)
@@ -601,10 +610,37 @@ static int64_t comm_index(struct report_model_input *rp, const char *comm)
 	return (int64_t)rp->nr_comms++;
 }
 
+/* The id + 1 of a call chain, added when new; 0 when out of memory. */
+static uint64_t chain_id(struct report_model_input *rp, const uint64_t *addr,
+			 size_t n)
+{
+	uint64_t h = tally_hash(addr, n) ^ n, *e;
+	struct chain *c;
+
+	rp->chain_ids.kw = 1;
+	if (rp->chain_ids.cap &&
+	    (e = tally_find(rp->chain_ids.slot, 1, rp->chain_ids.cap, &h))[1])
+		return e[1];
+	c = realloc(rp->chain, (rp->nr_chains + 1) * sizeof(*c));
+	if (!c)
+		return 0;
+	rp->chain = c;
+	c += rp->nr_chains;
+	c->n = n;
+	c->names = NULL;
+	c->addr = malloc((n ? n : 1) * sizeof(*addr));
+	if (!c->addr)
+		return 0;
+	memcpy(c->addr, addr, n * sizeof(*addr));
+	rp->nr_chains++;
+	return tally_add(&rp->chain_ids, &h, rp->nr_chains) ? 0 : rp->nr_chains;
+}
+
 int report_model_add_task_sample(struct report_model *m,
 				 const struct report_task *task, uint64_t ip,
 				 uint64_t period, const struct pd_branch *branches,
-				 size_t nr)
+				 size_t nr, const uint64_t *callers,
+				 size_t nr_callers)
 {
 	struct report_model_input *rp = m->in;
 	struct report_sort *so = &m->sort;
@@ -622,7 +658,9 @@ int report_model_add_task_sample(struct report_model *m,
 	key[1] = (uint64_t)comm;
 	if (!so->branch) {
 		key[2] = ip;
-		key[3] = 0;
+		key[3] = so->chains ? chain_id(rp, callers, nr_callers) : 0;
+		if (so->chains && !key[3])
+			return -1;
 		so->samples++;
 		so->period += period;
 		return tally_add(&rp->sort_count, key, 1) ||
@@ -735,6 +773,71 @@ static int cmp_row(const void *a, const void *b)
 	return 0;
 }
 
+/* A chain's function names, callee first ("f <- g"; "" when the sample
+ * has no callers); the chain owns them. */
+static const char *chain_names(struct report_model *an, uint64_t id)
+{
+	struct chain *c = &an->in->chain[id - 1];
+	size_t i, len = 1;
+	char name[32];
+	const char *f;
+
+	if (c->names)
+		return c->names;
+	for (i = 0; i < c->n; i++) {
+		f = function_of(an->in, c->addr[i]);
+		len += (f ? strlen(f) : 18) + 4;
+	}
+	c->names = malloc(len);
+	if (!c->names)
+		return NULL;
+	c->names[0] = '\0';
+	for (i = 0; i < c->n; i++) {
+		f = function_of(an->in, c->addr[i]);
+		if (!f) {
+			snprintf(name, sizeof(name), "0x%" PRIx64, c->addr[i]);
+			f = name;
+		}
+		if (i)
+			strcat(c->names, " <- ");
+		strcat(c->names, f);
+	}
+	return c->names;
+}
+
+/* Adds FROM's chains (one, before the merge) to R's, the same names
+ * counted once; FROM's list goes. */
+static int add_row_chain(struct report_row *r, struct report_row *from)
+{
+	struct report_chain *c;
+	size_t k;
+
+	for (k = 0; k < r->nr_chains; k++)
+		if (!strcmp(r->chains[k].names, from->chains->names))
+			break;
+	if (k < r->nr_chains) {
+		r->chains[k].samples += from->chains->samples;
+	} else {
+		c = realloc(r->chains, (r->nr_chains + 1) * sizeof(*c));
+		if (!c)
+			return -1;
+		r->chains = c;
+		r->chains[r->nr_chains++] = *from->chains;
+	}
+	free(from->chains);
+	from->chains = NULL;
+	return 0;
+}
+
+static int cmp_chain(const void *a, const void *b)
+{
+	const struct report_chain *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return strcmp(x->names, y->names);
+}
+
 int report_model_analyse_sort(struct report_model *an)
 {
 	struct report_model_input *rp = an->in;
@@ -774,20 +877,35 @@ int report_model_analyse_sort(struct report_model *an)
 		so->rows[n].value[0] = strdup(buf);
 		if (!so->rows[n].value[0])
 			return -1;
+		if (so->chains) {	/* the entry's one chain, for now */
+			so->rows[n].chains = malloc(sizeof(*so->rows[n].chains));
+			if (!so->rows[n].chains ||
+			    !(so->rows[n].chains->names = chain_names(an, k[3])))
+				return -1;
+			so->rows[n].chains->samples = count;
+			so->rows[n].nr_chains = 1;
+		}
 		so->rows[n].samples = count;
 		so->rows[n++].period = period;
 	}
 	qsort(so->rows, n, sizeof(*so->rows), cmp_row_key);
 	for (i = 0, j = 0; i < n; i++) {
-		if (j && !strcmp(so->rows[j - 1].value[0], so->rows[i].value[0])) {
-			so->rows[j - 1].samples += so->rows[i].samples;
-			so->rows[j - 1].period += so->rows[i].period;
+		struct report_row *r = &so->rows[j - (j > 0)];
+
+		if (j && !strcmp(r->value[0], so->rows[i].value[0])) {
+			r->samples += so->rows[i].samples;
+			r->period += so->rows[i].period;
 			free(so->rows[i].value[0]);
+			if (so->chains && add_row_chain(r, &so->rows[i]))
+				return -1;
 			continue;
 		}
 		so->rows[j++] = so->rows[i];
 	}
 	so->nr_rows = j;
+	for (i = 0; i < so->nr_rows; i++)
+		qsort(so->rows[i].chains, so->rows[i].nr_chains,
+		      sizeof(*so->rows[i].chains), cmp_chain);
 	for (i = 0; i < so->nr_rows; i++) {
 		p = so->rows[i].value[0];
 		for (j = 1; j < so->nr_keys; j++) {
@@ -1761,13 +1879,21 @@ void report_model_free(struct report_model *m)
 		free(m->more[i].insns);
 		free(m->more[i].exits);
 	}
-	for (i = 0; i < m->sort.nr_rows; i++)
+	for (i = 0; i < m->sort.nr_rows; i++) {
 		free(m->sort.rows[i].value[0]);
+		free(m->sort.rows[i].chains);
+	}
 	free(m->sort.rows);
 	if (rp) {
 		for (i = 0; i < rp->nr_comms; i++)
 			free(rp->comms[i]);
 		free(rp->comms);
+		for (i = 0; i < rp->nr_chains; i++) {
+			free(rp->chain[i].addr);
+			free(rp->chain[i].names);
+		}
+		free(rp->chain);
+		free(rp->chain_ids.slot);
 		free(rp->sort_count.slot);
 		free(rp->sort_period.slot);
 		for (i = 0; i < rp->nr_maps; i++) {

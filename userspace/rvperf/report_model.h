@@ -123,16 +123,25 @@ enum report_key {
 };
 #define REPORT_MAX_KEYS	8
 
+/* A call chain of a row's samples: function names, callee first. */
+struct report_chain {
+	const char *names;		/* "f <- caller <- ..." */
+	uint64_t samples;
+};
+
 struct report_row {
 	/* as perf prints them; value[0] owns the row's strings */
 	char *value[REPORT_MAX_KEYS];
 	uint64_t samples, period;
+	struct report_chain *chains;	/* with -g: most samples first */
+	size_t nr_chains;
 };
 
 struct report_sort {
 	enum report_key keys[REPORT_MAX_KEYS];
 	size_t nr_keys;			/* 0: no --sort view */
 	int branch;			/* rows count branch records */
+	int chains;			/* -g: each row's call chains */
 	struct report_row *rows;	/* most period first */
 	size_t nr_rows;
 	uint64_t samples, period;	/* totals */
@@ -202,11 +211,13 @@ int report_model_sort_by(struct report_model *m, const char *keys, int branch,
 			 char *err, size_t errlen);
 /* perf's column heading for a key. */
 const char *report_key_heading(enum report_key key);
-/* One sample for the --sort view: its task, IP, period and branch stack. */
+/* One sample for the --sort view: its task, IP, period, branch stack,
+ * and with sort.chains its callers' addresses (innermost first). */
 int report_model_add_task_sample(struct report_model *m,
 				 const struct report_task *task, uint64_t ip,
 				 uint64_t period, const struct pd_branch *branches,
-				 size_t nr);
+				 size_t nr, const uint64_t *callers,
+				 size_t nr_callers);
 /* Fills m->sort.rows. */
 int report_model_analyse_sort(struct report_model *m);
 /* One sample: its IP and its branch stack, newest record first. */

@@ -212,6 +212,14 @@ int report_render_sort(const struct report_model *an, FILE *f,
 			fprintf(f, "  %-*s", j + 1 < so->nr_keys ?
 				(int)width[j] : 0, r->value[j]);
 		fputc('\n', f);
+		/* -g: the row's call chains, callee first, each with its
+		 * share of the row's samples */
+		for (j = 0; j < r->nr_chains; j++)
+			fprintf(f, "%12s%6.2f%%  %s\n", "", 100.0 *
+				(double)r->chains[j].samples / (double)r->samples,
+				r->chains[j].names);
+		if (r->nr_chains)
+			fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
