@@ -231,6 +231,9 @@ struct tv_decoder {
 	size_t items_cap;
 	struct tv_error err;
 	bool after_error;	/* next call first skips to a begin-group */
+	/* Lenient: what was forgiven before the group being put together,
+	 * kept over TV_MORE (the bytes forgiven are consumed by then). */
+	unsigned int forgiven;
 	uint8_t reg_bytes[2];
 	uint8_t addl_bytes[16];
 };

@@ -477,6 +477,7 @@ static enum tv_status fail(struct tv_decoder *d, size_t at, const char *msg)
 	/* Continue after it, at a begin-group if it is one itself. */
 	d->pos = d->in[at] == TV_OP_BEGIN_GROUP && at > d->pos ? at : at + 1;
 	d->after_error = true;
+	d->forgiven = 0;
 	return TV_ERROR;
 }
 
@@ -653,7 +654,7 @@ enum tv_status tv_dec_next(struct tv_decoder *d, struct tv_group *g)
 	size_t p, start, n = 0, next = 0, fast_end, cap;
 	long req_i = -1;	/* index: items may move when they grow */
 	const char *why = NULL;
-	unsigned int forgiven = 0;
+	unsigned int forgiven = d->forgiven;
 	uint32_t seen = 0;	/* SEEN() of the group's items */
 	bool grouped;
 
@@ -680,8 +681,11 @@ enum tv_status tv_dec_next(struct tv_decoder *d, struct tv_group *g)
 	fast_end = d->in_len > MAX_ITEM + 8 ? d->in_len - (MAX_ITEM + 8) : 0;
 again:
 	p = d->pos;
-	if (p >= d->in_len)
+	if (p >= d->in_len) {
+		/* An orphan end-group skipped: it belongs to the next group. */
+		d->forgiven = d->final ? 0 : forgiven;
 		return d->final ? TV_END : TV_MORE;
+	}
 	if (__builtin_expect(!d->items_cap, 0) && !new_item(d, 0))
 		return fail(d, p, "out of memory");
 	start = p;
@@ -764,7 +768,9 @@ again:
 general:
 		if (p >= d->in_len) {
 			if (!d->final) {
+				/* A begin-group forgiven before START stays so. */
 				d->pos = start;
+				d->forgiven = forgiven;
 				return TV_MORE;
 			}
 			if (grouped) {
@@ -815,6 +821,7 @@ general:
 		if (rc == ITEM_SHORT) {
 			if (!d->final) {
 				d->pos = start;
+				d->forgiven = forgiven;
 				return TV_MORE;
 			}
 			fail(d, p, "trace ends inside an item");
@@ -854,5 +861,6 @@ done:
 		.forgiven = forgiven,
 	};
 	d->pos = next;
+	d->forgiven = 0;
 	return TV_GROUP;
 }
