@@ -11,6 +11,7 @@ RVPERF := $(O)/userspace/rvperf
 # rvperf tv (userspace/tv/build.mk, read after this file, adds -lelf).
 RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
+	userspace/tv/tv_dump.c \
 	userspace/tv/tv_gdb.c qemu-model/core/insnhw.c
 # rvperf nexus and the N-Trace library (userspace/nexus/build.mk: -lelf).
 RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \

@@ -28,10 +28,9 @@
 #include <unistd.h>
 
 #include "record.h"
-#include "qemu-model/core/insnhw.h"
-#include "rvperf/ctr.h"
 #include "tv.h"
 #include "tv_disas.h"
+#include "tv_dump.h"
 #include "tv_gdb.h"
 
 #define EXIT_DATA 1
@@ -133,82 +132,13 @@ static int write_config(const char *trace, const struct tv_config *cfg)
 
 /* ------------------------------------------------------------ dump */
 
-static const char *transfer_name(unsigned int type)
-{
-	switch (type) {
-	case RVP_CTRDATA_TYPE_EXCEPTION: return "exception";
-	case RVP_CTRDATA_TYPE_TRAP_RETURN: return "trap return";
-	case RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH: return "branch";
-	case RVP_CTRDATA_TYPE_TAKEN_BRANCH: return "branch";
-	case RVP_CTRDATA_TYPE_INDIRECT_CALL: return "indirect call";
-	case RVP_CTRDATA_TYPE_DIRECT_CALL: return "call";
-	case RVP_CTRDATA_TYPE_INDIRECT_JUMP: return "indirect jump";
-	case RVP_CTRDATA_TYPE_DIRECT_JUMP: return "jump";
-	case RVP_CTRDATA_TYPE_COROUTINE_SWAP: return "co-routine swap";
-	case RVP_CTRDATA_TYPE_FUNCTION_RETURN: return "return";
-	case RVP_CTRDATA_TYPE_OTHER_INDIRECT_JUMP: return "indirect jump";
-	case RVP_CTRDATA_TYPE_OTHER_DIRECT_JUMP: return "jump";
-	}
-	return NULL;
-}
-
-static void dump_item(const struct tv_config *cfg, const struct tv_item *it,
-		      uint64_t pc)
-{
-	char name[32], dis[96];
-
-	printf("  %08" PRIx64 "  ", it->offset);
-	switch (it->op) {
-	case TV_OP_FULL_REG:
-		printf("%-8s = 0x%0*" PRIx64 "\n", tv_reg_name(it->reg, name, sizeof(name)),
-		       (int)tv_reg_bytes(cfg, it->reg) * 2, it->value);
-		break;
-	case TV_OP_INCR_REG_ADD:
-		printf("%-8s += %" PRId64 "\n", tv_reg_name(it->reg, name, sizeof(name)),
-		       (int64_t)it->value);
-		break;
-	case TV_OP_INCR_REG_OR:
-		printf("%-8s |= 0x%02" PRIx64 "\n", tv_reg_name(it->reg, name, sizeof(name)),
-		       it->value);
-		break;
-	case TV_OP_ADDL_STATE:
-		if (it->id == TV_AS_PRIV)
-			printf("%-8s = %" PRIu64 " (%s)\n", "priv", it->value,
-			       it->value == 3 ? "M" : it->value == 1 ? "S" : it->value == 0 ? "U" : "?");
-		else
-			printf("%-8s = 0x%" PRIx64 "\n", tv_addl_name(it->id), it->value);
-		break;
-	case TV_OP_MEM_REQ:
-		printf("mem %-7s [0x%" PRIx64 "] %u bytes", tv_mem_op_name(it->id), it->value,
-		       1u << it->size);
-		if (it->has_data)
-			printf(" data 0x%" PRIx64, it->data);
-		putchar('\n');
-		break;
-	case TV_OP_MEM_RSP:
-		printf("mem response %s", it->result == 0 ? "ok" : it->result == 1 ? "failed" : "?");
-		if (it->has_data)
-			printf(" data 0x%" PRIx64, it->data);
-		putchar('\n');
-		break;
-	case TV_OP_INSN16:
-	case TV_OP_INSN32:
-		tv_disas((uint32_t)it->value, pc, cfg->xlen, dis, sizeof(dis));
-		printf("insn %0*" PRIx64 "  %s\n", it->op == TV_OP_INSN16 ? 4 : 8,
-		       it->value, dis);
-		break;
-	default:
-		printf("%s\n", tv_op_name(it->op));
-	}
-}
-
 static int tv_dump(int argc, char **argv)
 {
 	const char *path = NULL, *cfg_text = NULL;
 	struct tv_config cfg;
 	struct tv_decoder d;
 	struct tv_group g;
-	struct tv_shadow sh;
+	struct tv_dump dp;
 	enum tv_mode mode = TV_STRICT;
 	uint8_t chunk[1 << 16];
 	FILE *f;
@@ -243,7 +173,10 @@ static int tv_dump(int argc, char **argv)
 		       mode == TV_STRICT ? "strict" : "lenient");
 	}
 	tv_dec_init(&d, &cfg, mode);
-	tv_shadow_init(&sh, &cfg);
+	if (tv_dump_init(&dp, &cfg, stdout)) {
+		fclose(f);
+		return fail(EXIT_DATA, "out of memory");
+	}
 	/* Streaming: the file goes through in chunks, whatever its size. */
 	for (;;) {
 		enum tv_status st = tv_dec_next(&d, &g);
@@ -261,41 +194,15 @@ static int tv_dump(int argc, char **argv)
 			break;
 		if (st == TV_ERROR) {
 			errors++;
-			printf("error at byte 0x%" PRIx64 ": %s (skipping to the next begin-group)\n\n",
-			       d.err.offset, d.err.msg);
+			tv_dump_error(&dp, &d.err);
 			continue;
 		}
-		tv_shadow_apply(&sh, &g);
-		printf("group %" PRIu64 " at byte 0x%" PRIx64 "%s%s%s%s", g.index, g.offset,
-		       g.grouped ? "" : " (outside begin/end)",
-		       g.has_init ? " state initialization" : "",
-		       g.has_reset ? " hart reset" : "",
-		       g.forgiven ? " (lenient: forgave a malformed boundary)" : "");
-		if (g.has_insn) {
-			char dis[96];
-			struct insnhw_class c;
-			const char *t;
-			bool taken;
-
-			tv_disas(sh.insn, sh.pc_before, cfg.xlen, dis, sizeof(dis));
-			printf(": pc 0x%" PRIx64 "  %s", sh.pc_before, dis);
-			/* The classifier (qemu-model/core) names the transfer. */
-			insnhw_classify(sh.insn, cfg.xlen, 0, true, &c);
-			taken = sh.pc != sh.pc_before + c.length;
-			insnhw_classify(sh.insn, cfg.xlen, 0, taken, &c);
-			t = transfer_name(c.type);
-			if (t)
-				printf("  [%s%s]", t,
-				       c.conditional ? (taken ? " taken" : " not taken") : "");
-		}
-		putchar('\n');
-		for (size_t i = 0; i < g.n_items; i++)
-			dump_item(&cfg, &g.items[i], sh.pc_before);
-		putchar('\n');
+		tv_dump_group(&dp, &g);
 	}
 	fclose(f);
 	tv_dec_free(&d);
-	tv_shadow_free(&sh);
+	tv_dump_flush(&dp);
+	tv_dump_free(&dp);
 	if (errors)
 		return fail(EXIT_DATA, "%" PRIu64 " decoding error%s in %s", errors,
 			    errors == 1 ? "" : "s", path);

@@ -3,6 +3,8 @@
 # names, disassembler, shadow state, gdbstub client) and its tests.
 TV_SRCS := userspace/tv/tv_codec.c userspace/tv/tv_names.c userspace/tv/tv_shadow.c
 TV_CFLAGS := -Iuserspace/tv
+# The trace listing (rvperf tv dump) and what it uses.
+TV_DUMP_SRCS := userspace/tv/tv_dump.c userspace/tv/tv_disas.c qemu-model/core/insnhw.c
 
 $(eval $(call host-program,$(O)/tests/tv/codec-test,\
 	tests/tv/codec-test.c $(TV_SRCS),$(TV_CFLAGS)))
@@ -10,6 +12,10 @@ HOST_TESTS += $(O)/tests/tv/codec-test
 $(eval $(call host-program,$(O)/tests/tv/diff-test,\
 	tests/tv/diff-test.c $(TV_SRCS),$(TV_CFLAGS)))
 HOST_TESTS += $(O)/tests/tv/diff-test
+# The fast paths (decoder, listing, formatting) against their references.
+$(eval $(call host-program,$(O)/tests/tv/fastpath-test,\
+	tests/tv/fastpath-test.c $(TV_SRCS) $(TV_DUMP_SRCS),$(TV_CFLAGS)))
+HOST_TESTS += $(O)/tests/tv/fastpath-test
 
 # libFuzzer target on the decoder, with ASan and UBSan (when clang is
 # there); tests/tv/fuzz-tvtrace-brief.sh runs it briefly in make check.

@@ -8,8 +8,9 @@
  */
 #include "tv_disas.h"
 
-#include <stdio.h>
 #include <string.h>
+
+#include "tv_fmt.h"
 
 static const char *const xn[32] = {
 	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
@@ -42,19 +43,19 @@ static int out(char *buf, size_t len, const char *mn, const char *fmt, ...)
 static int out(char *buf, size_t len, const char *mn, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(buf, len, "%s%s", mn, fmt[0] ? " " : "");
+	int n = fmt_sn(buf, len, "%s%s", mn, fmt[0] ? " " : "");
 
 	if (n < 0 || (size_t)n >= len)
 		return 0;
 	va_start(ap, fmt);
-	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	fmt_vsn(buf + n, len - (size_t)n, fmt, ap);
 	va_end(ap);
 	return 1;
 }
 
 static int unknown(char *buf, size_t len, uint32_t insn, unsigned int ilen)
 {
-	snprintf(buf, len, ilen == 2 ? ".2byte 0x%04x" : ".4byte 0x%08x", insn);
+	fmt_sn(buf, len, ilen == 2 ? ".2byte 0x%04x" : ".4byte 0x%08x", insn);
 	return 0;
 }
 
@@ -219,7 +220,7 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 		for (size_t k = 0; k < sizeof(amo) / sizeof(amo[0]); k++) {
 			if (amo[k].f5 != f5)
 				continue;
-			snprintf(mn, sizeof(mn), "%s.%c%s", amo[k].n, f3 == 2 ? 'w' : 'd',
+			fmt_sn(mn, sizeof(mn), "%s.%c%s", amo[k].n, f3 == 2 ? 'w' : 'd',
 				 BITS(i, 26, 25) == 3 ? ".aqrl" : BITS(i, 26, 25) == 2 ? ".aq"
 				 : BITS(i, 26, 25) == 1 ? ".rl" : "");
 			if (f5 == 0x02)
@@ -253,7 +254,7 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 
 		if (fmt > 1)
 			break;
-		snprintf(mn, sizeof(mn), "%s.%c", m[(op >> 2) & 3], fmt ? 'd' : 's');
+		fmt_sn(mn, sizeof(mn), "%s.%c", m[(op >> 2) & 3], fmt ? 'd' : 's');
 		if (f3 == 7)
 			return out(b, l, mn, "%s,%s,%s,%s", fn[rd], fn[rs1], fn[rs2], fn[i >> 27]);
 		return out(b, l, mn, "%s,%s,%s,%s,%s", fn[rd], fn[rs1], fn[rs2], fn[i >> 27],
@@ -271,31 +272,31 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 		case 0x00: case 0x01: case 0x02: case 0x03: {
 			static const char *const m[4] = { "fadd", "fsub", "fmul", "fdiv" };
 
-			snprintf(mn, sizeof(mn), "%s.%c", m[f5], p);
+			fmt_sn(mn, sizeof(mn), "%s.%c", m[f5], p);
 			return out(b, l, mn, "%s,%s,%s%s%s", fn[rd], fn[rs1], fn[rs2], comma, rm);
 		}
 		case 0x0b:
 			if (rs2)
 				break;
-			snprintf(mn, sizeof(mn), "fsqrt.%c", p);
+			fmt_sn(mn, sizeof(mn), "fsqrt.%c", p);
 			return out(b, l, mn, "%s,%s%s%s", fn[rd], fn[rs1], comma, rm);
 		case 0x04: {
 			static const char *const m[3] = { "fsgnj", "fsgnjn", "fsgnjx" };
 
 			if (f3 > 2)
 				break;
-			snprintf(mn, sizeof(mn), "%s.%c", m[f3], p);
+			fmt_sn(mn, sizeof(mn), "%s.%c", m[f3], p);
 			return out(b, l, mn, "%s,%s,%s", fn[rd], fn[rs1], fn[rs2]);
 		}
 		case 0x05:
 			if (f3 > 1)
 				break;
-			snprintf(mn, sizeof(mn), "%s.%c", f3 ? "fmax" : "fmin", p);
+			fmt_sn(mn, sizeof(mn), "%s.%c", f3 ? "fmax" : "fmin", p);
 			return out(b, l, mn, "%s,%s,%s", fn[rd], fn[rs1], fn[rs2]);
 		case 0x08:	/* fcvt.s.d / fcvt.d.s */
 			if (rs2 != (p == 'd' ? 0u : 1u))
 				break;
-			snprintf(mn, sizeof(mn), "fcvt.%c.%c", p, p == 'd' ? 's' : 'd');
+			fmt_sn(mn, sizeof(mn), "fcvt.%c.%c", p, p == 'd' ? 's' : 'd');
 			if (p == 'd')	/* exact: objdump shows no rounding mode */
 				return out(b, l, mn, "%s,%s", fn[rd], fn[rs1]);
 			return out(b, l, mn, "%s,%s%s%s", fn[rd], fn[rs1], comma, rm);
@@ -304,7 +305,7 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 
 			if (f3 > 2)
 				break;
-			snprintf(mn, sizeof(mn), "%s.%c", m[f3], p);
+			fmt_sn(mn, sizeof(mn), "%s.%c", m[f3], p);
 			return out(b, l, mn, "%s,%s,%s", xn[rd], fn[rs1], fn[rs2]);
 		}
 		case 0x18: case 0x1a: {	/* fcvt.int.fp / fcvt.fp.int */
@@ -314,9 +315,9 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 			if (rs2 > 3 || (rs2 > 1 && xlen != 64))
 				break;
 			if (to_int)
-				snprintf(mn, sizeof(mn), "fcvt.%s.%c", t[rs2], p);
+				fmt_sn(mn, sizeof(mn), "fcvt.%s.%c", t[rs2], p);
 			else
-				snprintf(mn, sizeof(mn), "fcvt.%c.%s", p, t[rs2]);
+				fmt_sn(mn, sizeof(mn), "fcvt.%c.%s", p, t[rs2]);
 			/* int -> double from 32 bits is exact: no rounding mode shown */
 			if (!to_int && p == 'd' && rs2 < 2)
 				return out(b, l, mn, "%s,%s", fn[rd], xn[rs1]);
@@ -333,7 +334,7 @@ static int disas32(uint32_t i, uint64_t pc, unsigned int xlen, char *b, size_t l
 					   xn[rd], fn[rs1]);
 			}
 			if (f3 == 1) {
-				snprintf(mn, sizeof(mn), "fclass.%c", p);
+				fmt_sn(mn, sizeof(mn), "fclass.%c", p);
 				return out(b, l, mn, "%s,%s", xn[rd], fn[rs1]);
 			}
 			break;
@@ -493,4 +494,14 @@ int tv_disas(uint32_t insn, uint64_t pc, unsigned int xlen, char *buf, size_t le
 	if ((insn & 3) != 3)
 		return disas16(insn & 0xffff, pc, xlen, buf, len);
 	return disas32(insn, pc, xlen, buf, len);
+}
+
+bool tv_disas_pc_relative(uint32_t insn, unsigned int xlen)
+{
+	unsigned int f3 = BITS(insn, 15, 13);
+
+	if ((insn & 3) == 3)	/* jal, the conditional branches */
+		return (insn & 0x7f) == 0x6f || (insn & 0x7f) == 0x63;
+	/* Quadrant 1: c.jal (RV32), c.j, c.beqz, c.bnez. */
+	return (insn & 3) == 1 && (f3 >= 5 || (f3 == 1 && xlen != 64));
 }

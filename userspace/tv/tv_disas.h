@@ -19,5 +19,10 @@
  */
 int tv_disas(uint32_t insn, uint64_t pc, unsigned int xlen, char *buf,
 	     size_t len);
+/*
+ * Does INSN's text depend on its pc (a branch or jump target)?  If not,
+ * one disassembly serves every pc (the dump keeps them by instruction).
+ */
+bool tv_disas_pc_relative(uint32_t insn, unsigned int xlen);
 
 #endif /* RVPERF_TV_DISAS_H */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tv_fmt.h"
+
 static const char *const gpr_abi[32] = {
 	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
 	"s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
@@ -24,60 +26,79 @@ static const char *const fpr_abi[32] = {
 	"fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
-struct csr_name {
-	uint16_t addr;
-	const char *name;
-};
-
-/* The CSRs of the privileged spec a trace is likely to carry. */
-static const struct csr_name csr_names[] = {
-	{ 0x001, "fflags" }, { 0x002, "frm" }, { 0x003, "fcsr" },
-	{ 0x015, "seed" },
-	{ 0xc00, "cycle" }, { 0xc01, "time" }, { 0xc02, "instret" },
-	{ 0xc80, "cycleh" }, { 0xc81, "timeh" }, { 0xc82, "instreth" },
-	{ 0x100, "sstatus" }, { 0x104, "sie" }, { 0x105, "stvec" },
-	{ 0x106, "scounteren" }, { 0x10a, "senvcfg" },
-	{ 0x140, "sscratch" }, { 0x141, "sepc" }, { 0x142, "scause" },
-	{ 0x143, "stval" }, { 0x144, "sip" }, { 0x14d, "stimecmp" },
-	{ 0x180, "satp" },
-	{ 0x300, "mstatus" }, { 0x301, "misa" }, { 0x302, "medeleg" },
-	{ 0x303, "mideleg" }, { 0x304, "mie" }, { 0x305, "mtvec" },
-	{ 0x306, "mcounteren" }, { 0x30a, "menvcfg" }, { 0x310, "mstatush" },
-	{ 0x320, "mcountinhibit" },
-	{ 0x340, "mscratch" }, { 0x341, "mepc" }, { 0x342, "mcause" },
-	{ 0x343, "mtval" }, { 0x344, "mip" }, { 0x34a, "mtinst" },
-	{ 0x34b, "mtval2" },
-	{ 0x3a0, "pmpcfg0" }, { 0x3a2, "pmpcfg2" }, { 0x3b0, "pmpaddr0" },
-	{ 0x7a0, "tselect" }, { 0x7a1, "tdata1" }, { 0x7a2, "tdata2" },
-	{ 0x7b0, "dcsr" }, { 0x7b1, "dpc" }, { 0x7b2, "dscratch0" },
-	{ 0xb00, "mcycle" }, { 0xb02, "minstret" }, { 0xb80, "mcycleh" },
-	{ 0xb82, "minstreth" },
-	{ 0xf11, "mvendorid" }, { 0xf12, "marchid" }, { 0xf13, "mimpid" },
-	{ 0xf14, "mhartid" }, { 0xf15, "mconfigptr" },
-};
+/*
+ * The CSRs of the privileged spec a trace is likely to carry, as one list
+ * for the name of an address (a switch: the listing names a register on
+ * every line) and the address of a name.
+ */
+#define CSR_NAMES \
+	X(0x001, "fflags") X(0x002, "frm") X(0x003, "fcsr") \
+	X(0x015, "seed") X(0xc00, "cycle") X(0xc01, "time") \
+	X(0xc02, "instret") X(0xc80, "cycleh") X(0xc81, "timeh") \
+	X(0xc82, "instreth") X(0x100, "sstatus") X(0x104, "sie") \
+	X(0x105, "stvec") X(0x106, "scounteren") X(0x10a, "senvcfg") \
+	X(0x140, "sscratch") X(0x141, "sepc") X(0x142, "scause") \
+	X(0x143, "stval") X(0x144, "sip") X(0x14d, "stimecmp") \
+	X(0x180, "satp") X(0x300, "mstatus") X(0x301, "misa") \
+	X(0x302, "medeleg") X(0x303, "mideleg") X(0x304, "mie") \
+	X(0x305, "mtvec") X(0x306, "mcounteren") X(0x30a, "menvcfg") \
+	X(0x310, "mstatush") X(0x320, "mcountinhibit") X(0x340, "mscratch") \
+	X(0x341, "mepc") X(0x342, "mcause") X(0x343, "mtval") \
+	X(0x344, "mip") X(0x34a, "mtinst") X(0x34b, "mtval2") \
+	X(0x3a0, "pmpcfg0") X(0x3a2, "pmpcfg2") X(0x3b0, "pmpaddr0") \
+	X(0x7a0, "tselect") X(0x7a1, "tdata1") X(0x7a2, "tdata2") \
+	X(0x7b0, "dcsr") X(0x7b1, "dpc") X(0x7b2, "dscratch0") \
+	X(0xb00, "mcycle") X(0xb02, "minstret") X(0xb80, "mcycleh") \
+	X(0xb82, "minstreth") X(0xf11, "mvendorid") X(0xf12, "marchid") \
+	X(0xf13, "mimpid") X(0xf14, "mhartid") X(0xf15, "mconfigptr")
 
 static const char *csr_name(uint16_t addr)
 {
-	for (size_t i = 0; i < sizeof(csr_names) / sizeof(csr_names[0]); i++)
-		if (csr_names[i].addr == addr)
-			return csr_names[i].name;
+	switch (addr) {
+#define X(a, n) case a: return n;
+	CSR_NAMES
+#undef X
+	}
 	return NULL;
 }
 
+static const struct {
+	uint16_t addr;
+	const char *name;
+} csr_names[] = {
+#define X(a, n) { a, n },
+	CSR_NAMES
+#undef X
+};
+
 const char *tv_reg_name(uint16_t addr, char *buf, size_t len)
 {
+	char tmp[24], *p = tmp;
 	const char *name;
+	size_t n;
 
-	if (TV_REG_IS_GPR(addr))
-		snprintf(buf, len, "x%u/%s", addr - 0x1000u, gpr_abi[addr - 0x1000]);
-	else if (TV_REG_IS_FPR(addr))
-		snprintf(buf, len, "f%u/%s", addr - 0x1020u, fpr_abi[addr - 0x1020]);
-	else if (addr < 0x1000 && (name = csr_name(addr)))
-		snprintf(buf, len, "%s", name);
-	else if (addr < 0x1000)
-		snprintf(buf, len, "csr0x%03x", addr);
-	else
-		snprintf(buf, len, "reg0x%04x", addr);
+	if (TV_REG_IS_GPR(addr)) {
+		*p++ = 'x';
+		p = fmt_udec(p, addr - 0x1000u);
+		*p++ = '/';
+		p = fmt_str(p, gpr_abi[addr - 0x1000]);
+	} else if (TV_REG_IS_FPR(addr)) {
+		*p++ = 'f';
+		p = fmt_udec(p, addr - 0x1020u);
+		*p++ = '/';
+		p = fmt_str(p, fpr_abi[addr - 0x1020]);
+	} else if (addr < 0x1000 && (name = csr_name(addr))) {
+		p = fmt_str(p, name);
+	} else {
+		p = fmt_str(p, addr < 0x1000 ? "csr0x" : "reg0x");
+		p = fmt_hex(p, addr, addr < 0x1000 ? 3 : 4);
+	}
+	/* As snprintf would: what fits, and a NUL. */
+	if (len) {
+		n = (size_t)(p - tmp) < len ? (size_t)(p - tmp) : len - 1;
+		memcpy(buf, tmp, n);
+		buf[n] = 0;
+	}
 	return buf;
 }
 
