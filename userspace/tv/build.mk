@@ -57,7 +57,7 @@ HOST_TESTS += tests/tv/user-inputs-test.sh
 # make bench: decode MB/s and groups/s, diff groups/s, against the memory
 # bandwidth measured in the same run.
 $(eval $(call host-program,$(O)/tests/bench/bench-tv,\
-	tests/bench/bench-tv.c $(TV_SRCS),$(TV_CFLAGS)))
+	tests/bench/bench-tv.c $(TV_SRCS) $(TV_DUMP_SRCS),$(TV_CFLAGS)))
 HOST_PROGS += $(O)/tests/bench/bench-tv
 BENCHES += tests/bench/bench-tv.sh
 HOST_TESTS += tests/tv/cli-test.sh
