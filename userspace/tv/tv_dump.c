@@ -28,9 +28,10 @@
  */
 #define DIS_CACHE_BITS	10
 struct tv_dump_dis {
-	uint64_t pc;		/* 0 unless the text depends on it */
+	uint64_t pc;		/* where it was disassembled */
 	uint32_t insn;
 	bool valid;
+	bool pc_relative;	/* its text holds for that pc only */
 	uint8_t len;
 	char text[DIS_LEN];
 };
@@ -131,18 +132,49 @@ static inline char *padded(char *p, const char *s, unsigned int width)
 /* INSN at PC disassembled: valid until the next call. */
 static const struct tv_dump_dis *disas(struct tv_dump *dp, uint32_t insn, uint64_t pc)
 {
-	uint64_t key = tv_disas_pc_relative(insn, dp->cfg.xlen) ? pc : 0;
-	uint32_t h = (insn ^ (uint32_t)(key >> 1) ^ (uint32_t)(key >> 33)) * 0x9e3779b1u;
-	struct tv_dump_dis *e = &dp->dis[h >> (32 - DIS_CACHE_BITS)];
+	/* By word alone: a pc-relative word recurs at its own pc mostly. */
+	struct tv_dump_dis *e = &dp->dis[(insn * 0x9e3779b1u) >> (32 - DIS_CACHE_BITS)];
 
-	if (!e->valid || e->insn != insn || e->pc != key) {
-		tv_disas(insn, pc, dp->cfg.xlen, e->text, sizeof(e->text));
-		e->len = (uint8_t)strlen(e->text);
-		e->insn = insn;
-		e->pc = key;
-		e->valid = true;
-	}
+	if (e->valid && e->insn == insn && (!e->pc_relative || e->pc == pc))
+		return e;
+	tv_disas(insn, pc, dp->cfg.xlen, e->text, sizeof(e->text));
+	e->len = (uint8_t)strlen(e->text);
+	e->insn = insn;
+	e->pc = pc;
+	e->pc_relative = tv_disas_pc_relative(insn, dp->cfg.xlen);
+	e->valid = true;
 	return e;
+}
+
+/* The decimal text of a group's index. */
+static inline char *put_index(char *p, struct tv_dump *dp, uint64_t index)
+{
+	char *t = dp->index_text;
+	int i = (int)dp->index_len - 1;
+
+	/*
+	 * Plus one, as an odometer turns, in the text and in its copy:
+	 * reading the text back right after a digit was stored would wait
+	 * for the store (a wide load over a narrow store is not forwarded).
+	 */
+	memcpy(p, t, sizeof(dp->index_text));
+	if (dp->index_len && index == dp->index + 1) {
+		while (i >= 0 && t[i] == '9')
+			t[i--] = '0';
+		if (i >= 0) {
+			p[i] = ++t[i];
+			memset(p + i + 1, '0', dp->index_len - (unsigned int)i - 1);
+			dp->index = index;
+			return p + dp->index_len;
+		}
+	} else if (dp->index_len && index == dp->index) {
+		return p + dp->index_len;
+	}
+	/* A digit more, or another index: written out. */
+	dp->index_len = (unsigned int)(fmt_udec(t, index) - t);
+	dp->index = index;
+	memcpy(p, t, dp->index_len);
+	return p + dp->index_len;
 }
 
 /* The disassembly's text. */
@@ -281,7 +313,7 @@ void tv_dump_group(struct tv_dump *dp, const struct tv_group *g)
 
 	p = line(dp);
 	p = fmt_lit(p, "group ");
-	p = fmt_udec(p, g->index);
+	p = put_index(p, dp, g->index);
 	p = fmt_lit(p, " at byte 0x");
 	p = fmt_hex(p, g->offset, 1);
 	if (!g->grouped)

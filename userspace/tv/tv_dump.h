@@ -29,6 +29,11 @@ struct tv_dump {
 	size_t len;
 	struct tv_dump_dis *dis;	/* disassemblies by instruction (and pc) */
 	struct tv_dump_name *names;	/* of register addresses below TV_NREGS */
+	/* The last group's index and its decimal text (the next one's is
+	 * its increment, digit by digit). */
+	uint64_t index;
+	unsigned int index_len;
+	char index_text[24];
 };
 
 int tv_dump_init(struct tv_dump *dp, const struct tv_config *cfg, FILE *out);

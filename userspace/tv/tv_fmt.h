@@ -37,31 +37,27 @@ static inline char *fmt_str(char *p, const char *s)
 #define fmt_lit(p, lit) \
 	(memcpy((p), "" lit, sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-/* The 16 hex digits of V, most significant first (no table, no loop). */
-static inline void fmt_hex16(char *p, uint64_t v)
+/* The 8 hex digits of V, most significant first (no table, no loop). */
+static inline void fmt_hex8(char *p, uint32_t v)
 {
-	uint64_t w[2];
+	uint64_t x = v;
 
-	for (int k = 0; k < 2; k++) {
-		uint64_t x = k ? v & 0xffffffff : v >> 32;
-
-		/* One nibble a byte, the lowest in the lowest byte ... */
-		x = (x | x << 16) & 0x0000ffff0000ffffull;
-		x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-		x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
-		/* ... '0' + n, and 'a' - '0' - 10 more where n >= 10 ... */
-		x += 0x3030303030303030ull +
-		     (((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull) * 0x27;
-		/* ... and the most significant first in memory. */
-		w[k] = __builtin_bswap64(x);
-	}
-	memcpy(p, w, 16);
+	/* One nibble a byte, the lowest in the lowest byte ... */
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	/* ... '0' + n, and 'a' - '0' - 10 more where n >= 10 ... */
+	x += 0x3030303030303030ull +
+	     (((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull) * 0x27;
+	/* ... and the most significant first in memory. */
+	x = __builtin_bswap64(x);
+	memcpy(p, &x, 8);
 }
 
 /*
  * Lower-case hex, at least MIN digits (zero-padded, as "%0*x").  Writes
- * 16 bytes at P whatever the length (the caller has room for them; what
- * lies past the digits is written over next).
+ * 8 or 16 bytes at P whatever the length (the caller has room for them;
+ * what lies past the digits is written over next).
  */
 static inline char *fmt_hex(char *p, uint64_t v, unsigned int min)
 {
@@ -73,8 +69,15 @@ static inline char *fmt_hex(char *p, uint64_t v, unsigned int min)
 		*p++ = '0';
 		n--;
 	}
-	/* The digits at the top: the first 16 - n are dropped. */
-	fmt_hex16(p, n == 16 ? v : v << (64 - 4 * n));
+	/* The digits at the top: the first 8 - n or 16 - n are dropped. */
+	if (n <= 8) {
+		fmt_hex8(p, (uint32_t)v << (32 - 4 * n));
+	} else {
+		uint64_t top = n == 16 ? v : v << (64 - 4 * n);
+
+		fmt_hex8(p, (uint32_t)(top >> 32));
+		fmt_hex8(p + 8, (uint32_t)top);
+	}
 	return p + n;
 }
 
