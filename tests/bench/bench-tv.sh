@@ -18,7 +18,7 @@ groups=200000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "instructions (callgrind, $groups groups, the phase's function only):"
-for phase in decode decode_partial dump diff_equal diff_div; do
+for phase in decode decode_partial dump dump_partial diff_equal diff_div; do
 	valgrind --tool=callgrind --toggle-collect="bench_$phase*" \
 		--callgrind-out-file="$tmp/$phase.out" "$bin" "$groups" 1 "$phase" \
 		>"$tmp/$phase.txt" 2>"$tmp/$phase.err" || { cat "$tmp/$phase.err"; exit 1; }
