@@ -3,7 +3,7 @@
  * tv_dump.c - the trace listing (`rvperf tv dump`), formatted without
  * stdio: fields go into a buffer with tv_fmt.h's writers, the buffer goes
  * out with one fwrite per 64 KiB.  The text is what the listing's printf
- * calls wrote before (tests/tv/dump-test holds it to a golden listing).
+ * calls wrote before (tests/tv/fastpath-test holds it to golden listings).
  */
 #include "tv_dump.h"
 
@@ -22,7 +22,7 @@
 #define DIS_LEN		96
 
 /*
- * Disassemblies kept by instruction word, and pc for the pc-relative ones:
+ * Disassemblies kept by instruction word (the pc checked for pc-relative ones):
  * a program runs the same instructions over and over, and disassembling
  * costs more than the rest of a group's text.  Direct-mapped.
  */
