@@ -115,6 +115,8 @@ static const char up_fw_data[] =
 	"upstream OpenSBI accepts reserved event_data of firmware events: fixed by opensbi-ext/patches/0002";
 static const char up_wrap_set[] =
 	"OpenSBI 1.8.1 does not refuse a counter set whose counter_idx_base + bit wraps: fixed upstream in v1.9 (0dfe6be0)";
+static const char up_ram_end[] =
+	"upstream OpenSBI's root domain gives S-mode every address, past the end of RAM too: not fixed by the series yet";
 static const char self_ipi_gap[] =
 	"OpenSBI handles an IPI to the hart itself without counting it "
 	"(the spec's IPI events speak of other harts)";
@@ -664,7 +666,7 @@ static void test_errors(void)
 	r = stop(n_ctr, 1, 0);
 	check(r.error == E_PARAM, 0, 0, S5, "stop of counter num_counters: SBI_ERR_INVALID_PARAM");
 	r = start(c, 1, ST_INIT | ST_SNAP, 5);
-	check(r.error == E_PARAM, V3, known_gap(0, "upstream OpenSBI answers SBI_ERR_NO_SHMEM before checking the flag combination"), S4, "SET_INIT_VALUE with INIT_SNAPSHOT (mutually exclusive): SBI_ERR_INVALID_PARAM");
+	check(r.error == E_PARAM, V3, known_gap(0, "upstream OpenSBI answers SBI_ERR_NO_SHMEM before checking the flag combination: fixed by opensbi-ext/patches/0007"), S4, "SET_INIT_VALUE with INIT_SNAPSHOT (mutually exclusive): SBI_ERR_INVALID_PARAM");
 	/* masks reaching past the last counter: base + bit overflows */
 	r = stop(c, 1 | (1UL << 63), 0);
 	check(r.error == E_PARAM, 0, osbi_1_1 ? "OpenSBI 1.1 ignores mask bits past the last counter and stops the valid ones" : 0, S5, "stop with mask bit 63 past num_counters: SBI_ERR_INVALID_PARAM");
@@ -706,32 +708,46 @@ static void test_errors(void)
 	check(r.error == E_PARAM, 0, 0, S5, "and its mapping is released all the same (start: SBI_ERR_INVALID_PARAM)");
 }
 
+/*
+ * set_shmem with arguments it must refuse; an area the firmware wrongly
+ * accepted is disabled again, so that no later stop makes it write there
+ * (upstream OpenSBI would fault in M-mode past the end of RAM).
+ */
+static struct sbiret set_shmem_bad(ulong lo, ulong hi, ulong flags)
+{
+	struct sbiret r = set_shmem(lo, hi, flags);
+
+	if (!r.error)
+		set_shmem(~0UL, ~0UL, 0);
+	return r;
+}
+
 static void test_snapshot(void)
 {
 	struct sbiret r;
 	ulong s = (ulong)snap[0], c, c2, i;
 	const char *nosnap = 0;
 
-	r = set_shmem(s, 0, 1);
+	r = set_shmem_bad(s, 0, 1);
 	/* OpenSBI up to 1.9 has none: every check below fails with it */
 	if (osbi_up && r.error == E_NOTSUP)
-		nosnap = "upstream OpenSBI has no PMU snapshot shared memory (SBI_ERR_NOT_SUPPORTED)";
+		nosnap = "upstream OpenSBI has no PMU snapshot shared memory (SBI_ERR_NOT_SUPPORTED): fixed by opensbi-ext/patches/0007";
 	check(r.error == E_PARAM, V2, nosnap, S8, "flags != 0: SBI_ERR_INVALID_PARAM");
-	r = set_shmem(s + 8, 0, 0);
+	r = set_shmem_bad(s + 8, 0, 0);
 	check(r.error == E_PARAM, V2, nosnap, S8, "shmem not 4096-aligned: SBI_ERR_INVALID_PARAM");
-	r = set_shmem(s + 2048, 0, 0);
+	r = set_shmem_bad(s + 2048, 0, 0);
 	check(r.error == E_PARAM, V2, nosnap, S8, "shmem 2048-aligned only: SBI_ERR_INVALID_PARAM");
-	r = set_shmem(RAM_BASE, 0, 0);
+	r = set_shmem_bad(RAM_BASE, 0, 0);
 	check(r.error == E_ADDR, V2, nosnap, S8, "shmem inside the firmware (0x80000000): SBI_ERR_INVALID_ADDRESS");
-	r = set_shmem(0x10000000UL, 0, 0);
+	r = set_shmem_bad(0x10000000UL, 0, 0);
 	check(r.error == E_ADDR, V2, nosnap, S8, "shmem on MMIO (UART page): SBI_ERR_INVALID_ADDRESS");
-	r = set_shmem(RAM_END, 0, 0);
-	check(r.error == E_ADDR, V2, nosnap, S8, "shmem at the end of RAM: SBI_ERR_INVALID_ADDRESS");
-	r = set_shmem(RAM_END - PAGE / 2 - PAGE / 2 + PAGE, 0, 0);
-	check(r.error == E_ADDR, V2, nosnap, S8, "shmem past the end of RAM: SBI_ERR_INVALID_ADDRESS");
-	r = set_shmem(~0UL - PAGE + 1, 0, 0);
+	r = set_shmem_bad(RAM_END, 0, 0);
+	check(r.error == E_ADDR, V2, nosnap ? nosnap : known_gap(0, up_ram_end), S8, "shmem at the end of RAM: SBI_ERR_INVALID_ADDRESS");
+	r = set_shmem_bad(RAM_END - PAGE / 2 - PAGE / 2 + PAGE, 0, 0);
+	check(r.error == E_ADDR, V2, nosnap ? nosnap : known_gap(0, up_ram_end), S8, "shmem past the end of RAM: SBI_ERR_INVALID_ADDRESS");
+	r = set_shmem_bad(~0UL - PAGE + 1, 0, 0);
 	check(r.error == E_ADDR, V2, nosnap, S8, "shmem on the last page of the address space (wraps): SBI_ERR_INVALID_ADDRESS");
-	r = set_shmem(s, 1, 0);
+	r = set_shmem_bad(s, 1, 0);
 	check(r.error == E_ADDR, V2, nosnap, S8, "shmem_phys_hi != 0 on RV64 (beyond 64 bits): SBI_ERR_INVALID_ADDRESS");
 	/* errors left the snapshot disabled */
 	c = fw_cfg(RVP_SBI_PMU_FW_ILLEGAL_INSN);
@@ -778,7 +794,7 @@ static void test_snapshot(void)
 	check(r.error == E_PARAM, V2, osbi_1_1 ? "OpenSBI 1.1 ignores mask bits past the last counter" : nosnap, S5, "TAKE_SNAPSHOT with mask bit 63 past num_counters: SBI_ERR_INVALID_PARAM");
 	check(mem_is(snap[0], 0x5A, PAGE), V2, nosnap, S5, "and the snapshot memory is untouched");
 	r = stop(~0UL - 62, 1UL << 63, SP_SNAP);
-	check(r.error == E_PARAM && mem_is(snap[0], 0x5A, PAGE), V2, nosnap, S5, "TAKE_SNAPSHOT with base + bit wrapping to 0: SBI_ERR_INVALID_PARAM, memory untouched");
+	check(r.error == E_PARAM && mem_is(snap[0], 0x5A, PAGE), V2, nosnap ? nosnap : known_gap(0, up_wrap_set), S5, "TAKE_SNAPSHOT with base + bit wrapping to 0: SBI_ERR_INVALID_PARAM, memory untouched");
 	r = start(c, 1, 0, 0);
 	check(r.error == E_STARTED, V2, nosnap, S5, "the counter is still started after the refused stops");
 	r = set_shmem(~0UL, ~0UL, 0);
@@ -787,7 +803,7 @@ static void test_snapshot(void)
 	check(r.error == E_NOSHMEM, V2, nosnap, S8, "after disable, TAKE_SNAPSHOT: SBI_ERR_NO_SHMEM");
 	r = stop(c, 1, 0);
 	check(!r.error, V2, nosnap, S5, "a stop refused for NO_SHMEM left the counter started");
-	r = set_shmem(~0UL, 0, 0);
+	r = set_shmem_bad(~0UL, 0, 0);
 	check(r.error == E_PARAM || r.error == E_ADDR, V2, nosnap, S8, "lo all-ones but hi 0 is not the disable value: refused");
 	r = set_shmem((ulong)snap[1], 0, 0);
 	check(!r.error, V2, nosnap, S8, "shared memory can be set again after disable");
