@@ -29,6 +29,7 @@ $(eval $(call host-program,$(O)/tests/plugin/filter-test,\
 HOST_TESTS += $(O)/tests/plugin/filter-test
 HOST_TESTS += tests/plugin/record-test.sh
 HOST_TESTS += tests/plugin/gate-test.sh
+HOST_TESTS += tests/plugin/exact-ip-test.sh
 HOST_TESTS += tests/plugin/run-demo-test.sh
 BENCHES += tests/bench/bench-plugin.sh
 

@@ -141,6 +141,15 @@ struct tb_desc {
 
 _Static_assert(sizeof(struct tb_desc) == 64, "struct tb_desc is one cache line");
 
+/* Where each of the block's instructions lies, in bytes from its start:
+ * n_insns of them after the description, in the same allocation
+ * (tb_trans()).  Read only when a sample falls inside the block
+ * (overflow_in()), so the line the callbacks read stays the same. */
+static inline const uint16_t *insn_offsets(const struct tb_desc *d)
+{
+	return (const uint16_t *)(d + 1);
+}
+
 /* Where the block goes when it does not transfer. */
 static inline uint64_t fallthrough(const struct tb_desc *d)
 {
@@ -497,6 +506,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct qemu_plugin_insn *last;
 	struct tb_desc *d;
+	uint16_t *off;
+	size_t i, size;
 
 	(void)id;
 	if (!n)
@@ -510,13 +521,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (!plugin.active)
 		return;
-	d = aligned_alloc(64, sizeof(*d));
+	/* The description, then its instructions' offsets, in whole lines. */
+	size = (sizeof(*d) + n * sizeof(*off) + 63) & ~(size_t)63;
+	d = aligned_alloc(64, size);
 	if (!d)
 		return;
 	memset(d, 0, sizeof(*d));
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = (uint16_t)n;
+	off = (uint16_t *)(d + 1);
+	for (i = 0; i < n; i++)
+		off[i] = (uint16_t)(qemu_plugin_insn_vaddr(
+				qemu_plugin_tb_get_insn(tb, i)) - d->start);
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
 	if (plugin.gate) {
 		qemu_plugin_u64 count = { plugin.gate_sb, offsetof(struct gate, count) };
@@ -947,6 +964,43 @@ dropped:
 	v->dropped++;
 }
 
+/*
+ * The sampled counter (instructions or cycles, one per instruction) is
+ * due within block P, whose instructions are all in unflushed: it
+ * overflows as the instruction that takes it to its budget retires, and
+ * the interrupt is taken there, as on a hart without skid.  Overflowing
+ * before P's last instruction, the sample is at the next instruction of
+ * P, taken now: CTR holds the records made so far and P's transfer, if
+ * any, comes after it; P's instructions after the sample count towards
+ * the next period (several samples fall in one block when the period is
+ * shorter than it).  Overflowing at P's last instruction, the sample is
+ * where P goes, with P's transfer recorded: true, and the caller takes it
+ * (block_ran()).  Every path that takes a sample of these events comes
+ * here, so the cost is per sample: the offsets of P's instructions were
+ * written when it was translated.
+ */
+static __attribute__((noinline)) bool overflow_in(struct vcpu *v,
+						  const struct tb_desc *p)
+{
+	for (;;) {
+		/* P's instructions after the one that overflows */
+		uint64_t after = v->unflushed - v->budget;
+
+		if (!after || after >= p->n_insns) {
+			flush_counts(v);
+			return v->hart.pmu.lcofi_pending;
+		}
+		v->unflushed -= after;
+		flush_counts(v);
+		if (v->hart.pmu.lcofi_pending)
+			take_sample(v, p->start +
+				    insn_offsets(p)[p->n_insns - after]);
+		v->unflushed += after;
+		if (v->unflushed < v->budget)
+			return false;
+	}
+}
+
 static struct vcpu *vcpu_new(unsigned int index);
 
 static inline struct vcpu *vcpu_get(unsigned int index)
@@ -965,10 +1019,8 @@ block_ran(struct vcpu *v, const struct tb_desc *p, const struct tb_desc *d,
 	bool due = false;	/* the sampled counter overflowed */
 
 	v->unflushed += p->n_insns;
-	if (__builtin_expect(v->unflushed >= v->budget, 0)) {
-		flush_counts(v);
-		due = v->hart.pmu.lcofi_pending;
-	}
+	if (__builtin_expect(v->unflushed >= v->budget, 0))
+		due = overflow_in(v, p);
 	if (p->end == END_NONE)
 		goto done;
 	if (fast_transfer && p->end <= END_INDIRECT) {
@@ -999,8 +1051,9 @@ slow:
 	/* Other events count in the model's transfer path. */
 	due = v->hart.pmu.lcofi_pending;
 done:
-	/* The interrupt is taken once the block's transfer has retired:
-	 * the sample's ip is where the program goes next. */
+	/* The counter overflowed at the block's last instruction: the
+	 * interrupt is taken once its transfer has retired, and the
+	 * sample's ip is where the program goes next. */
 	if (__builtin_expect(due, 0))
 		take_sample(v, d->start);
 }
@@ -1685,6 +1738,8 @@ static void tb_exec_system(unsigned int vcpu_index, void *udata)
 		return;
 	}
 	v->unflushed += p->n_insns;
+	if (v->unflushed >= v->budget)
+		overflow_in(v, p);	/* the last instruction's sample below */
 	flush_counts(v);
 	flush_ctr_cycles(v);
 	if (p->end == END_ECALL) {

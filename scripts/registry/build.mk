@@ -49,9 +49,11 @@ STACK_TARGETS += registry-stack
 # The CTR plugin's record test and rvperf record's processes test on the
 # plugin-capable 10.2.2 qemu-riscv64 too (HOST_TESTS runs them on Debian's
 # 7.2): the gate's path without callbacks (plugin API 3+), through fork,
-# exec and dlopen, and against every block on a real program.
+# exec and dlopen, against every block on a real program, and the samples'
+# exact addresses.
 STACK_TIERS += 'plugin-record-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/record-test.sh' \
 	'plugin-gate-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/gate-test.sh' \
+	'plugin-exact-ip-qemu10=env QEMU_USER=$(QEMU_USER_PLUGIN) tests/plugin/exact-ip-test.sh' \
 	'userspace-procs-qemu10=env RVPERF_QEMU=$(abspath $(QEMU_USER_PLUGIN)) tests/userspace/procs-test.sh'
 # For the scripts that compare firmware (tests/bench/bench-sbi.sh).
 export PLATFORM_FW GENERIC_FW SERIES_FW
