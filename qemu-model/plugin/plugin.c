@@ -26,7 +26,10 @@
  * it went to the next instruction; a direct jump must have gone to its
  * target; anything else means something intervened (a signal, a fault) and
  * the transfer is dropped and counted, never guessed.  Indirect transfers
- * take whatever address came next.
+ * take whatever address came next.  A sample lies at the instruction after
+ * the one that overflowed the sampled counter, inside its block when
+ * that is not the last (overflow_in(): the block's instruction offsets,
+ * kept from translation, read only then).
  *
  * Batches.  In user mode the model does not run at every block.  In the
  * common case the callback only counts the block and queues it
