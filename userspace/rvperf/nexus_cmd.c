@@ -1442,32 +1442,20 @@ static void write_sample(struct inject *in, uint64_t ip)
 	in->samples++;
 }
 
-/* Whether the instruction WORD ends a QEMU translation block: any
- * control transfer, taken or not, and traps (the plugin samples there). */
-static bool ends_tb(struct inject *in, uint32_t word)
-{
-	struct insnhw_class c;
-
-	insnhw_classify(word, in->xlen, in->exts, true, &c);
-	return c.conditional || c.direct || c.table_jump ||
-	       c.itype != RVP_ITYPE_NO_SPECIAL_TYPE;
-}
-
 /*
- * The counter overflows after PERIOD instructions; as with the CTR
- * plugin, the sample is taken where that translation block ends (at the
- * next control transfer or trap), its ip the next instruction, its stack
- * the transfers up to there, and the next period starts there.
+ * The counter overflows as the PERIOD-th instruction retires, and as with
+ * the CTR plugin the sample is taken there: its ip the next instruction,
+ * its stack the transfers up to there, and the next period counted from
+ * the instruction after it.  An overflow at a block's last instruction
+ * waits for the next block, which gives the transfer's target.
  */
 static int inject_block(void *ctx, const struct nx_block *b)
 {
 	struct inject *in = ctx;
 	uint64_t pc = b->start, left_in_block = b->n_insns;
-	bool due = false;
 
 	if (in->due) {		/* due at the end of the previous block */
 		write_sample(in, b->start);
-		in->left = in->period;
 		in->due = false;
 	}
 	while (left_in_block) {
@@ -1477,16 +1465,14 @@ static int inject_block(void *ctx, const struct nx_block *b)
 		if (nx_image_word(in->img, pc, &w))
 			w = 0;
 		len = (w & 3) == 3 ? 4 : 2;
-		/* Counting stops at the overflow and starts again, a period
-		 * away, with the sample (the handler rearms the counter). */
-		if (!due && !--in->left)
-			due = true;
 		in->insns++;
 		left_in_block--;
-		if (due && left_in_block && ends_tb(in, w)) {
-			write_sample(in, pc + len);
-			in->left = in->period;
-			due = false;
+		if (!--in->left) {
+			in->left = in->period;	/* the handler rearms it */
+			if (left_in_block)
+				write_sample(in, pc + len);
+			else
+				in->due = true;
 		}
 		pc += len;
 	}
@@ -1503,8 +1489,6 @@ static int inject_block(void *ctx, const struct nx_block *b)
 		if (in->n < INJECT_DEPTH)
 			in->n++;
 	}
-	if (due)
-		in->due = true;
 	return in->rc;
 }
 
