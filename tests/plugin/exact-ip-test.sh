@@ -159,8 +159,7 @@ if [ ! -d /usr/riscv64-linux-gnu/lib ]; then
 else
 	$cc -O2 -g -o "$tmp/procs" tests/userspace/procs/procs.c -ldl
 	ok $? "build the forking program"
-	(cd "$tmp" && "$OLDPWD/$rvperf" record -o fork.data -- ./procs fork \
-		>rec.out 2>&1)
+	"$rvperf" record -o "$tmp/fork.data" -- "$tmp/procs" fork >"$tmp/rec.out" 2>&1
 	ok $? "record it"
 	"$rvperf" script -F pid,ip,brstack -i "$tmp/fork.data" |
 		awk '{ n++; split($3, e, "/"); if (e[2] == "0x" $2) at++ }
