@@ -120,7 +120,8 @@ enum tb_end {
 struct tb_desc {
 	uint64_t start;
 	/* drain_defer()'s check: the block went on to ok_a or ok_b, or
-	 * anywhere when any_dst; 1 (no block starts there) for neither. */
+	 * anywhere when any_dst; 1 (no block starts there) for neither.
+	 * ok_a is the target of a branch or a direct jump. */
 	uint64_t ok_a, ok_b;
 	uint16_t n_insns;	/* at most 512 */
 	uint8_t last_len;	/* the last instruction's length */
@@ -136,22 +137,16 @@ struct tb_desc {
 	 * (a batch holds far fewer than 2^32 instructions). */
 	uint64_t step;
 	uint64_t last_pc;
-	uint64_t target;
+	/* Where each instruction lies, in bytes from start: read only when
+	 * a sample falls inside the block (overflow_in()), so it is kept
+	 * apart, and the lines the callbacks read stay as dense. */
+	const uint16_t *insn_off;
 	/* The same two, the other way round, for tb_exec_lean()'s one
 	 * subtraction: n_insns << LEAN_SHIFT | transfer. */
 	uint64_t lean_step;
 };
 
 _Static_assert(sizeof(struct tb_desc) == 64, "struct tb_desc is one cache line");
-
-/* Where each of the block's instructions lies, in bytes from its start:
- * n_insns of them after the description, in the same allocation
- * (tb_trans()).  Read only when a sample falls inside the block
- * (overflow_in()), so the line the callbacks read stays the same. */
-static inline const uint16_t *insn_offsets(const struct tb_desc *d)
-{
-	return (const uint16_t *)(d + 1);
-}
 
 /* Where the block goes when it does not transfer. */
 static inline uint64_t fallthrough(const struct tb_desc *d)
@@ -164,7 +159,7 @@ static inline uint64_t fallthrough(const struct tb_desc *d)
  * would mispredict as often. */
 static inline unsigned int record_type(const struct tb_desc *p, uint64_t dst)
 {
-	return p->nt_type + ((dst == p->target) & (p->end == END_BRANCH));
+	return p->nt_type + ((dst == p->ok_a) & (p->end == END_BRANCH));
 }
 
 /* Blocks a vCPU ran that the model has not seen yet (user mode). */
@@ -375,6 +370,7 @@ static uint32_t insn_word(const struct qemu_plugin_insn *insn)
 static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 {
 	struct insnhw_class c;
+	uint64_t target = 0;
 
 	insnhw_classify(word, 64, INSNHW_ZCMP | INSNHW_ZCMT, true, &c);
 	d->last_pc = pc;
@@ -388,19 +384,19 @@ static void describe(struct tb_desc *d, uint32_t word, uint64_t pc)
 		d->end = END_XRET;
 	} else if (c.conditional) {
 		d->end = END_BRANCH;
-		d->target = pc + c.offset;
+		target = pc + c.offset;
 	} else if (c.direct && !c.table_jump) {
 		d->end = END_DIRECT;
-		d->target = pc + c.offset;
+		target = pc + c.offset;
 	} else {
 		d->end = END_INDIRECT;
 	}
 	d->ok_a = d->ok_b = 1;
 	if (d->end == END_BRANCH) {
-		d->ok_a = d->target;
+		d->ok_a = target;
 		d->ok_b = fallthrough(d);
 	} else if (d->end == END_DIRECT) {
-		d->ok_a = d->ok_b = d->target;
+		d->ok_a = d->ok_b = target;
 	}
 	d->any_dst = d->end == END_NONE || d->end == END_INDIRECT;
 	d->nt_type = d->end == END_BRANCH ? RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH :
@@ -510,7 +506,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct qemu_plugin_insn *last;
 	struct tb_desc *d;
 	uint16_t *off;
-	size_t i, size;
+	size_t i;
 
 	(void)id;
 	if (!n)
@@ -524,19 +520,21 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (!plugin.active)
 		return;
-	/* The description, then its instructions' offsets, in whole lines. */
-	size = (sizeof(*d) + n * sizeof(*off) + 63) & ~(size_t)63;
-	d = aligned_alloc(64, size);
-	if (!d)
+	d = aligned_alloc(64, sizeof(*d));
+	off = malloc(n * sizeof(*off));
+	if (!d || !off) {
+		free(d);
+		free(off);
 		return;
+	}
 	memset(d, 0, sizeof(*d));
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
 	d->start = qemu_plugin_tb_vaddr(tb);
 	d->n_insns = (uint16_t)n;
-	off = (uint16_t *)(d + 1);
 	for (i = 0; i < n; i++)
 		off[i] = (uint16_t)(qemu_plugin_insn_vaddr(
 				qemu_plugin_tb_get_insn(tb, i)) - d->start);
+	d->insn_off = off;
 	describe(d, insn_word(last), qemu_plugin_insn_vaddr(last));
 	if (plugin.gate) {
 		qemu_plugin_u64 count = { plugin.gate_sb, offsetof(struct gate, count) };
@@ -916,7 +914,7 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 
 	switch (p->end) {
 	case END_BRANCH:
-		if (dst == p->target)
+		if (dst == p->ok_a)
 			type = RVP_CTRDATA_TYPE_TAKEN_BRANCH;
 		else if (dst == fallthrough(p))
 			type = RVP_CTRDATA_TYPE_NOT_TAKEN_BRANCH;
@@ -924,7 +922,7 @@ static void resolve(struct vcpu *v, const struct tb_desc *p, uint64_t dst)
 			goto dropped;
 		break;
 	case END_DIRECT:
-		if (dst != p->target)
+		if (dst != p->ok_a)
 			goto dropped;
 		break;
 	case END_INDIRECT:
@@ -997,7 +995,7 @@ static __attribute__((noinline)) bool overflow_in(struct vcpu *v,
 		flush_counts(v);
 		if (v->hart.pmu.lcofi_pending)
 			take_sample(v, p->start +
-				    insn_offsets(p)[p->n_insns - after]);
+				    p->insn_off[p->n_insns - after]);
 		v->unflushed += after;
 		if (v->unflushed < v->budget)
 			return false;
@@ -1034,11 +1032,11 @@ block_ran(struct vcpu *v, const struct tb_desc *p, const struct tb_desc *d,
 		unsigned int type = record_type(p, dst);
 
 		if (p->end == END_BRANCH) {
-			if (__builtin_expect(dst != p->target &&
+			if (__builtin_expect(dst != p->ok_a &&
 					     dst != fallthrough(p), 0))
 				goto slow;
 		} else if (__builtin_expect(p->end == END_DIRECT &&
-					    dst != p->target, 0)) {
+					    dst != p->ok_a, 0)) {
 			goto slow;
 		}
 		v->transfers++;
