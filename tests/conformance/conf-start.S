@@ -15,6 +15,28 @@ _start:
 1:	wfi
 	j	1b
 
+/* A non-retentive suspend resumes here (a0 = hartid, a1 = opaque) with the
+ * S-mode state lost: the same set-up, then the CTR checks go on. */
+	.globl ctr_resume_entry
+ctr_resume_entry:
+	la	t0, conf_trap
+	csrw	stvec, t0
+	la	sp, conf_stack_top
+	call	conf_ctr_resumed
+1:	wfi
+	j	1b
+
+/* Hart 1, started through HSM by the CTR checks (a1 = the phase). */
+	.globl ctr_hart_entry
+ctr_hart_entry:
+	la	t0, conf_trap
+	csrw	stvec, t0
+	la	sp, conf_stack1_top
+	mv	a0, a1
+	call	conf_ctr_hart1
+1:	wfi
+	j	1b
+
 	.balign 4
 conf_trap:
 	addi	sp, sp, -16
@@ -40,3 +62,6 @@ conf_traps:
 	.balign 16
 	.space	16384
 conf_stack_top:
+	.balign 16
+	.space	4096
+conf_stack1_top:

@@ -29,16 +29,29 @@
 #   NAME-span   (evspan=1) event_get_info on a buffer that wraps the address
 #               space (OpenSBI 1.8.1 faults; fixed upstream in v1.9);
 #   NAME-past   (evpast=1) event_get_info on entries past the end of RAM.
+# --ctr-qemu QEMU (a QEMU with Smctr/Ssctr: Debian's 10.0.2) adds two boots
+# of the firmware's CTR setup on two harts with CTR, each on its own:
+#   NAME-ctr    (ctr=1) the devicetree declares smctr and ssctr: S-mode
+#               reaches the CTR CSRs, nothing recorded at entry, the largest
+#               depth, no firmware control flow in the records, no records
+#               left after an HSM stop/start or a non-retentive suspend;
+#   NAME-ctr-hidden (ctr=hidden) the same harts, but a devicetree without
+#               smctr and ssctr: the firmware leaves CTR alone (S-mode's
+#               sctrctl access traps).
+# --ctr-gap says FIRMWARE is upstream OpenSBI without CTR management: what
+# it lacks is then an expected failure naming the patch that adds it.
 set -u
 . tests/tap.sh
 O=${O:-build}
-given= name=given only=0 rvperf=0 faults=
+given= name=given only=0 rvperf=0 faults= ctr_qemu= ctr_gap=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fw) given=${2:-}; shift ;;
 	--name) name=${2:-given}; shift ;;
 	--only) only=1 ;;
 	--rvperf) rvperf=1 ;;
+	--ctr-qemu) ctr_qemu=${2:-}; shift ;;
+	--ctr-gap) ctr_gap=1 ;;
 	--known-fault)
 		case ${2:-} in
 		wrap | span | past) faults="$faults $2" ;;
@@ -171,6 +184,63 @@ alone() {
 		diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -2 "$log")"
 }
 
+# ctr NAME FIRMWARE: the two CTR boots on $ctr_qemu, two harts with CTR.
+ctr_cpu=rv64,sscofpmf=true,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,smstateen=true
+ctr() {
+	local name fw=$2 mode log st res n plan min l args isa exts dtb
+	for mode in 1 hidden; do
+		name=$1-ctr log=$out/$1-ctr-$mode.log
+		[ $mode = 1 ] || name=$1-ctr-$mode
+		args="ctr=$mode${ctr_gap:+ ctrgap=1}" dtb=()
+		if [ $mode = hidden ]; then
+			# QEMU's own devicetree for these harts, without the
+			# two names in riscv,isa-extensions and riscv,isa
+			"$ctr_qemu" -M virt,dumpdtb="$out/ctr-hidden.dtb" \
+				-cpu "$ctr_cpu" -smp 2 -m 256M -display none \
+				>/dev/null 2>&1
+			for l in /cpus/cpu@0 /cpus/cpu@1; do
+				exts=$(fdtget "$out/ctr-hidden.dtb" $l riscv,isa-extensions |
+					tr ' ' '\n' | grep -vx 'smctr\|ssctr')
+				isa=$(fdtget "$out/ctr-hidden.dtb" $l riscv,isa |
+					sed 's/_smctr//; s/_ssctr//')
+				# shellcheck disable=SC2086
+				fdtput -t s "$out/ctr-hidden.dtb" $l riscv,isa-extensions $exts &&
+					fdtput -t s "$out/ctr-hidden.dtb" $l riscv,isa "$isa"
+			done
+			fdtput -t s "$out/ctr-hidden.dtb" /chosen bootargs "$args"
+			dtb=(-dtb "$out/ctr-hidden.dtb")
+		fi
+		timeout "$alone_timeout_s" "$ctr_qemu" -M virt -cpu "$ctr_cpu" \
+			-smp 2 -m 256M -display none -monitor none -serial stdio \
+			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+			-append "$args" "${dtb[@]}" </dev/null 2>&1 |
+			tr -d '\r' >"$log"
+		st=${PIPESTATUS[0]}
+		n=0
+		while IFS= read -r l; do
+			n=$((n + 1))
+			res=${l#*ok [0-9]* - }
+			tap_n=$((tap_n + 1))
+			case $l in
+			*" # TODO "*) echo "not ok $tap_n - $name: $res" ;;
+			"ok "*) echo "ok $tap_n - $name: $res" ;;
+			*)
+				echo "not ok $tap_n - $name: $res"
+				tap_failed=$((tap_failed + 1))
+				grep -aA3 -F "$l" "$log" | sed -n '2,4p' | grep -a '^#' ;;
+			esac
+		done < <(grep -aE '^(not )?ok [0-9]+ - ' "$log")
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | tail -1)
+		min=12
+		[ $mode = 1 ] || min=1
+		[ "$st" -eq 0 ]
+		ok $? "$name: QEMU shut down by itself within ${alone_timeout_s}s (exit $st; 124 is a hang)"
+		[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge $min ]
+		ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least $min)" ||
+			diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -3 "$log")"
+	done
+}
+
 if [ $only != 1 ]; then
 	boot rvperf-fw "$out/rvperf-fw.elf" 1 rvperf=1
 	alone rvperf-fw "$out/rvperf-fw.elf" wrap rvperf=1
@@ -187,6 +257,14 @@ if [ -n "$given" ]; then
 		alone "$name" "$given" wrap $args
 		alone "$name" "$given" span $args
 		alone "$name" "$given" past $args
+	fi
+	if [ -n "$ctr_qemu" ] && [ -f "$given" ]; then
+		if command -v "$ctr_qemu" >/dev/null 2>&1 && command -v fdtput >/dev/null 2>&1; then
+			ctr "$name" "$given"
+		else
+			tap_n=$((tap_n + 1))
+			echo "ok $tap_n - $name-ctr # SKIP $ctr_qemu or fdtput (device-tree-compiler) missing"
+		fi
 	fi
 elif [ -f "$osbi" ]; then
 	boot opensbi-1.1 "$osbi" 0
