@@ -12,11 +12,13 @@ BENCHES += tests/bench/bench-sbi.sh
 # upstream's generic platform alone and with rvperf's OpenSBI series (the
 # 1.8.1 backport; the upstream gaps the series does not fix yet are expected
 # failures with their reasons, and the M-mode faults of OpenSBI 1.8.1 each
-# in a boot of its own; the firmware's CTR setup, patch 0008 of the series,
-# on two harts of Debian's QEMU 10.0.2 with Smctr/Ssctr), and the M-mode
-# benchmark's check that every firmware it compares was measured.
+# in a boot of its own; on all three the firmware's CTR setup, for generic
+# patch 0008 of the series, on two harts of Debian's QEMU 10.0.2 with
+# Smctr/Ssctr), and the M-mode benchmark's check that every firmware it
+# compares was measured.
 STACK_TIERS += 'conformance-platform=tests/conformance/run.sh \
-	--fw $(PLATFORM_FW) --name platform --only --rvperf' \
+	--fw $(PLATFORM_FW) --name platform --only --rvperf \
+	--ctr-qemu $(CTR_QEMU)' \
 	'conformance-generic=tests/conformance/run.sh --fw $(GENERIC_FW) \
 	--name generic --only --known-fault wrap --known-fault span \
 	--known-fault past --ctr-qemu $(CTR_QEMU) --ctr-gap' \
