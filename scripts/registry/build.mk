@@ -61,4 +61,4 @@ export PLATFORM_FW GENERIC_FW SERIES_FW
 # The pins and the fetch script's failure modes, without the network.
 HOST_TESTS += tests/infra/registry-test.sh
 # The OpenSBI series SERIES_FW applies: its shape, checkpatch on each patch.
-HOST_TESTS += opensbi-ext/patches/check.sh
+HOST_TESTS += opensbi-ext/patches/check-shape.sh

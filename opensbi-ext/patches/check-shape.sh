@@ -41,6 +41,20 @@ for d in "$dir" "$dir/1.8.1"; do
 	ok $? "$d: every patch has a 'prefix: Subject' title and a diff" || diag "bad:$bad"
 	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1"
 	ok $? "$d: the first patch is a fix with a Fixes: tag"
+	# [PATCH i/N]: i its place, N the number of patches, in each patch
+	# and in the cover letter ([PATCH 0/N ...]), as format-patch makes them
+	want=$#
+	bad=
+	i=0
+	for p in "$d"/0*.patch; do
+		i=$((i + 1))
+		grep -q "^Subject: \[PATCH $i/$want\] " "$p" || bad="$bad ${p##*/}"
+	done
+	grep -q "^Subject: \[PATCH 0/$want[] ]" "$d/cover-letter.txt" ||
+		bad="$bad cover-letter.txt"
+	[ -z "$bad" ]
+	ok $? "$d: every patch and the cover letter numbered i/$want" ||
+		diag "misnumbered:$bad"
 done
 [ "$(subjects "$dir")" = "$(subjects "$dir/1.8.1")" ]
 ok $? "the backport carries the same patches in the same order as the series"
