@@ -94,15 +94,11 @@ ok $? "the conformance payload builds"
 [ -f "$out/rvperf-fw.elf" ] && [ -f "$out/conf.elf" ] ||
 	{ diag "$(tail -5 "$out/build.log")"; tap_done; exit 1; }
 
-# boot NAME FIRMWARE STRICT [BOOTARGS]: the payload's results as ours;
-# STRICT=1: no TODO
-boot() {
-	local name=$1 fw=$2 strict=$3 log=$out/$1.log st res n plan todo l
-	timeout "$timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 1 \
-		-m 256M -display none -monitor none -serial stdio \
-		-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
-		-append "${4:-}" </dev/null 2>&1 | tr -d '\r' >"$log"
-	st=${PIPESTATUS[0]}
+# relay NAME LOG: the payload's results in LOG as ours, each named NAME: ...
+# (a failure with the payload's comment lines after it); sets n (results),
+# todo (expected failures, never passes whatever their result) and plan.
+relay() {
+	local name=$1 log=$2 res l
 	n=0
 	todo=0
 	while IFS= read -r l; do
@@ -112,16 +108,27 @@ boot() {
 		case $l in
 		*" # TODO "*)
 			todo=$((todo + 1))
-			# an expected failure, never a pass, whatever the result
 			echo "not ok $tap_n - $name: $res" ;;
 		"ok "*) echo "ok $tap_n - $name: $res" ;;
 		*)
 			echo "not ok $tap_n - $name: $res"
 			tap_failed=$((tap_failed + 1))
-			grep -aA2 -F "$l" "$log" | sed -n '2,3p' | grep -a '^#' ;;
+			grep -aA3 -F "$l" "$log" | sed -n '2,4p' | grep -a '^#' ;;
 		esac
 	done < <(grep -aE '^(not )?ok [0-9]+ - ' "$log")
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | tail -1)
+}
+
+# boot NAME FIRMWARE STRICT [BOOTARGS]: the payload's results as ours;
+# STRICT=1: no TODO
+boot() {
+	local name=$1 fw=$2 strict=$3 log=$out/$1.log st res n plan todo l
+	timeout "$timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true -smp 1 \
+		-m 256M -display none -monitor none -serial stdio \
+		-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+		-append "${4:-}" </dev/null 2>&1 | tr -d '\r' >"$log"
+	st=${PIPESTATUS[0]}
+	relay "$name" "$log"
 	[ "$st" -eq 0 ]
 	ok $? "$name: QEMU shut down by itself within ${timeout_s}s (exit $st; 124 is a hang)"
 	[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge 100 ]
@@ -139,7 +146,7 @@ boot() {
 # or failing result), that is one expected failure, shown with the
 # firmware's trap report.
 alone() {
-	local name=$1-$3 fw=$2 case=$3 log=$out/$1-$3.log st res n=0 plan l
+	local name=$1-$3 fw=$2 case=$3 log=$out/$1-$3.log st res n=0 plan todo l
 	local results gap= what
 	case " $faults " in *" $case "*) eval "gap=\$gap_$case" ;; esac
 	eval "what=\$what_$case"
@@ -159,18 +166,7 @@ alone() {
 		diag "$(grep -a -m4 '^sbi_trap_error' "$log")"
 		return
 	fi
-	while IFS= read -r l; do
-		[ -n "$l" ] || continue
-		res=${l#*ok [0-9]* - }
-		tap_n=$((tap_n + 1))
-		case $l in
-		*" # TODO "*) echo "not ok $tap_n - $name: $res" ;;
-		"ok "*) echo "ok $tap_n - $name: $res" ;;
-		*)
-			echo "not ok $tap_n - $name: $res"
-			tap_failed=$((tap_failed + 1)) ;;
-		esac
-	done <<<"$results"
+	relay "$name" "$log"
 	if [ -z "$plan" ]; then		# the checks never finished: a fault
 		tap_n=$((tap_n + 1))
 		tap_failed=$((tap_failed + 1))
@@ -187,7 +183,7 @@ alone() {
 # ctr NAME FIRMWARE: the two CTR boots on $ctr_qemu, two harts with CTR.
 ctr_cpu=rv64,sscofpmf=true,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,smstateen=true
 ctr() {
-	local name fw=$2 mode log st res n plan min l args isa exts dtb
+	local name fw=$2 mode log st res n plan todo min l args isa exts dtb
 	for mode in 1 hidden; do
 		name=$1-ctr log=$out/$1-ctr-$mode.log
 		[ $mode = 1 ] || name=$1-ctr-$mode
@@ -216,21 +212,7 @@ ctr() {
 			-append "$args" "${dtb[@]}" </dev/null 2>&1 |
 			tr -d '\r' >"$log"
 		st=${PIPESTATUS[0]}
-		n=0
-		while IFS= read -r l; do
-			n=$((n + 1))
-			res=${l#*ok [0-9]* - }
-			tap_n=$((tap_n + 1))
-			case $l in
-			*" # TODO "*) echo "not ok $tap_n - $name: $res" ;;
-			"ok "*) echo "ok $tap_n - $name: $res" ;;
-			*)
-				echo "not ok $tap_n - $name: $res"
-				tap_failed=$((tap_failed + 1))
-				grep -aA3 -F "$l" "$log" | sed -n '2,4p' | grep -a '^#' ;;
-			esac
-		done < <(grep -aE '^(not )?ok [0-9]+ - ' "$log")
-		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | tail -1)
+		relay "$name" "$log"
 		min=12
 		[ $mode = 1 ] || min=1
 		[ "$st" -eq 0 ]
