@@ -22,10 +22,7 @@ $(eval $(call host-program,$(RVPERF),userspace/rvperf/main.c \
 	userspace/rvperf/report_text.c userspace/rvperf/report_html.c \
 	userspace/rvperf/script.c \
 	userspace/rvperf/record.c qemu-model/plugin/filter.c $(PERFDATA_SRCS) \
-	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS) $(RVPERF_NEXUS_SRCS),\
-	-Iuserspace/perfdata -Iuserspace/elf -Iuserspace/dwarf -Iuserspace/tv \
-	-Iuserspace/autofdo -Iuserspace/util -Iqemu-model/plugin \
-	-Iuserspace/nexus))
+	$(ELF_SRCS) $(AFDO_SRCS) $(RVPERF_TV_SRCS) $(RVPERF_NEXUS_SRCS)))
 HOST_PROGS += $(RVPERF)
 $(RVPERF) $(O)/tests/userspace/gen-trace $(O)/tests/userspace/dwarf-lookup \
 	$(O)/tests/userspace/elf-syms-dump: \
@@ -38,15 +35,14 @@ GUEST_PROGS += $(O)/guest/bin/branchy
 # Tests (sources in tests/userspace/; registered here, where the library's
 # variables are defined).
 $(eval $(call host-program,$(O)/tests/userspace/perfdata-test,\
-	tests/userspace/perfdata-test.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+	tests/userspace/perfdata-test.c $(PERFDATA_SRCS)))
 HOST_TESTS += $(O)/tests/userspace/perfdata-test
 $(eval $(call host-program,$(O)/tests/userspace/gen-perfdata,\
-	tests/userspace/gen-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+	tests/userspace/gen-perfdata.c $(PERFDATA_SRCS)))
 HOST_PROGS += $(O)/tests/userspace/gen-perfdata
 HOST_TESTS += tests/userspace/perf-compat.sh
 $(eval $(call host-program,$(O)/tests/userspace/gen-trace,\
-	tests/userspace/gen-trace.c $(PERFDATA_SRCS) $(ELF_SRCS),\
-	-Iuserspace/perfdata -Iuserspace/elf))
+	tests/userspace/gen-trace.c $(PERFDATA_SRCS) $(ELF_SRCS)))
 HOST_PROGS += $(O)/tests/userspace/gen-trace
 HOST_TESTS += tests/userspace/report-test.sh
 HOST_TESTS += tests/userspace/html-test.py
@@ -58,7 +54,7 @@ HOST_TESTS += tests/userspace/perf-flags-test.sh
 
 # Benchmarks.
 $(eval $(call host-program,$(O)/tests/bench/bench-perfdata,\
-	tests/bench/bench-perfdata.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+	tests/bench/bench-perfdata.c $(PERFDATA_SRCS)))
 BENCHES += $(O)/tests/bench/bench-perfdata
 # rvperf report on a recording of more than 1 GB against perf 6.12's
 # report -b (time, memory), and rvperf record's cost on the real programs
@@ -68,15 +64,14 @@ BENCHES += tests/bench/bench-record.sh
 
 # The DWARF reader and AutoFDO (sources of the tests in tests/userspace/).
 $(eval $(call host-program,$(O)/tests/userspace/dwarf-lookup,\
-	tests/userspace/dwarf-lookup.c $(DWARF_SRCS) $(ELF_SRCS),\
-	-Iuserspace/dwarf -Iuserspace/elf -Iuserspace/util))
+	tests/userspace/dwarf-lookup.c $(DWARF_SRCS) $(ELF_SRCS)))
 HOST_PROGS += $(O)/tests/userspace/dwarf-lookup
 $(eval $(call host-program,$(O)/tests/userspace/elf-syms-dump,\
-	tests/userspace/elf-syms-dump.c $(ELF_SRCS),-Iuserspace/elf))
+	tests/userspace/elf-syms-dump.c $(ELF_SRCS)))
 HOST_PROGS += $(O)/tests/userspace/elf-syms-dump
 HOST_TESTS += tests/userspace/dwarf-test.sh
 HOST_TESTS += tests/userspace/syms-test.sh
 $(eval $(call host-program,$(O)/tests/userspace/gen-stacks,\
-	tests/userspace/afdo/gen-stacks.c $(PERFDATA_SRCS),-Iuserspace/perfdata))
+	tests/userspace/afdo/gen-stacks.c $(PERFDATA_SRCS)))
 HOST_PROGS += $(O)/tests/userspace/gen-stacks
 HOST_TESTS += tests/userspace/autofdo-test.sh

@@ -10,7 +10,7 @@ PLUGIN_SRCS := qemu-model/plugin/plugin.c qemu-model/plugin/filter.c \
 	qemu-model/plugin/lean_stub.c \
 	qemu-model/plugin/itrace_write.c $(PLUGIN_NEXUS_SRCS)
 $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
-	$(QM_CFLAGS) -Iqemu-model/plugin -Iuserspace/nexus -Iuserspace/perfdata -O2 -flto -shared -fPIC \
+	$(QM_CFLAGS) -O2 -flto -shared -fPIC \
 	-fvisibility=hidden -pthread))
 HOST_PROGS += $(PLUGIN_SO)
 
@@ -19,13 +19,13 @@ HOST_PROGS += $(PLUGIN_SO)
 TV_PLUGIN_SO := $(O)/qemu-model/librvperf-tv.so
 $(eval $(call host-program,$(TV_PLUGIN_SO),qemu-model/plugin/tv_plugin.c \
 	userspace/tv/tv_codec.c userspace/tv/tv_names.c,\
-	-Iqemu-model/plugin -Iuserspace/tv -O2 -shared -fPIC -fvisibility=hidden))
+	-O2 -shared -fPIC -fvisibility=hidden))
 HOST_PROGS += $(TV_PLUGIN_SO)
 
 # Host test of the perf filter words.
 $(eval $(call host-program,$(O)/tests/plugin/filter-test,\
 	tests/plugin/filter-test.c qemu-model/plugin/filter.c,\
-	$(QM_CFLAGS) -Iqemu-model/plugin))
+	$(QM_CFLAGS)))
 HOST_TESTS += $(O)/tests/plugin/filter-test
 HOST_TESTS += tests/plugin/record-test.sh
 HOST_TESTS += tests/plugin/gate-test.sh

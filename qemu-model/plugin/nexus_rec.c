@@ -30,7 +30,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "nexus.h"
+#include "userspace/nexus/nexus.h"
 #include "nexus_rec.h"
 
 /* What every block reads first (the vCPU, the encoder, the count, then

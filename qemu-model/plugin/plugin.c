@@ -88,8 +88,8 @@
 #include "qemu-model/core/insnhw.h"
 #include "qemu-model/core/harthw.h"
 #include "rvp_trace.h"
-#include "ctr_branch.h"
-#include "perf_records.h"
+#include "userspace/perfdata/ctr_branch.h"
+#include "userspace/perfdata/perf_records.h"
 #include "rvperf/csr.h"
 #include "rvperf/ctr.h"
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "qemu_plugin_api.h"
-#include "tv.h"
+#include "userspace/tv/tv.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 

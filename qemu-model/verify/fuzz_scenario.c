@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "qemu-model/sim/scenario.h"
 
 static char outbuf[1 << 20], errbuf[4096];
 

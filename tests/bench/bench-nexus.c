@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nexus.h"
+#include "userspace/nexus/nexus.h"
 
 struct insn {			/* the in-memory stream: 16 bytes */
 	uint64_t addr;

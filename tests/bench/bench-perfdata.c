@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 
 #define SAMPLES	200000
 #define DEPTH	16

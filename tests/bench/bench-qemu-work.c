@@ -7,7 +7,7 @@
  * instructions (9 instructions, 3 transfers each), then powers off.
  * Built with tests/qemu/start.S and guest.c.
  */
-#include "guest.h"
+#include "tests/qemu/guest.h"
 
 __asm__(".text\n.globl bench_loop\n"
 	"bench_loop:\n"

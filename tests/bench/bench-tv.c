@@ -24,8 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "tv.h"
-#include "tv_dump.h"
+#include "userspace/tv/tv.h"
+#include "userspace/tv/tv_dump.h"
 
 /* Defaults; "bench-tv GROUPS ROUNDS" (a small run under callgrind). */
 static uint32_t GROUPS = 4u << 20;

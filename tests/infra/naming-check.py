@@ -9,7 +9,11 @@
   the host compiler builds them, only symbols that start with one of its
   prefixes;
 - no two cores export symbols with a common prefix (the same first word
-  before '_'), and no prefix of one core starts another core's.
+  before '_'), and no prefix of one core starts another core's;
+- a C file includes another directory's header by its path from the top
+  ("userspace/perfdata/perf_records.h"), never by a bare name that only
+  an -I flag makes resolve (the harness's tap.h, the generated headers
+  and the hosts' own trees, linux-driver/ and qemu-model/qemu/, aside).
 
 Run from the repository's top; HOST_CC (default cc) and NM (default nm)."""
 
@@ -97,6 +101,27 @@ def main():
         ok(why != '' and len(by_base.get(b, ())) > 1,
            '%s: shared by %s, listed because: %s' % (b, ' '.join(sorted(fs)), why),
            'stale entry: the tree has %s' % ' '.join(sorted(by_base.get(b, ()))))
+
+    # Includes name the directory.
+    bare = re.compile(r'^\s*#\s*include\s+"([^"/]+)"', re.M)
+    known = {'tap.h', 'rvperf_config.h', 'spec_consts.h'}
+    bad = []
+    for f in files:
+        if not f.endswith(('.c', '.h', '.S')) or \
+                f.startswith(('linux-driver/', 'qemu-model/qemu/')):
+            continue
+        try:
+            text = open(f, errors='replace').read()
+        except OSError:
+            continue
+        for h in bare.findall(text):
+            if h not in known and not os.path.isfile(
+                    os.path.join(os.path.dirname(f), h)):
+                homes = sorted(g for g in by_base.get(h, ()))
+                bad.append('%s: "%s"%s' % (f, h, (' is ' + ' '.join(homes))
+                                           if homes else ''))
+    ok(not bad, 'every include of another directory\'s header names its '
+       'path from the top', '\n'.join(bad))
 
     # Exported symbols of each core's objects.
     cc = os.environ.get('HOST_CC', 'cc')

@@ -6,7 +6,7 @@
 #ifndef RVPERF_TESTS_NEXUS_FUZZ_CONFIG_H
 #define RVPERF_TESTS_NEXUS_FUZZ_CONFIG_H
 
-#include "nexus.h"
+#include "userspace/nexus/nexus.h"
 
 /* The random code both use (synth.c). */
 #define FUZZ_CODE_SEED	4242

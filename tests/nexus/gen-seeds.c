@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nexus.h"
+#include "userspace/nexus/nexus.h"
 #include "fuzz-config.h"
 #include "synth.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nexus.h"
+#include "userspace/nexus/nexus.h"
 #include "rvperf/ntrace.h"
 #include "synth.h"
 #include "tap.h"

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "filter.h"
+#include "qemu-model/plugin/filter.h"
 #include "rvperf/ctr.h"
 #include "tap.h"
 

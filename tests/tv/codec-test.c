@@ -6,7 +6,7 @@
  * strict and lenient decoders, streaming and error recovery.
  */
 #include "tap.h"
-#include "tv.h"
+#include "userspace/tv/tv.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
  * difference, and all are with user_inputs off (tv diff --strict).
  */
 #include "tap.h"
-#include "tv.h"
+#include "userspace/tv/tv.h"
 
 #include <stdlib.h>
 

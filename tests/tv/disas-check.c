@@ -7,7 +7,7 @@
  * Arguments: [xlen list-file].
  */
 #include "tap.h"
-#include "tv_disas.h"
+#include "userspace/tv/tv_disas.h"
 
 #include <stdlib.h>
 

@@ -20,10 +20,10 @@
  * make the golden figures again with a listing one trusts.
  */
 #include "tap.h"
-#include "tv.h"
-#include "tv_disas.h"
-#include "tv_dump.h"
-#include "tv_fmt.h"
+#include "userspace/tv/tv.h"
+#include "userspace/tv/tv_disas.h"
+#include "userspace/tv/tv_dump.h"
+#include "userspace/tv/tv_fmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * decoder's general path, against its fast path over the whole buffer),
  * and every group re-encoded decodes to itself.
  */
-#include "tv.h"
+#include "userspace/tv/tv.h"
 
 #include <stdlib.h>
 #include <string.h>

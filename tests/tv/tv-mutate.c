@@ -12,7 +12,7 @@
  * prints "GROUP ELEMENT" (ELEMENT as rvperf tv diff names it).  IN.cfg
  * is copied to OUT.cfg.
  */
-#include "tv.h"
+#include "userspace/tv/tv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

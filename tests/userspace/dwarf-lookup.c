@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dw_chain.h"
+#include "userspace/dwarf/dw_chain.h"
 
 int main(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elf_syms.h"
+#include "userspace/elf/elf_syms.h"
 
 int main(int argc, char **argv)
 {

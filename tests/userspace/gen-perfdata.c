@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 
 int main(int argc, char **argv)
 {

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_syms.h"
-#include "perf_data.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/perfdata/perf_data.h"
 
 #define DEPTH		16
 #define PERIOD		37

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 #include "tap.h"
 
 #define NR_SAMPLES	40

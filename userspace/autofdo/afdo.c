@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "afdo.h"
-#include "dw_chain.h"
-#include "elf_syms.h"
-#include "perf_data.h"
-#include "vec.h"
+#include "userspace/dwarf/dw_chain.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/perfdata/perf_data.h"
+#include "userspace/util/vec.h"
 
 /* GCC's gcov-io.h and auto-profile.cc. */
 #define GCOV_DATA_MAGIC			0x67636461u	/* "gcda" */

@@ -15,7 +15,7 @@
 #include <gelf.h>
 
 #include "dw_chain.h"
-#include "elf_syms.h"
+#include "userspace/elf/elf_syms.h"
 
 /* GCC's call-site discriminator (DWARF 5 has none of its own). */
 #ifndef DW_AT_GNU_discriminator

@@ -5,7 +5,7 @@
 NEXUS_LIB_SRCS := userspace/nexus/codec.c userspace/nexus/config.c \
 	userspace/nexus/encoder.c userspace/nexus/decoder.c \
 	userspace/nexus/image.c userspace/nexus/itrace.c qemu-model/core/insnhw.c
-NEXUS_CFLAGS := -O2 -Iuserspace/nexus -Iqemu-model/plugin
+NEXUS_CFLAGS := -O2
 
 # libelf reads the program images.
 $(O)/tests/nexus/nexus-test: HOST_LDFLAGS += -lelf
@@ -42,7 +42,7 @@ $(NEXUS_FUZZER): $(NEXUS_FUZZ_SRCS) $(CONFIG_HEADER)
 	$(Q)$(NEXUS_FUZZ_CC) -g -O1 -std=gnu11 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -I. -Iinclude -I$(O)/include/generated \
-		-Iuserspace/nexus -Iqemu-model/plugin -Itests/nexus \
+		-Itests/nexus \
 		-MMD -MP -MF $@.d -o $@ $(NEXUS_FUZZ_SRCS) -lelf
 -include $(NEXUS_FUZZER).d
 HOST_PROGS += $(NEXUS_FUZZER)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nexus.h"
-#include "rvp_itrace.h"
+#include "qemu-model/plugin/rvp_itrace.h"
 
 int nx_itrace_open(struct nx_itrace *it, const uint8_t *data, size_t len)
 {

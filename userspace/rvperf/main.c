@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afdo.h"
+#include "userspace/autofdo/afdo.h"
 #include "nexus_cmd.h"
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 #include "record.h"
 #include "report.h"
 #include "script.h"

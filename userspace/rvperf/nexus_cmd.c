@@ -21,13 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "elf_syms.h"
-#include "nexus.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/nexus/nexus.h"
 #include "nexus_cmd.h"
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 #include "record.h"
 #include "qemu-model/core/insnhw.h"
-#include "rvp_itrace.h"
+#include "qemu-model/plugin/rvp_itrace.h"
 #include "rvperf/ntrace.h"
 
 #define EXIT_BAD_DATA	1

@@ -29,11 +29,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctr_branch.h"
-#include "elf_syms.h"
-#include "perf_records.h"
-#include "filter.h"
-#include "rvp_trace.h"
+#include "userspace/perfdata/ctr_branch.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/perfdata/perf_records.h"
+#include "qemu-model/plugin/filter.h"
+#include "qemu-model/plugin/rvp_trace.h"
 #include "rvperf/ctr.h"
 
 #define EXIT_BAD_DATA	1

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 
 /*
  * The cycles a ctrdata.CC field stands for ("Cycle Counting"): CCM when

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "elf_syms.h"
-#include "perf_data.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/perfdata/perf_data.h"
 #include "report.h"
 #include "report_model.h"
 #include "report_render.h"

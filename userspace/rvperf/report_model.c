@@ -29,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dw_chain.h"
-#include "elf_syms.h"
+#include "userspace/dwarf/dw_chain.h"
+#include "userspace/elf/elf_syms.h"
 #include "report_model.h"
 #include "qemu-model/core/insnhw.h"
 #include "rvperf/ctr.h"
-#include "tv_disas.h"
+#include "userspace/tv/tv_disas.h"
 
 #define PERF_BR_COND		1
 #define PERF_BR_IND		3

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 
 struct edge {
 	uint64_t from, to;

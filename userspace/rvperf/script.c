@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_syms.h"
-#include "perf_data.h"
+#include "userspace/elf/elf_syms.h"
+#include "userspace/perfdata/perf_data.h"
 #include "script.h"
 
 #define EXIT_BAD_DATA	1

@@ -28,10 +28,10 @@
 #include <unistd.h>
 
 #include "record.h"
-#include "tv.h"
-#include "tv_disas.h"
-#include "tv_dump.h"
-#include "tv_gdb.h"
+#include "userspace/tv/tv.h"
+#include "userspace/tv/tv_disas.h"
+#include "userspace/tv/tv_dump.h"
+#include "userspace/tv/tv_gdb.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_data.h"
+#include "userspace/perfdata/perf_data.h"
 
 int main(int argc, char **argv)
 {
