@@ -134,6 +134,16 @@ fi
 # ---- report --sort, against perf report --stdio on the same files
 # Rows without perf's padding: overhead, samples, the keys' values.
 norm() { grep -v '^#' | awk 'NF' | sed 's/  */ /g; s/^ //; s/ $//'; }
+# sample_rows DATA KEYS NAME: report --no-branch-stack --sort KEYS -n of
+# DATA gives perf's rows, in any order
+sample_rows() {
+	"$perf" report -i "$1" --stdio --no-branch-stack --sort "$2" -n \
+		2>/dev/null | norm | sort >"$tmp/p.rows"
+	"$rvperf" report -i "$1" --no-branch-stack --sort "$2" -n |
+		norm | sort >"$tmp/o.rows"
+	[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
+	ok $? "$3" || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+}
 # perf 6.12 names code after RISC-V mapping symbols ($x...): without them
 # its names are comparable with ours.
 nomap() { riscv64-linux-gnu-objcopy -w --strip-symbol='$x*' --strip-symbol='$d*' "$1"; }
@@ -153,13 +163,7 @@ ok $? "the rows' samples add up to the recording's"
 ok $? "without -n: no Samples column"
 if [ -n "$perf" ]; then
 	for k in comm,dso,sym srcline pid sym,srcline; do
-		"$perf" report -i "$tmp/n.data" --stdio --no-branch-stack --sort $k -n \
-			2>/dev/null | norm | sort >"$tmp/p.rows"
-		"$rvperf" report -i "$tmp/n.data" --no-branch-stack --sort $k -n |
-			norm | sort >"$tmp/o.rows"
-		[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
-		ok $? "--no-branch-stack --sort $k -n: perf's rows"
-		[ $? -eq 0 ] || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+		sample_rows "$tmp/n.data" $k "--no-branch-stack --sort $k -n: perf's rows"
 	done
 	# Branch mode (a file with branch stacks, as perf takes it): rows of
 	# branch records; perf adds IPC columns and branch statistics.
@@ -247,13 +251,8 @@ if command -v $cc >/dev/null && [ -d /usr/riscv64-linux-gnu/lib ]; then
 	if [ -n "$perf" ]; then
 		for d in fork thr; do
 			for k in pid,dso comm,pid; do
-				"$perf" report -i "$tmp/$d.data" --stdio --no-branch-stack \
-					--sort $k -n 2>/dev/null | norm | sort >"$tmp/p.rows"
-				"$rvperf" report -i "$tmp/$d.data" --no-branch-stack --sort $k -n |
-					norm | sort >"$tmp/o.rows"
-				[ -s "$tmp/o.rows" ] && cmp -s "$tmp/p.rows" "$tmp/o.rows"
-				ok $? "$d: --sort $k -n: perf's rows (each task, its shared objects)"
-				[ $? -eq 0 ] || diag "$(diff "$tmp/p.rows" "$tmp/o.rows" | head -6)"
+				sample_rows "$tmp/$d.data" $k \
+					"$d: --sort $k -n: perf's rows (each task, its shared objects)"
 			done
 		done
 	fi
