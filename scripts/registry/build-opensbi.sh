@@ -13,15 +13,19 @@
 #   build-opensbi.sh series     upstream's generic platform with rvperf's
 #                               OpenSBI series (opensbi-ext/patches/1.8.1/,
 #                               the backport) applied: what a vendor gets
-#                               from the series alone
+#                               from the series alone; with rvperf's test
+#                               board override (tests/opensbi-board/, in
+#                               platform/generic/rvperf-test/), inert but on
+#                               a devicetree with its test-only compatible
 #
 # A build is keyed by the source pin and, for the platform, by the content of
 # opensbi-ext/ (but its patches/) and include/rvperf/, for the series by the
-# patches' content: an unchanged tree is not rebuilt, a changed one gets a
-# fresh build (the previous one is removed).  The series is applied to a copy
-# of the unpacked source (the pristine one is shared with the other
-# flavours); a patch that does not apply exactly fails the build.  Any
-# compiler warning fails the build (OpenSBI also builds with -Werror).
+# patches' and the test board override's content: an unchanged tree is not
+# rebuilt, a changed one gets a fresh build (the previous one is removed).
+# The series is applied to a copy of the unpacked source (the pristine one
+# is shared with the other flavours); a patch that does not apply exactly
+# fails the build.  Any compiler warning fails the build (OpenSBI also
+# builds with -Werror).
 # Environment: RVPERF_CACHE, CROSS_COMPILE (riscv64-linux-gnu-), JOBS.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,7 +56,8 @@ series)
 	patches=("$top"/opensbi-ext/patches/1.8.1/0*.patch)
 	[ -f "${patches[0]}" ] || die "no opensbi-ext/patches/1.8.1/0*.patch"
 	key=$( { echo "$pinsum $cross"; cd "$top" &&
-		sha256sum opensbi-ext/patches/1.8.1/0*.patch; } |
+		sha256sum opensbi-ext/patches/1.8.1/0*.patch \
+			tests/opensbi-board/objects.mk tests/opensbi-board/*.c; } |
 		sha256sum | cut -c1-16)
 	args=(PLATFORM=generic) plat=generic ;;
 *) die "usage: build-opensbi.sh platform|platform-draft|generic|series" ;;
@@ -75,6 +80,11 @@ if [ ! -f "$out/.done" ]; then
 			patch -d "$src" -p1 -s --fuzz=0 --no-backup-if-mismatch -N <"$p" ||
 				die "${p#"$top"/} does not apply to OpenSBI 1.8.1"
 		done
+		# a board override as OpenSBI's own (platform/generic/*/)
+		mkdir "$src/platform/generic/rvperf-test"
+		cp "$top"/tests/opensbi-board/objects.mk \
+			"$top"/tests/opensbi-board/*.c \
+			"$src/platform/generic/rvperf-test/"
 	fi
 	echo "build-opensbi: building the $flavour firmware (OpenSBI 1.8.1)" >&2
 	log=$base/build.log

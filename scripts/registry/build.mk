@@ -8,7 +8,9 @@
 #   GENERIC_FW    upstream OpenSBI 1.8.1's own generic platform (the
 #                 M-mode benchmark's baseline)
 #   SERIES_FW     the same with rvperf's OpenSBI series applied (the
-#                 backport, opensbi-ext/patches/1.8.1/)
+#                 backport, opensbi-ext/patches/1.8.1/) and rvperf's test
+#                 board override (tests/opensbi-board/: inert but on a
+#                 devicetree with its test-only compatible)
 #   CTR_QEMU      Debian's QEMU 10.0.2 (bookworm-backports): Smctr/Ssctr;
 #   CTR_QEMU_USER and its qemu-riscv64: a static build without plugin
 #                 support (Debian's qemu-user since 9.1), for running
