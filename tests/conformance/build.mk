@@ -14,8 +14,9 @@ BENCHES += tests/bench/bench-sbi.sh
 # failures with their reasons, and the M-mode faults of OpenSBI 1.8.1 each
 # in a boot of its own; on all three the firmware's CTR setup, for generic
 # patch 0008 of the series, on two harts of Debian's QEMU 10.0.2 with
-# Smctr/Ssctr), and the M-mode benchmark's check that every firmware it
-# compares was measured.
+# Smctr/Ssctr; on generic + the series also a board's own PMU device, the
+# test board override SERIES_FW carries), and the M-mode benchmark's check
+# that every firmware it compares was measured.
 STACK_TIERS += 'conformance-platform=tests/conformance/run.sh \
 	--fw $(PLATFORM_FW) --name platform --only --rvperf \
 	--ctr-qemu $(CTR_QEMU)' \
@@ -24,5 +25,5 @@ STACK_TIERS += 'conformance-platform=tests/conformance/run.sh \
 	--known-fault past --ctr-qemu $(CTR_QEMU) --ctr-gap' \
 	'conformance-series=tests/conformance/run.sh --fw $(SERIES_FW) \
 	--name series --only --known-fault span --known-fault past \
-	--ctr-qemu $(CTR_QEMU)' \
+	--ctr-qemu $(CTR_QEMU) --board' \
 	'bench-sbi=tests/bench/bench-sbi.sh --tap'

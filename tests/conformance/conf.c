@@ -29,6 +29,9 @@
  *
  * With "ctr=1" or "ctr=hidden" it runs only the checks of the firmware's
  * CTR setup (test_ctr(), test_ctr_hidden(); run.sh --ctr-qemu).
+ *
+ * With "board=1" or "board=inert" it runs only the checks of a board's own
+ * PMU device callbacks (test_board(), test_board_inert(); run.sh --board).
  */
 #include <rvperf/sbi_pmu.h>
 
@@ -1195,6 +1198,210 @@ void conf_ctr_hart1(ulong phase)
 		asm volatile("wfi");
 }
 
+/*
+ * ---- A board's own sbi_pmu_device, bootargs board=...
+ *
+ * board=1: the devicetree's root is compatible with "rvperf,pmu-test-board",
+ * which installs rvperf's test board override (tests/opensbi-board/) in
+ * generic OpenSBI with the series: a PMU device whose hardware counter
+ * callbacks only count their calls, which its platform firmware event
+ * (65535, event_data = callback << 8 | hardware counter) reads back.  The
+ * checks configure, start and stop an hpm counter and the cycle counter
+ * with filter flags and count each callback OpenSBI must make: a board's
+ * overflow interrupt and filter hooks keep working.  board=inert: QEMU
+ * virt's own devicetree, where the override must stay out.
+ */
+#define SB "Board PMU device (generic + a board override)"
+#define BOARD_EN	1UL	/* hw_counter_enable_irq */
+#define BOARD_DIS	2UL	/* hw_counter_disable_irq */
+#define BOARD_FILT	3UL	/* hw_counter_filter_mode */
+#define BOARD_UINH	4UL	/* hw_counter_filter_mode with SET_UINH */
+#define BOARD_SINH	5UL	/* hw_counter_filter_mode with SET_SINH */
+#define BOARD_N		6UL
+#define CFG_UINH	RVP_SBI_PMU_CFG_FLAG_SET_UINH
+#define CFG_SINH	RVP_SBI_PMU_CFG_FLAG_SET_SINH
+
+static const char up_plat_start[] =
+	"OpenSBI 1.8.1 does not mark a platform firmware counter started by start (FID 3), so stop answers ALREADY_STOPPED without calling fw_counter_stop: fixed upstream in v1.9 (a95c36f1), not in the series";
+
+static ulong all_ctrs(void)
+{
+	return n_ctr >= 64 ? ~0UL : (1UL << n_ctr) - 1;
+}
+
+/* The counters and where the cycle counter is, without checks of its own */
+static void board_discover(void)
+{
+	ulong i;
+
+	n_ctr = num_counters().value;
+	if (n_ctr > 64)
+		n_ctr = 64;
+	for (i = 0; i < n_ctr; i++) {
+		struct sbiret r = get_info(i);
+
+		info[i] = r.error ? 0 : r.value;
+		if (!r.error && (long)r.value >= 0 && (r.value & 0xFFF) == 0xC00)
+			cyc_idx = i;
+	}
+}
+
+/* A started firmware counter of the board's event for callback cb on
+ * hardware counter hw, or ~0 */
+static ulong board_ctr(ulong cb, ulong hw)
+{
+	struct sbiret r = cfg(0, all_ctrs(), CFG_AUTO, FW(65535), cb << 8 | hw);
+
+	return r.error || !is_fw(r.value) ? ~0UL : r.value;
+}
+
+static ulong board_read(ulong c)
+{
+	struct sbiret r;
+
+	if (c == ~0UL)
+		return ~0UL;
+	r = fw_read(c);
+	return r.error ? ~0UL : r.value;
+}
+
+/* What board_is() wanted and read last, for board_check()'s diagnostic */
+static ulong board_want[BOARD_N], board_got[BOARD_N];
+
+/* Whether the callback counters fc[1..5] read en, dis, filt, uinh, sinh */
+static int board_is(const ulong *fc, ulong en, ulong dis, ulong filt,
+		    ulong uinh, ulong sinh)
+{
+	ulong cb, bad = 0;
+
+	board_want[BOARD_EN] = en;
+	board_want[BOARD_DIS] = dis;
+	board_want[BOARD_FILT] = filt;
+	board_want[BOARD_UINH] = uinh;
+	board_want[BOARD_SINH] = sinh;
+	for (cb = 1; cb < BOARD_N; cb++) {
+		board_got[cb] = board_read(fc[cb]);
+		if (board_got[cb] != board_want[cb])
+			bad++;
+	}
+	return !bad;
+}
+
+static void board_put(const char *what, const ulong *v)
+{
+	ulong cb;
+
+	put_str(what);
+	for (cb = 1; cb < BOARD_N; cb++) {
+		put_char(' ');
+		put_num((long)v[cb]);
+	}
+}
+
+/* check() of a board_is() result, with what was read if it failed */
+static void board_check(int pass, const char *gap, const char *what)
+{
+	check(pass, 0, gap, SB, what);
+	if (pass)
+		return;
+	board_put("# calls (enable_irq, disable_irq, filter_mode, with UINH, with SINH): want", board_want);
+	board_put(", read", board_got);
+	put_char('\n');
+}
+
+static void test_board(void)
+{
+	ulong e = HW(RVP_SBI_PMU_HW_INSTRUCTIONS), hw, fc[BOARD_N];
+	ulong cb, ok, c0f, c0s;
+	struct sbiret r, r2;
+
+	/*
+	 * A general event (OpenSBI 1.8.1 starts no other kind on AUTO_START,
+	 * 3d29f380) on an hpm counter: QEMU virt's riscv,pmu node maps
+	 * INSTRUCTIONS to mhpmcounter3 and up too.  Counting in no mode.
+	 */
+	board_discover();
+	r = cfg(3, all_ctrs() >> 3, CFG_UINH | CFG_SINH, e, 0);
+	hw = r.value;
+	check(!r.error && hw >= 3 && hw < n_ctr && !is_fw(hw), 0, 0, SB, "INSTRUCTIONS configured (SET_UINH|SET_SINH, not started) on an hpm counter");
+	if (r.error || hw < 3 || hw >= 32 || is_fw(hw))
+		ctr_done();
+	for (cb = 1, ok = 1; cb < BOARD_N; cb++) {
+		fc[cb] = board_ctr(cb, hw);
+		if (fc[cb] == ~0UL)
+			ok = 0;
+	}
+	fc[0] = ~0UL;
+	check(ok, 0, 0, SB, "the board's platform firmware event (65535, event_data: callback << 8 | counter) takes a firmware counter for each hardware callback on that counter (AUTO_START)");
+	if (!ok)
+		ctr_done();
+	board_check(board_is(fc, 0, 0, 0, 0, 0), 0, "each reads 0 once configured");
+
+	r = start(hw, 1, 0, 0);
+	board_check(board_is(fc, 1, 1, 1, 1, 1) && !r.error, 0, "start of the hpm counter: disable_irq and filter_mode (with SET_UINH and SET_SINH) once as OpenSBI writes mhpmevent, enable_irq once");
+	r = stop(hw, 1, 0);
+	board_check(board_is(fc, 1, 2, 1, 1, 1) && !r.error, 0, "stop: disable_irq once, nothing else");
+	r = stop(hw, 1, SP_RESET);
+	board_check(board_is(fc, 1, 2, 1, 1, 1) && r.error == E_STOPPED, 0, "stop(RESET) of the stopped counter: ALREADY_STOPPED, no callback");
+	r = cfg(hw, 1, CFG_AUTO | CFG_UINH, e, 0);
+	board_check(board_is(fc, 2, 3, 2, 2, 1) && !r.error && r.value == hw, 0, "config with AUTO_START and SET_UINH alone on the same counter: disable_irq and filter_mode (with SET_UINH, not SET_SINH) once, enable_irq once");
+
+	r = stop(fc[BOARD_EN], 1, 0);
+	check(!r.error, 0, 0, SB, "stop of the enable_irq firmware counter (configured with AUTO_START): success");
+	r = stop(hw, 1, 0);
+	r2 = start(hw, 1, 0, 0);
+	board_check(board_is(fc, 2, 5, 3, 3, 1) && !r.error && !r2.error, 0, "the stopped firmware counter keeps its value (fw_counter_stop ran: enable_irq ran again, its counter stays 2), the others count a stop and a start");
+	r = start(fc[BOARD_EN], 1, ST_INIT, 10);
+	stop(hw, 1, 0);
+	r2 = start(hw, 1, 0, 0);
+	check(!r.error && !r2.error && board_read(fc[BOARD_EN]) == 11, 0, 0, SB, "start of it with SET_INIT_VALUE 10 (fw_counter_write_value, fw_counter_start): a stop and a start of the hpm counter later it reads 11");
+	if (board_read(fc[BOARD_EN]) != 11)
+		diag2("start error, enable_irq counter", r.error, (long)board_read(fc[BOARD_EN]));
+	r = stop(fc[BOARD_EN], 1, 0);
+	check(!r.error, 0, known_gap(0, up_plat_start), SB, "and its stop succeeds (fw_counter_stop)");
+	r = stop(hw, 1, SP_RESET);
+	board_check(board_is(fc, board_read(fc[BOARD_EN]), 8, 4, 4, 1) && !r.error, 0, "stop(RESET) of the started hpm counter: disable_irq once");
+
+	/* the board's event_data outside its encoding */
+	r = cfg(0, all_ctrs(), 0, FW(65535), 9UL << 8 | hw);
+	r2 = cfg(0, all_ctrs(), 0, FW(65535), BOARD_EN << 8 | 40);
+	ok = r.error && r2.error;
+	if (!r.error)
+		stop(r.value, 1, SP_RESET);
+	if (!r2.error)
+		stop(r2.value, 1, SP_RESET);
+	r = cfg(0, all_ctrs(), 0, FW(65535), 1UL << 16 | BOARD_EN << 8 | hw);
+	if (!r.error)
+		stop(r.value, 1, SP_RESET);
+	check(ok && r.error, 0, 0, SB, "event_data the board does not define (callback 9, counter 40, bit 16 set) is refused (fw_event_validate_encoding)");
+
+	/* the cycle counter: its filter is the board's too */
+	c0f = board_ctr(BOARD_FILT, 0);
+	c0s = board_ctr(BOARD_SINH, 0);
+	r = cfg(cyc_idx, 1, CFG_SINH, HW(RVP_SBI_PMU_HW_CPU_CYCLES), 0);
+	check(!r.error && r.value == cyc_idx && cyc_idx == 0 &&
+	      board_read(c0f) == 1 && board_read(c0s) == 1, 0, 0, SB,
+	      "CPU_CYCLES with SET_SINH on the cycle counter alone: filter_mode once for counter 0, with SET_SINH");
+	if (board_read(c0f) != 1 || board_read(c0s) != 1)
+		diag2("filter_mode calls for counter 0, with SET_SINH", (long)board_read(c0f), (long)board_read(c0s));
+	if (!r.error)
+		stop(r.value, 1, SP_RESET);
+	ctr_done();
+}
+
+/* board=inert: QEMU virt's own devicetree, the override must stay out */
+static void test_board_inert(void)
+{
+	struct sbiret r;
+
+	board_discover();
+	r = cfg(0, all_ctrs(), 0, FW(65535), BOARD_FILT << 8 | 3);
+	if (!r.error)
+		stop(r.value, 1, SP_RESET);
+	check(r.error == E_NOTSUP || r.error == E_PARAM, 0, 0, SB, "without the test board's compatible the override stays out: its platform firmware event is refused");
+	ctr_done();
+}
+
 static void put_usage(void)
 {
 	put_str("# conformance on SBI v");
@@ -1359,6 +1566,10 @@ void conf_main(ulong hartid, ulong fdt)
 		test_ctr();
 	if (has_arg((const unsigned char *)fdt, "ctr=hidden"))
 		test_ctr_hidden();
+	if (has_arg((const unsigned char *)fdt, "board=1"))
+		test_board();
+	if (has_arg((const unsigned char *)fdt, "board=inert"))
+		test_board_inert();
 	if (has_arg((const unsigned char *)fdt, "evwrap=1") ||
 	    has_arg((const unsigned char *)fdt, "evspan=1") ||
 	    has_arg((const unsigned char *)fdt, "evpast=1")) {

@@ -40,10 +40,18 @@
 #               sctrctl access traps).
 # --ctr-gap says FIRMWARE is upstream OpenSBI without CTR management: what
 # it lacks is then an expected failure naming the patch that adds it.
+# --board adds two boots of a board's own PMU device (FIRMWARE is generic
+# OpenSBI built with rvperf's test board override, tests/opensbi-board/):
+#   NAME-board  (board=1) QEMU virt's devicetree with the root compatible
+#               "rvperf,pmu-test-board" first: the override installs its
+#               sbi_pmu_device, and OpenSBI must call its hardware counter
+#               callbacks as counters are configured, started and stopped;
+#   NAME-board-inert (board=inert) QEMU virt's own devicetree: the
+#               override stays out.
 set -u
 . tests/tap.sh
 O=${O:-build}
-given= name=given only=0 rvperf=0 faults= ctr_qemu= ctr_gap=
+given= name=given only=0 rvperf=0 faults= ctr_qemu= ctr_gap= board=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fw) given=${2:-}; shift ;;
@@ -52,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--rvperf) rvperf=1 ;;
 	--ctr-qemu) ctr_qemu=${2:-}; shift ;;
 	--ctr-gap) ctr_gap=1 ;;
+	--board) board=1 ;;
 	--known-fault)
 		case ${2:-} in
 		wrap | span | past) faults="$faults $2" ;;
@@ -223,6 +232,43 @@ ctr() {
 	done
 }
 
+# board NAME FIRMWARE: the two boots of --board, one hart, as boot() has.
+board() {
+	local name fw=$2 mode log st res n plan todo min l dtb
+	for mode in 1 inert; do
+		name=$1-board log=$out/$1-board-$mode.log dtb=()
+		[ $mode = 1 ] || name=$1-board-$mode
+		if [ $mode = 1 ]; then
+			# QEMU's own devicetree for this machine, its root
+			# compatible with the test board first (as a board's
+			# devicetree names the board, then the SoC)
+			"$qemu" -M virt,dumpdtb="$out/board.dtb" \
+				-cpu rv64,sscofpmf=true -smp 1 -m 256M \
+				-display none >/dev/null 2>&1 &&
+				fdtput -t s "$out/board.dtb" / compatible \
+					rvperf,pmu-test-board riscv-virtio &&
+				fdtput -t s "$out/board.dtb" /chosen bootargs \
+					"board=$mode"
+			ok $? "$name: QEMU virt's devicetree with the test board's root compatible"
+			dtb=(-dtb "$out/board.dtb")
+		fi
+		timeout "$alone_timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true \
+			-smp 1 -m 256M -display none -monitor none -serial stdio \
+			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+			-append "board=$mode" "${dtb[@]}" </dev/null 2>&1 |
+			tr -d '\r' >"$log"
+		st=${PIPESTATUS[0]}
+		relay "$name" "$log"
+		min=14
+		[ $mode = 1 ] || min=1
+		[ "$st" -eq 0 ]
+		ok $? "$name: QEMU shut down by itself within ${alone_timeout_s}s (exit $st; 124 is a hang)"
+		[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge $min ]
+		ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least $min)" ||
+			diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -3 "$log")"
+	done
+}
+
 if [ $only != 1 ]; then
 	boot rvperf-fw "$out/rvperf-fw.elf" 1 rvperf=1
 	alone rvperf-fw "$out/rvperf-fw.elf" wrap rvperf=1
@@ -246,6 +292,14 @@ if [ -n "$given" ]; then
 		else
 			tap_n=$((tap_n + 1))
 			echo "ok $tap_n - $name-ctr # SKIP $ctr_qemu or fdtput (device-tree-compiler) missing"
+		fi
+	fi
+	if [ -n "$board" ] && [ -f "$given" ]; then
+		if command -v fdtput >/dev/null 2>&1; then
+			board "$name" "$given"
+		else
+			tap_n=$((tap_n + 1))
+			echo "ok $tap_n - $name-board # SKIP fdtput (device-tree-compiler) missing"
 		fi
 	fi
 elif [ -f "$osbi" ]; then
