@@ -265,6 +265,17 @@ CTR_GUEST_TIERS = \
 ctr-guest-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD) $(PLATFORM_FW) $(CTR_QEMU)
 STACK_TARGETS += ctr-guest-image
 STACK_TIERS += $(CTR_GUEST_TIERS)
+# The same two on upstream's generic platform with rvperf's OpenSBI series
+# (SERIES_FW, scripts/registry/build.mk) instead of rvperf's platform: what
+# the series alone gives the same kernel, image and hart, with the same
+# expectations.
+CTR_GUEST_SERIES_TIERS = \
+	$(call ctr-guest-tier,ctr-guest-series-icount,$(CTR_QEMU),$(CTR_QEMU_CPU),$(SERIES_FW),$(GUEST_KERNEL),0) \
+	$(call ctr-guest-tier,ctr-guest-series,$(CTR_QEMU),$(CTR_QEMU_CPU),$(SERIES_FW),$(GUEST_KERNEL),,--smp 2)
+.PHONY: ctr-guest-series-image
+ctr-guest-series-image: $(GUEST_KERNEL) $(GUEST_E2E_INITRD) $(SERIES_FW) $(CTR_QEMU)
+STACK_TARGETS += ctr-guest-series-image
+STACK_TIERS += $(CTR_GUEST_SERIES_TIERS)
 
 # ---- make check: the same image on our QEMU (qemu-model/qemu on QEMU
 # 10.2.2, RVPERF_QEMU from tests/qemu/build.mk) in both CTR layouts: the
