@@ -26,3 +26,7 @@ HOST_PROGS += $(O)/qemu-model/freestanding.stamp
 
 # Scenario tests: tests/ctr/*.scn state their expected output inline.
 HOST_TESTS += tests/ctr/scenarios.py
+
+# The standalone QEMU fix (qemu-model/qemu/upstream/): its shape, QEMU's
+# checkpatch and whether it applies to 10.2.2 (no QEMU build).
+HOST_TESTS += qemu-model/qemu/upstream/check-shape.sh
