@@ -76,7 +76,9 @@ key=$( { for k in $pin "${pytools[@]}"; do
 		awk -v k="$k" '$1 == k { print $1, $4 }' "$top/scripts/registry/pins.txt"
 	done
 	sha256sum "$top/scripts/registry/build-qemu.sh" | cut -d' ' -f1
-	cd "$top" && find qemu-model/qemu qemu-model/core include/rvperf -type f |
+	# qemu-model/qemu/upstream/ (patches for stock QEMU) is not built here.
+	cd "$top" && find qemu-model/qemu qemu-model/core include/rvperf \
+		-path qemu-model/qemu/upstream -prune -o -type f -print |
 		LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -c1-16)
 out=$base/$key
 bin=$out/$name
