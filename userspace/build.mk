@@ -12,7 +12,7 @@ RVPERF := $(O)/userspace/rvperf
 RVPERF_TV_SRCS := userspace/rvperf/tv_cmd.c userspace/tv/tv_codec.c \
 	userspace/tv/tv_names.c userspace/tv/tv_shadow.c userspace/tv/tv_disas.c \
 	userspace/tv/tv_dump.c \
-	userspace/tv/tv_gdb.c qemu-model/core/insnhw.c
+	userspace/tv/tv_gdb.c userspace/tv/tv_verify_plugin.c qemu-model/core/insnhw.c
 # rvperf nexus and the N-Trace library (userspace/nexus/build.mk: -lelf).
 RVPERF_NEXUS_SRCS := userspace/rvperf/nexus_cmd.c userspace/nexus/codec.c \
 	userspace/nexus/config.c userspace/nexus/encoder.c \

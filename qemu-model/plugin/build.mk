@@ -15,10 +15,12 @@ $(eval $(call host-program,$(PLUGIN_SO),$(PLUGIN_SRCS) $(QM_CORE_SRCS),\
 HOST_PROGS += $(PLUGIN_SO)
 
 # The tandem-verification trace plugin (rvperf tv record), with the trace
-# encoder of userspace/tv/.
+# encoder of userspace/tv/, and its verifier mode (rvperf tv verify on a
+# QEMU with plugin API 5) with the decoder and shadow state.
 TV_PLUGIN_SO := $(O)/qemu-model/librvperf-tv.so
 $(eval $(call host-program,$(TV_PLUGIN_SO),qemu-model/plugin/tv_plugin.c \
-	userspace/tv/tv_codec.c userspace/tv/tv_names.c,\
+	qemu-model/plugin/tv_verify.c \
+	userspace/tv/tv_codec.c userspace/tv/tv_names.c userspace/tv/tv_shadow.c,\
 	-O2 -shared -fPIC -fvisibility=hidden))
 HOST_PROGS += $(TV_PLUGIN_SO)
 

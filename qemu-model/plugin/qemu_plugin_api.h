@@ -19,7 +19,9 @@
  *                             stores and conditional callbacks (the per-
  *                             vCPU scoreboards came with level 2), which
  *                             plugin.c's gate uses;
- *   level 4, 5 (QEMU 9.2+)    memory access functions (unused here).
+ *   level 4 (QEMU 9.2)        memory values in memory callbacks
+ *                             (tv_plugin.c), reading memory (tv_verify.c);
+ *   level 5 (after 10.0)      writing registers and memory (tv_verify.c).
  *
  * QEMU refuses a plugin whose qemu_plugin_version is below its minimum
  * level (0 up to 8.2, 2 from 9.0) or above its current level, so the plugin
@@ -243,6 +245,20 @@ typedef struct {
 qemu_plugin_mem_value qemu_plugin_mem_get_value(qemu_plugin_meminfo_t info)
 	__attribute__((weak));
 
+
+/*
+ * Level 4+ (QEMU 9.2): reading guest memory by virtual address; level 5+
+ * (after QEMU 10.0): writing registers and memory, what tv_verify.c needs to
+ * put the trace's state into QEMU.  All weak.  A register write works
+ * only in a callback registered with QEMU_PLUGIN_CB_RW_REGS; BUF must
+ * hold at least the register's size.
+ */
+bool qemu_plugin_read_memory_vaddr(uint64_t addr, struct rvp_gbytearray *data,
+				   size_t len) __attribute__((weak));
+int qemu_plugin_write_register(struct qemu_plugin_register *handle,
+			       struct rvp_gbytearray *buf) __attribute__((weak));
+bool qemu_plugin_write_memory_vaddr(uint64_t addr, struct rvp_gbytearray *data)
+	__attribute__((weak));
 
 /* Level 1 only (removed in 9.0, hence weak): an inline add per instruction. */
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,

@@ -25,11 +25,14 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qemu_plugin_api.h"
+#include "tv_plugin.h"
 #include "userspace/tv/tv.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
@@ -40,19 +43,6 @@ __attribute__((constructor)) static void choose_api_level(void)
 	if (qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu)
 		qemu_plugin_version = 2;
 }
-
-struct insn_desc {
-	uint64_t pc;
-	uint32_t word;
-	uint8_t len;
-	uint8_t flags;		/* INSN_* */
-	uint16_t dest;		/* register address it may write, 0: none */
-	uint16_t csr;		/* CSR a CSR instruction names, or 0xffff */
-};
-#define INSN_ALL_GPRS	1	/* ecall: the system call may write a0.. */
-#define INSN_FP		2	/* may set fflags */
-#define INSN_TRANSFER	4	/* jumps, branches, returns: pc may jump */
-#define INSN_TRAPS	8	/* ecall, ebreak: always a trap */
 
 /*
  * Block mode (user mode on API level 1): a callback per translation block
@@ -472,7 +462,7 @@ static uint32_t insn_word(const struct qemu_plugin_insn *insn)
 }
 
 /* Which registers an instruction can write (RV64GC). */
-static void describe(struct insn_desc *d)
+void tv_insn_describe(struct insn_desc *d, unsigned int xlen)
 {
 	uint32_t i = d->word;
 	unsigned int rd = i >> 7 & 31;
@@ -481,19 +471,19 @@ static void describe(struct insn_desc *d)
 	if ((i & 3) != 3) {
 		unsigned int q = i & 3, f3 = i >> 13 & 7;
 
-		if (q == 0 && (f3 == 1 || (f3 == 3 && tv.cfg.xlen == 32)))
+		if (q == 0 && (f3 == 1 || (f3 == 3 && xlen == 32)))
 			d->dest = TV_REG_FPR(8 + (i >> 2 & 7));		/* c.fld/c.flw */
 		else if (q == 0 && f3 <= 3)
 			d->dest = TV_REG_GPR(8 + (i >> 2 & 7));
 		else if (q == 1 && f3 == 4)
 			d->dest = TV_REG_GPR(8 + (i >> 7 & 7));
-		else if (q == 1 && (f3 == 0 || f3 == 2 || f3 == 3 || (f3 == 1 && tv.cfg.xlen == 64)))
+		else if (q == 1 && (f3 == 0 || f3 == 2 || f3 == 3 || (f3 == 1 && xlen == 64)))
 			d->dest = TV_REG_GPR(rd);
 		else if (q == 1 && f3 == 1)
 			d->dest = TV_REG_GPR(1), d->flags |= INSN_TRANSFER;	/* c.jal */
 		else if (q == 1)
 			d->flags |= INSN_TRANSFER;			/* c.j, c.beqz/bnez */
-		else if (q == 2 && (f3 == 1 || (f3 == 3 && tv.cfg.xlen == 32)))
+		else if (q == 2 && (f3 == 1 || (f3 == 3 && xlen == 32)))
 			d->dest = TV_REG_FPR(rd);
 		else if (q == 2 && f3 <= 3)
 			d->dest = TV_REG_GPR(rd);
@@ -738,7 +728,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 			struct insn_desc kind = { .word = word };
 
-			describe(&kind);
+			tv_insn_describe(&kind, tv.cfg.xlen);
 			t->pcs[k] = qemu_plugin_insn_vaddr(insn);
 			t->transfer[k] = (kind.flags & (INSN_TRANSFER | INSN_TRAPS)) != 0;
 			if (k == 0)
@@ -783,7 +773,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		d->word = insn_word(insn);
 		if (d->len == 2)
 			d->word &= 0xffff;
-		describe(d);
+		tv_insn_describe(d, tv.cfg.xlen);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, flags, d);
 		qemu_plugin_register_vcpu_mem_cb(insn, mem_access, flags, QEMU_PLUGIN_MEM_RW, NULL);
 	}
@@ -809,7 +799,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	if (tv.out)
 		fclose(tv.out);
 	tv.out = NULL;
-	f = fopen(tv.cfg_path, "w");
+	f = tv.cfg_path ? fopen(tv.cfg_path, "w") : NULL;
 	if (f) {
 		tv_config_format(&tv.cfg, line, sizeof(line));
 		fprintf(f, "%s\n", line);
@@ -828,6 +818,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fail("target is not RISC-V: ", info->target_name);
 		return -1;
 	}
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "verify=", 7) || !strncmp(argv[i], "probe=", 6))
+			return tv_verify_install(id, info, argc, argv);
 	tv.api_level = info->version.cur;
 	tv.system = info->system_emulation;
 	tv_config_default(&tv.cfg);
@@ -871,13 +864,39 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		tv.cfg.absent |= TV_EL_EADDR;
 	else
 		tv.cfg.absent |= TV_EL_MEM;
-	tv.out = fopen(out, "wb");
-	tv.cfg_path = malloc(strlen(out) + 5);
-	if (!tv.out || !tv.cfg_path) {
+	if (!strncmp(out, "fd:", 3)) {
+		/* A pipe rvperf tv record -o - hands over; no FILE.cfg. */
+		tv.out = fdopen(atoi(out + 3), "wb");
+	} else {
+		tv.out = fopen(out, "wb");
+		tv.cfg_path = malloc(strlen(out) + 5);
+		if (tv.cfg_path)
+			sprintf(tv.cfg_path, "%s.cfg", out);
+	}
+	if (!tv.out || (strncmp(out, "fd:", 3) && !tv.cfg_path)) {
 		fail("cannot write ", out);
 		return -1;
 	}
-	sprintf(tv.cfg_path, "%s.cfg", out);
+	/*
+	 * In user mode the guest's open() shares QEMU's descriptors: the
+	 * trace's goes above the ones a program gets, so that its open()s
+	 * return what they return without the plugin (verify's plugin takes
+	 * none either).
+	 */
+	{
+		int high = fcntl(fileno(tv.out), F_DUPFD_CLOEXEC, TV_PLUGIN_FD_MIN);
+
+		if (high >= 0) {
+			FILE *f = fdopen(high, "wb");
+
+			if (f) {
+				fclose(tv.out);
+				tv.out = f;
+			} else {
+				close(high);
+			}
+		}
+	}
 	if (tv.regs)
 		qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

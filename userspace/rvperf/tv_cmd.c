@@ -32,6 +32,7 @@
 #include "userspace/tv/tv_disas.h"
 #include "userspace/tv/tv_dump.h"
 #include "userspace/tv/tv_gdb.h"
+#include "userspace/tv/tv_verify_plugin.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -68,7 +69,7 @@ struct blob {
 
 static int read_file(const char *path, struct blob *b)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : fdopen(dup(0), "rb");
 	size_t cap = 1 << 20, n;
 
 	b->len = 0;
@@ -453,6 +454,9 @@ static int tv_diff_cmd(int argc, char **argv)
 
 /* ------------------------------------------------------------ record */
 
+/* record -o -: where QEMU's child finds our standard output. */
+#define TRACE_STDOUT_FD 511
+
 static int tv_record(int argc, char **argv)
 {
 	const char *out = "trace.tv", *qemu = NULL, *plugin = NULL, *machine = NULL;
@@ -463,6 +467,7 @@ static int tv_record(int argc, char **argv)
 	struct stat st;
 	char *args[64 + 16];
 	int n = 0;
+	bool to_stdout;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -494,7 +499,14 @@ static int tv_record(int argc, char **argv)
 	if (!qemu)
 		qemu = machine ? (xlen == 32 ? "qemu-system-riscv32" : "qemu-system-riscv64")
 			       : (xlen == 32 ? "qemu-riscv32" : "qemu-riscv64");
-	snprintf(arg, sizeof(arg), "%s,out=%s,xlen=%u", plugin, out, xlen);
+	/* -o -: the trace on standard output, through a descriptor of its
+	 * own (the plugin lifts it out of a guest's reach); the program's
+	 * output and the serial console go to /dev/null, as verify's do. */
+	to_stdout = !strcmp(out, "-");
+	if (to_stdout)
+		snprintf(arg, sizeof(arg), "%s,out=fd:%d,xlen=%u", plugin, TRACE_STDOUT_FD, xlen);
+	else
+		snprintf(arg, sizeof(arg), "%s,out=%s,xlen=%u", plugin, out, xlen);
 	args[n++] = (char *)qemu;
 	if (machine) {
 		/* A bare-metal image: -M MACHINE -bios none -kernel PROG. */
@@ -527,6 +539,13 @@ static int tv_record(int argc, char **argv)
 	if (pid == 0) {
 		static char *const no_env[] = { NULL };
 
+		if (to_stdout) {
+			int devnull = open("/dev/null", O_WRONLY);
+
+			if (dup2(1, TRACE_STDOUT_FD) < 0 || devnull < 0 || dup2(devnull, 1) < 0)
+				_exit(127);
+		}
+
 		/* User mode: the guest's environment is on its stack; an empty
 		 * one is what verify can give it again. */
 		if (machine)
@@ -538,7 +557,7 @@ static int tv_record(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return fail(EXIT_DATA, "waitpid: %s", strerror(errno));
-	if (stat(out, &st))
+	if (!to_stdout && stat(out, &st))
 		return fail(EXIT_DATA, "the plugin wrote no trace (did %s load %s?)", qemu, plugin);
 	if (WIFSIGNALED(status))
 		return fail(EXIT_DATA, "%s killed by signal %d", qemu, WTERMSIG(status));
@@ -548,17 +567,22 @@ static int tv_record(int argc, char **argv)
 
 /* ------------------------------------------------------------ verify */
 
+enum verify_via { VIA_PROBE, VIA_PLUGIN, VIA_GDBSTUB };
+
 static int tv_verify_cmd(int argc, char **argv)
 {
 	struct tv_verify_opts o = { 0 };
 	struct tv_verify_result res;
-	const char *path = NULL, *cfg_text = NULL, *nondet = default_nondet;
+	const char *path = NULL, *cfg_text = NULL, *nondet = default_nondet, *plugin = NULL;
+	char plugin_buf[PATH_MAX];
+	enum verify_via via = VIA_PROBE;
 	struct tv_nondet nd;
 	struct blob t;
 	struct report_ctx rctx = { .a_name = "trace", .b_name = "qemu" };
 	struct timespec t0, t1;
+	struct stat st;
 	double secs;
-	int rc;
+	int rc, trace_fd = -1;
 
 	o.machine = "virt";
 	o.mode = TV_STRICT;
@@ -589,11 +613,21 @@ static int tv_verify_cmd(int argc, char **argv)
 				o.resync_from_reference = true;
 			else
 				return fail(EXIT_USAGE, "--resync is trace or reference, not '%s'", argv[i]);
-		} else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--via") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "plugin"))
+				via = VIA_PLUGIN;
+			else if (!strcmp(argv[i], "gdbstub"))
+				via = VIA_GDBSTUB;
+			else
+				return fail(EXIT_USAGE, "--via is plugin or gdbstub, not '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--plugin") && i + 1 < argc)
+			plugin = argv[++i];
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
 			cfg_text = argv[++i];
 		else if (!strcmp(argv[i], "--lenient"))
 			o.mode = TV_LENIENT;
-		else if (argv[i][0] == '-')
+		else if (argv[i][0] == '-' && argv[i][1])
 			return fail(EXIT_USAGE, "unknown option '%s'", argv[i]);
 		else if (!path)
 			path = argv[i];
@@ -606,25 +640,63 @@ static int tv_verify_cmd(int argc, char **argv)
 		return fail(EXIT_USAGE, "no --qemu given (the reference: qemu-system-riscv64 or, with --user, qemu-riscv64)");
 	if (!o.elf)
 		return fail(EXIT_USAGE, "no --elf given (the program the trace ran)");
+	if (stat(o.elf, &st) || !S_ISREG(st.st_mode))
+		return fail(EXIT_DATA, "no program '%s'", o.elf);
 	if (parse_nondet(&nd, nondet))
 		return EXIT_USAGE;
-	if ((rc = load_config(path, cfg_text, &o.cfg)))
+	/* A trace on standard input has no FILE.cfg: --config, or the default. */
+	if (!strcmp(path, "-")) {
+		char err[120];
+
+		tv_config_default(&o.cfg);
+		if (cfg_text && tv_config_parse(&o.cfg, cfg_text, err, sizeof(err)))
+			return fail(EXIT_USAGE, "--config: %s", err);
+	} else if ((rc = load_config(path, cfg_text, &o.cfg))) {
 		return rc;
-	if (read_file(path, &t))
+	}
+	if (via != VIA_GDBSTUB) {
+		if (!plugin)
+			plugin = rvperf_plugin_path("RVPERF_TV_PLUGIN", "librvperf-tv.so",
+						    plugin_buf, sizeof(plugin_buf));
+		if (!plugin || stat(plugin, &st)) {
+			if (via == VIA_PLUGIN)
+				return fail(EXIT_DATA, "no trace plugin at '%s' (build it, or pass --plugin)",
+					    plugin ? plugin : "?");
+			via = VIA_GDBSTUB;
+		}
+	}
+	trace_fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+	if (trace_fd < 0)
 		return fail(EXIT_DATA, "cannot read %s: %s", path, strerror(errno));
 	o.nondet = &nd;
+	o.nondet_names = !strcmp(nondet, "none") ? "" : nondet;
 	o.report = print_divergence;
 	rctx.xlen = o.cfg.xlen;
 	o.ctx = &rctx;
+	/* The plugin path where this QEMU can write registers and memory. */
+	if (via == VIA_PROBE)
+		via = tv_verify_plugin_probe(plugin, &o) ? VIA_PLUGIN : VIA_GDBSTUB;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = tv_verify(t.data, t.len, &o, &res);
+	if (via == VIA_PLUGIN) {
+		rc = tv_verify_plugin(trace_fd, plugin, &o, &res);
+	} else {
+		if (trace_fd > 0)
+			close(trace_fd);
+		trace_fd = -1;
+		if (read_file(path, &t))
+			return fail(EXIT_DATA, "cannot read %s: %s", path, strerror(errno));
+		rc = tv_verify(t.data, t.len, &o, &res);
+		free(t.data);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	free(t.data);
+	if (trace_fd > 0)
+		close(trace_fd);
 	if (rc < 0)
 		return fail(EXIT_DATA, "%s", res.error);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("%" PRIu64 " groups, %" PRIu64 " instructions stepped, %" PRIu64
-	       " divergence%s (%.0f instructions/s)", res.groups, res.steps, res.divergences,
+	printf("%" PRIu64 " groups, %" PRIu64 " instructions %s, %" PRIu64
+	       " divergence%s (%.0f instructions/s)", res.groups, res.steps,
+	       via == VIA_PLUGIN ? "compared in the plugin" : "stepped", res.divergences,
 	       res.divergences == 1 ? "" : "s", secs > 0 ? (double)res.steps / secs : 0.0);
 	if (res.empty_steps)
 		printf("; QEMU ran nothing on %" PRIu64 " step%s, stepped again",
@@ -667,20 +739,29 @@ static const struct {
 	  "  stack canary, the TCB's tid).  --strict declares nothing by default\n"
 	  "  and reports every difference.  Exit 0 same, 1 divergences." },
 	{ "record", tv_record,
-	  "rvperf tv record [-o FILE] [--xlen 32|64] [--qemu QEMU] [--plugin SO]\n"
+	  "rvperf tv record [-o FILE|-] [--xlen 32|64] [--qemu QEMU] [--plugin SO]\n"
 	  "                 [--system MACHINE] -- PROG [ARGS]\n"
 	  "  Runs PROG under qemu-riscv64 (or, with --system, the bare-metal image\n"
 	  "  PROG on qemu-system-riscv64 -M MACHINE -bios none) with the trace\n"
 	  "  plugin (user mode: an empty environment, a reserved address space,\n"
 	  "  as verify runs it) and writes FILE (default trace.tv) and FILE.cfg,\n"
 	  "  which names what this QEMU's plugin API could not give (QEMU 7.2:\n"
-	  "  registers, memory data and, in system mode, privilege)." },
+	  "  registers, memory data and, in system mode, privilege).  -o -: the\n"
+	  "  trace on standard output (no FILE.cfg; the program's output goes to\n"
+	  "  /dev/null)." },
 	{ "verify", tv_verify_cmd,
-	  "rvperf tv verify TRACE --qemu QEMU --elf PROG [--user] [--machine M]\n"
+	  "rvperf tv verify TRACE|- --qemu QEMU --elf PROG [--user] [--machine M]\n"
 	  "                 [--max N] [--nondet LIST|none] [--resync trace|reference]\n"
-	  "                 [-- ARGS]\n"
-	  "  Tandem verification with QEMU as the reference model, through its\n"
-	  "  gdbstub: loads PROG (system mode: -M M -bios none -kernel PROG; with\n"
+	  "                 [--via plugin|gdbstub] [--plugin SO] [--config TEXT] [-- ARGS]\n"
+	  "  Tandem verification with QEMU as the reference model.  Where QEMU's\n"
+	  "  plugin API can write registers and memory (level 5: QEMU 10.2; probed,\n"
+	  "  or --via), QEMU runs PROG with the trace plugin, which streams the\n"
+	  "  trace in (- : standard input, e.g. from rvperf tv record -o -; its\n"
+	  "  configuration from --config) and compares at each retired instruction\n"
+	  "  the pc, the registers it writes, the memory it stores and privilege;\n"
+	  "  a pc difference resyncs the trace to QEMU (the API cannot move QEMU's\n"
+	  "  pc) and an interrupt in the trace is reported, not given.  Otherwise\n"
+	  "  through its gdbstub: loads PROG (system mode: -M M -bios none -kernel PROG; with\n"
 	  "  --user, qemu-riscv64 -g PROG ARGS, ARGS as recorded), applies the\n"
 	  "  trace's state-initialisation groups, then per group copies the\n"
 	  "  non-deterministic state into QEMU,\n"

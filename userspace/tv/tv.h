@@ -402,6 +402,14 @@ struct tv_diff_result {
 int tv_diff(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	    const struct tv_diff_opts *opts, struct tv_diff_result *res);
 
+/*
+ * A riscv64 Linux system call whose result differs from run to run (the
+ * thread or process id, the clock, random bytes): its result is an input,
+ * and so is the buffer it fills, BUF_ARG's register (-1: none) holding
+ * its address and LEN bytes (or, LEN_ARG >= 0, that argument's value).
+ */
+bool tv_syscall_input(uint64_t nr, unsigned int *buf_arg, uint64_t *len, int *len_arg);
+
 /* For an instruction: a CSR read's destination register and CSR. */
 bool tv_insn_reads_csr(uint32_t insn, unsigned int *rd, unsigned int *csr);
 

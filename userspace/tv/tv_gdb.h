@@ -37,6 +37,7 @@ struct tv_verify_opts {
 	char *const *args;	/* user mode: the program's arguments */
 	int n_args;
 	const struct tv_nondet *nondet;
+	const char *nondet_names;	/* the same as a list, for the plugin */
 	uint64_t max;		/* stop after this many divergences; 0: all */
 	/* After a divergence: false copies the trace's shadow state into
 	 * QEMU (the specification's way); true takes QEMU's value into the

@@ -766,8 +766,7 @@ static void find_at_random(struct diff_ctx *c)
 /* riscv64 Linux system calls whose results differ from run to run: the
  * buffer they fill (argument register, length; or len_reg: the length is
  * that argument), or none. */
-static bool nondet_syscall(uint64_t nr, unsigned int *buf_arg,
-			   uint64_t *len, int *len_arg)
+bool tv_syscall_input(uint64_t nr, unsigned int *buf_arg, uint64_t *len, int *len_arg)
 {
 	static const struct {
 		uint16_t nr;
@@ -845,7 +844,7 @@ static void inputs_syscall(struct diff_ctx *c)
 	 * the instruction after it. */
 	if (!c->a->has_insn || c->a->insn != 0x00000073 ||
 	    c->a->pc != c->a->pc_before + 4 || !tv_shadow_get(c->a, &a7, &nr) ||
-	    !nondet_syscall(nr, &buf_arg, &len, &len_arg))
+	    !tv_syscall_input(nr, &buf_arg, &len, &len_arg))
 		return;
 	ui->syscall_result = true;
 	if (buf_arg <= 1 && ui->pre_known) {
