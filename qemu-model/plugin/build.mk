@@ -21,7 +21,7 @@ TV_PLUGIN_SO := $(O)/qemu-model/librvperf-tv.so
 $(eval $(call host-program,$(TV_PLUGIN_SO),qemu-model/plugin/tv_plugin.c \
 	qemu-model/plugin/tv_verify.c \
 	userspace/tv/tv_codec.c userspace/tv/tv_names.c userspace/tv/tv_shadow.c,\
-	-O2 -shared -fPIC -fvisibility=hidden))
+	-O2 -flto -shared -fPIC -fvisibility=hidden))
 HOST_PROGS += $(TV_PLUGIN_SO)
 
 # Host test of the perf filter words.

@@ -297,10 +297,10 @@ struct tv_shadow {
 	uint8_t reg_known[TV_NREGS / 8];
 	uint64_t pc, priv, paddr, eaddr, pc_paddr, stdata, mtime;
 	unsigned int known;		/* TV_EL_* of the scalars above */
-	/* Memory, byte by byte: open addressing on address + 1. */
-	uint64_t *mem_keys;
-	uint8_t *mem_vals;
-	size_t mem_cap, mem_used;
+	/* Memory, byte by byte in pages of 4 KiB (tv_shadow.c). */
+	struct tv_page **pages;
+	size_t page_cap, page_used;
+	struct tv_page *last_page;
 	/* The last group applied. */
 	struct tv_elem_ref *touched;
 	size_t n_touched, touched_cap;

@@ -11,73 +11,102 @@
 
 /* ------------------------------------------------------------- memory */
 
-static size_t mem_slot(uint64_t key, size_t cap)
+/*
+ * Memory in pages of 4 KiB, each with its bytes and a bit per byte known:
+ * a byte-by-byte hash was most of what a verifier spends on a program's
+ * loads and stores.  The pages are found through open addressing on
+ * their number; the last one used is tried first (accesses cluster).
+ */
+#define PAGE_BITS 12
+#define PAGE_SIZE (1u << PAGE_BITS)
+struct tv_page {
+	uint64_t number;
+	uint8_t known[PAGE_SIZE / 8];
+	uint8_t val[PAGE_SIZE];
+};
+
+static size_t page_slot(uint64_t number, size_t cap)
 {
-	/* Fibonacci hashing: neighbouring bytes spread over the table. */
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+	/* Fibonacci hashing: neighbouring pages spread over the table. */
+	return (size_t)((number * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
 }
 
-static int mem_grow(struct tv_shadow *s)
+static int page_grow(struct tv_shadow *s)
 {
-	size_t cap = s->mem_cap ? s->mem_cap * 2 : 4096;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	uint8_t *vals = malloc(cap);
+	size_t cap = s->page_cap ? s->page_cap * 2 : 256;
+	struct tv_page **pages = calloc(cap, sizeof(*pages));
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	if (!pages)
 		return -1;
-	}
-	for (size_t i = 0; i < s->mem_cap; i++) {
+	for (size_t i = 0; i < s->page_cap; i++) {
 		size_t j;
 
-		if (!s->mem_keys[i])
+		if (!s->pages[i])
 			continue;
-		for (j = mem_slot(s->mem_keys[i], cap); keys[j]; j = (j + 1) & (cap - 1))
+		for (j = page_slot(s->pages[i]->number, cap); pages[j]; j = (j + 1) & (cap - 1))
 			;
-		keys[j] = s->mem_keys[i];
-		vals[j] = s->mem_vals[i];
+		pages[j] = s->pages[i];
 	}
-	free(s->mem_keys);
-	free(s->mem_vals);
-	s->mem_keys = keys;
-	s->mem_vals = vals;
-	s->mem_cap = cap;
+	free(s->pages);
+	s->pages = pages;
+	s->page_cap = cap;
 	return 0;
+}
+
+/* ADDR's page; made when CREATE, else NULL when nothing there is known. */
+static struct tv_page *mem_page(const struct tv_shadow *cs, uint64_t addr, bool create)
+{
+	/* The last-page cache is not the state: a const lookup updates it. */
+	struct tv_shadow *s = (struct tv_shadow *)cs;
+	uint64_t number = addr >> PAGE_BITS;
+	struct tv_page *p = s->last_page;
+	size_t j = 0;
+
+	if (p && p->number == number)
+		return p;
+	if (s->page_cap) {
+		for (j = page_slot(number, s->page_cap); (p = s->pages[j]);
+		     j = (j + 1) & (s->page_cap - 1))
+			if (p->number == number)
+				return s->last_page = p;
+	}
+	if (!create)
+		return NULL;
+	if (2 * (s->page_used + 1) > s->page_cap) {
+		if (page_grow(s))
+			return NULL;
+		for (j = page_slot(number, s->page_cap); s->pages[j]; j = (j + 1) & (s->page_cap - 1))
+			;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->number = number;
+	s->pages[j] = p;
+	s->page_used++;
+	return s->last_page = p;
 }
 
 static void mem_put(struct tv_shadow *s, uint64_t addr, uint8_t v)
 {
-	uint64_t key = addr + 1;
-	size_t j;
+	struct tv_page *p = mem_page(s, addr, true);
+	unsigned int off = (unsigned int)(addr & (PAGE_SIZE - 1));
 
-	if (!key)
-		return;	/* the last byte of the address space: not kept */
-	if (2 * (s->mem_used + 1) > s->mem_cap && mem_grow(s))
+	if (!p)
 		return;
-	for (j = mem_slot(key, s->mem_cap); s->mem_keys[j]; j = (j + 1) & (s->mem_cap - 1))
-		if (s->mem_keys[j] == key) {
-			s->mem_vals[j] = v;
-			return;
-		}
-	s->mem_keys[j] = key;
-	s->mem_vals[j] = v;
-	s->mem_used++;
+	p->val[off] = v;
+	p->known[off / 8] |= (uint8_t)(1u << (off % 8));
 }
 
 static bool mem_get(const struct tv_shadow *s, uint64_t addr, uint8_t *v)
 {
-	uint64_t key = addr + 1;
+	const struct tv_page *p = mem_page(s, addr, false);
+	unsigned int off = (unsigned int)(addr & (PAGE_SIZE - 1));
 
-	if (!s->mem_cap || !key)
+	if (!p || !(p->known[off / 8] & (1u << (off % 8))))
 		return false;
-	for (size_t j = mem_slot(key, s->mem_cap); s->mem_keys[j];
-	     j = (j + 1) & (s->mem_cap - 1))
-		if (s->mem_keys[j] == key) {
-			*v = s->mem_vals[j];
-			return true;
-		}
-	return false;
+	*v = p->val[off];
+	return true;
 }
 
 /* ------------------------------------------------------------- state */
@@ -93,11 +122,13 @@ int tv_shadow_init(struct tv_shadow *s, const struct tv_config *cfg)
 
 void tv_shadow_free(struct tv_shadow *s)
 {
-	free(s->mem_keys);
-	free(s->mem_vals);
+	for (size_t i = 0; i < s->page_cap; i++)
+		free(s->pages[i]);
+	free(s->pages);
 	free(s->touched);
-	s->mem_keys = NULL;
-	s->mem_vals = NULL;
+	s->pages = NULL;
+	s->page_cap = s->page_used = 0;
+	s->last_page = NULL;
 	s->touched = NULL;
 }
 
@@ -160,7 +191,22 @@ bool tv_shadow_get(const struct tv_shadow *s, const struct tv_elem_ref *e,
 		return true;
 	case TV_K_MEM: {
 		uint64_t v = 0;
+		unsigned int off = (unsigned int)(e->addr & (PAGE_SIZE - 1));
 
+		/* Within one page (nearly always): one lookup. */
+		if (off + e->size <= PAGE_SIZE && e->size <= 8) {
+			const struct tv_page *p = mem_page(s, e->addr, false);
+
+			if (!p)
+				return false;
+			for (unsigned int i = 0; i < e->size; i++, off++) {
+				if (!(p->known[off / 8] & (1u << (off % 8))))
+					return false;
+				v |= (uint64_t)p->val[off] << (8 * i);
+			}
+			*value = v;
+			return true;
+		}
 		for (unsigned int i = 0; i < e->size; i++) {
 			uint8_t byte;
 
@@ -203,10 +249,23 @@ void tv_shadow_set(struct tv_shadow *s, const struct tv_elem_ref *e,
 		s->regs[e->reg] = value & reg_mask(s, e->reg);
 		s->reg_known[e->reg / 8] |= (uint8_t)(1u << (e->reg % 8));
 		return;
-	case TV_K_MEM:
+	case TV_K_MEM: {
+		unsigned int off = (unsigned int)(e->addr & (PAGE_SIZE - 1));
+		struct tv_page *p;
+
+		/* Within one page (nearly always): one lookup. */
+		if (off + e->size <= PAGE_SIZE && e->size <= 8 &&
+		    (p = mem_page(s, e->addr, true))) {
+			for (unsigned int i = 0; i < e->size; i++, off++) {
+				p->val[off] = (uint8_t)(value >> (8 * i));
+				p->known[off / 8] |= (uint8_t)(1u << (off % 8));
+			}
+			return;
+		}
 		for (unsigned int i = 0; i < e->size; i++)
 			mem_put(s, e->addr + i, (uint8_t)(value >> (8 * i)));
 		return;
+	}
 	case TV_K_INSN:
 		s->insn = (uint32_t)value;
 		s->has_insn = true;
@@ -707,7 +766,7 @@ static bool reg_tainted(const struct diff_ctx *c, uint16_t reg)
 /* A byte of memory: marked, and differing or never known in either. */
 static bool mem_tainted(const struct diff_ctx *c, uint64_t addr)
 {
-	uint8_t mark, va, vb;
+	uint8_t mark, va = 0, vb = 0;
 	bool ka, kb;
 
 	if (!c->ui->mem_ok || !mem_get(&c->ui->mem, addr, &mark) || !mark)
