@@ -372,12 +372,16 @@ static void compare_retired(uint64_t next_pc)
 	const struct insn_desc *d = v.cur;
 	struct tv_shadow *sh = &v.sh;
 	struct tv_elem_ref pc = { .kind = TV_K_PC };
+	bool pc_said = false;
 
-	check(&pc, next_pc);
 	for (size_t i = 0; i < sh->n_touched; i++) {
 		const struct tv_elem_ref *e = &sh->touched[i];
 
 		switch (e->kind) {
+		case TV_K_PC:
+			check(e, next_pc);
+			pc_said = true;
+			break;
 		case TV_K_REG:
 			check_reg(e->reg, next_pc);
 			break;
@@ -397,6 +401,12 @@ static void compare_retired(uint64_t next_pc)
 			break;
 		}
 	}
+	/*
+	 * A group without its next pc (the last one of a recording that
+	 * stopped at it): the trace goes on from where QEMU went.
+	 */
+	if (!pc_said)
+		tv_shadow_set(sh, &pc, next_pc);
 	/* What the instruction writes, where the group says nothing. */
 	if (d->dest && !touched_reg(d->dest))
 		check_reg(d->dest, next_pc);

@@ -674,8 +674,14 @@ static int tv_verify_cmd(int argc, char **argv)
 	rctx.xlen = o.cfg.xlen;
 	o.ctx = &rctx;
 	/* The plugin path where this QEMU can write registers and memory. */
-	if (via == VIA_PROBE)
+	if (via == VIA_PROBE) {
 		via = tv_verify_plugin_probe(plugin, &o) ? VIA_PLUGIN : VIA_GDBSTUB;
+	} else if (via == VIA_PLUGIN && !tv_verify_plugin_probe(plugin, &o)) {
+		if (trace_fd > 0)
+			close(trace_fd);
+		return fail(EXIT_DATA, "%s cannot run the verifier plugin (it needs plugin API 5, "
+			    "which writes registers and memory): --via gdbstub", o.qemu);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (via == VIA_PLUGIN) {
 		rc = tv_verify_plugin(trace_fd, plugin, &o, &res);

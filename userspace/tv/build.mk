@@ -52,6 +52,10 @@ HOST_TESTS += tests/tv/tandem-test.sh
 # tv diff of two user-mode runs: the kernel's and loader's inputs declared
 # (needs a plugin-capable qemu-riscv64: QEMU_USER_PLUGIN, else SKIP).
 HOST_TESTS += tests/tv/user-inputs-test.sh
+# verify on the plugin path (QEMU 10.2's plugin API writes registers and
+# memory): QEMU_USER_PLUGIN and TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64
+# built with --enable-plugins), else SKIP.
+HOST_TESTS += tests/tv/plugin-verify-test.sh
 
 # make bench: decode MB/s and groups/s, diff groups/s, against the memory
 # bandwidth measured in the same run.
