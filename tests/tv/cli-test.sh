@@ -28,6 +28,10 @@ fails_in_one_line "bad --config" "^rvperf tv dump: --config: xlen must be 32 or 
 fails_in_one_line "from-elf of a non-ELF file" "^rvperf tv from-elf: .* is not an ELF file" \
 	"$rvperf" tv from-elf "$0" -o "$tmp/x.tv"
 fails_in_one_line "verify without --qemu" "^rvperf tv verify: no --qemu given" "$rvperf" tv verify x.tv
+fails_in_one_line "verify --via bogus" "^rvperf tv verify: --via is plugin or gdbstub, not 'bogus'" \
+	"$rvperf" tv verify --via bogus x.tv
+fails_in_one_line "verify of a missing program" "^rvperf tv verify: no program '$tmp/none'" \
+	"$rvperf" tv verify x.tv --qemu qemu-riscv64 --user --elf "$tmp/none"
 fails_in_one_line "record without a program" "^rvperf tv record: no program given" "$rvperf" tv record -o x.tv
 fails_in_one_line "record --xlen 16" "^rvperf tv record: --xlen is 32 or 64" "$rvperf" tv record --xlen 16 -- x
 
