@@ -63,6 +63,9 @@ static struct {
 	bool done;
 	/* User mode: the kernel's and loader's inputs (user_inputs=1). */
 	bool user_inputs, at_random_done, syscall_input;
+	/* QEMU took an interrupt after the last instruction: the trace's
+	 * next group must be one. */
+	bool qemu_irq;
 	/* Registers compared (present in the trace, not declared
 	 * non-deterministic): one bit each, set up at install. */
 	uint8_t reg_compared[TV_NREGS / 8];
@@ -366,6 +369,36 @@ static void check_reg(uint16_t reg, uint64_t next_pc)
 		write_reg(reg, sv);
 }
 
+/* What an interrupt (a trap) writes: xstatus, xepc, xcause, xtval, mip. */
+static bool trap_csr(uint16_t reg)
+{
+	switch (reg) {
+	case 0x300: case 0x341: case 0x342: case 0x343: case 0x344:
+	case 0x100: case 0x141: case 0x142: case 0x143: case 0x144:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Did QEMU take an interrupt right after the instruction, instead of
+ * going to the trace's next pc?  Then it is in a handler now: privilege,
+ * the cause CSR with its top bit set, and its epc the trace's next pc.
+ */
+static bool qemu_took_interrupt(uint64_t next_pc)
+{
+	struct tv_elem_ref pc = { .kind = TV_K_PC };
+	uint64_t trace_pc, priv, cause, epc;
+
+	if (!v.system || !tv_shadow_get(&v.sh, &pc, &trace_pc) || trace_pc == next_pc ||
+	    !read_priv(&priv))
+		return false;
+	return read_reg(priv == 3 ? 0x342 : 0x142, &cause) &&
+	       (cause >> (v.sh.cfg.xlen - 1) & 1) &&
+	       read_reg(priv == 3 ? 0x341 : 0x141, &epc) && epc == trace_pc;
+}
+
 /* The current group's instruction retired and QEMU is at NEXT_PC. */
 static void compare_retired(uint64_t next_pc)
 {
@@ -374,23 +407,32 @@ static void compare_retired(uint64_t next_pc)
 	struct tv_elem_ref pc = { .kind = TV_K_PC };
 	bool pc_said = false;
 
+	/*
+	 * QEMU took an interrupt after it: what the instruction did is
+	 * compared without what the interrupt changed, and the trace's next
+	 * group must be that interrupt (take_group()).
+	 */
+	v.qemu_irq = qemu_took_interrupt(next_pc);
 	for (size_t i = 0; i < sh->n_touched; i++) {
 		const struct tv_elem_ref *e = &sh->touched[i];
 
 		switch (e->kind) {
 		case TV_K_PC:
-			check(e, next_pc);
 			pc_said = true;
+			if (!v.qemu_irq)
+				check(e, next_pc);
 			break;
 		case TV_K_REG:
-			check_reg(e->reg, next_pc);
+			if (!v.qemu_irq || !trap_csr(e->reg))
+				check_reg(e->reg, next_pc);
 			break;
 		case TV_K_MEM:
 			if (!(sh->cfg.absent & TV_EL_MEM))
 				check(e, next_pc);
 			break;
 		case TV_K_PRIV:
-			check(e, next_pc);
+			if (!v.qemu_irq)
+				check(e, next_pc);
 			break;
 		case TV_K_EADDR:
 			/* The address of QEMU's first access. */
@@ -410,7 +452,7 @@ static void compare_retired(uint64_t next_pc)
 	/* What the instruction writes, where the group says nothing. */
 	if (d->dest && !touched_reg(d->dest))
 		check_reg(d->dest, next_pc);
-	if (d->csr != 0xffff && !touched_reg(d->csr))
+	if (d->csr != 0xffff && !touched_reg(d->csr) && !(v.qemu_irq && trap_csr(d->csr)))
 		check_reg(d->csr, next_pc);
 	if ((d->flags & INSN_FP) && !touched_reg(0x003))
 		check_reg(0x003, next_pc);
@@ -564,6 +606,12 @@ static void take_group(const struct insn_desc *d)
 		if (v.grp.has_insn && !v.grp.has_init)
 			break;
 		write_group(d->pc);
+		v.qemu_irq = false;
+	}
+	if (v.qemu_irq) {
+		/* QEMU is in a handler the trace does not enter here. */
+		report(NULL, false, 0, false, 0, TV_VWHAT_QEMU_IRQ);
+		v.qemu_irq = false;
 	}
 	v.insns++;
 	/* The instruction at QEMU's pc must be the trace's. */

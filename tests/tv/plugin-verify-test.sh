@@ -13,6 +13,7 @@
 #   - a timer read (system mode) and the kernel's inputs (user mode: the
 #     thread id, AT_RANDOM) cause no report when declared, and are
 #     reported with --nondet none;
+#   - an interrupt QEMU takes where the trace has it is no divergence;
 #   - partial traces recorded by QEMU 7.2 verify on 10.2 (a bare-metal
 #     program; a user-mode program without libc, whose run does not depend
 #     on the QEMU version).
@@ -134,6 +135,24 @@ if [ -n "$qs" ] && [ -x "$qs" ] && "$qs" -h 2>/dev/null | grep -q '^-plugin'; th
 	[ $? -eq 1 ] && [ "$(wc -l <"$tmp/v.out")" -eq 1 ] &&
 		grep -q '^rvperf tv verify: group 51 resets the hart: the plugin cannot reset QEMU$' "$tmp/v.out"
 	ok $? "system mode: a hart-reset group stops the plugin path with one line"
+	# An interrupt pending when the program enables it (irq-soft.S: its
+	# own software interrupt): QEMU takes it where the trace does, and the
+	# trace's interrupt group is what it did.
+	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 \
+		-o "$tmp/irq.elf" tests/tv/irq-soft.S || exit 1
+	"$rvperf" tv record --qemu "$qs" --system virt -o "$tmp/i10.tv" -- "$tmp/irq.elf" >/dev/null 2>&1
+	last=$("$rvperf" tv dump "$tmp/i10.tv" | awk '/sw t1,0\(t0\)/ { print $2; exit }')
+	"$mutate" "$tmp/i10.tv" "$tmp/i.tv" cut "${last:-0}"
+	"$rvperf" tv dump "$tmp/i.tv" | grep -q 'mcause   = 0x8000000000000003' &&
+		"$rvperf" tv verify "$tmp/i.tv" --qemu "$qs" --elf "$tmp/irq.elf" >"$tmp/v.out" 2>&1 &&
+		on_plugin "$tmp/v.out"
+	ok $? "system mode: an interrupt QEMU takes where the trace does: no divergence ($(tail -n 1 "$tmp/v.out"))"
+	[ $? -eq 0 ] || diag "$(head -n 4 "$tmp/v.out")"
+	sel=$("$mutate" "$tmp/i.tv" "$tmp/m.tv" reg 30)
+	"$rvperf" tv verify "$tmp/m.tv" --qemu "$qs" --elf "$tmp/irq.elf" --resync reference >"$tmp/v.out" 2>&1
+	[ "$(first_report "$tmp/v.out")" = "$sel" ] && [ "$(reports "$tmp/v.out")" -eq 1 ]
+	ok $? "system mode: after the interrupt, a changed register ($sel) is reported alone"
+	[ $? -eq 0 ] || diag "$(head -n 4 "$tmp/v.out")"
 	mutations "$tmp/c.tv" "$qs" "$tmp/bare.elf" 1000 "reg mem pc priv"
 	mutations "$tmp/p72.tv" "$qs" "$tmp/bare.elf" 100 "pc"
 else

@@ -33,6 +33,8 @@ const char *tv_vrec_what_text(unsigned int what)
 		return "QEMU's program exited here";
 	case TV_VWHAT_NO_IRQ:
 		return "an interrupt in the trace: the plugin path cannot give it to QEMU";
+	case TV_VWHAT_QEMU_IRQ:
+		return "QEMU took an interrupt here, the trace does not";
 	default:
 		return NULL;
 	}

@@ -26,6 +26,7 @@ enum tv_vrec_what {
 	TV_VWHAT_NONE,
 	TV_VWHAT_EXITED,	/* QEMU's program ended before the trace */
 	TV_VWHAT_NO_IRQ,	/* an interrupt the plugin cannot give QEMU */
+	TV_VWHAT_QEMU_IRQ,	/* QEMU took an interrupt the trace has not */
 };
 const char *tv_vrec_what_text(unsigned int what);
 
