@@ -69,6 +69,8 @@ static struct {
 	/* Registers compared (present in the trace, not declared
 	 * non-deterministic): one bit each, set up at install. */
 	uint8_t reg_compared[TV_NREGS / 8];
+	uint8_t reg_nondet[TV_NREGS / 8];	/* declared non-deterministic */
+	bool mem_compared;	/* memory present, not declared as a whole */
 	struct qemu_plugin_register *handle[TV_NREGS];
 	uint8_t reg_size[TV_NREGS];
 	struct qemu_plugin_register *priv_handle;
@@ -427,8 +429,18 @@ static void compare_retired(uint64_t next_pc)
 				check_reg(e->reg, next_pc);
 			break;
 		case TV_K_MEM:
-			if (!(sh->cfg.absent & TV_EL_MEM))
-				check(e, next_pc);
+			if (v.mem_compared && !tv_nondet_mem(&v.nondet, e->addr, e->size)) {
+				uint64_t sv, rv;
+
+				/* check() without the general calls. */
+				if (tv_shadow_get(sh, e, &sv) && read_mem(e, &rv) && sv != rv) {
+					report(e, true, sv, true, rv, TV_VWHAT_NONE);
+					if (v.resync_reference)
+						tv_shadow_set(sh, e, rv);
+					else
+						write_mem(e, sv);
+				}
+			}
 			break;
 		case TV_K_PRIV:
 			if (!v.qemu_irq)
@@ -625,8 +637,8 @@ static void take_group(const struct insn_desc *d)
 		const struct tv_elem_ref *e = &sh->touched[i];
 		uint64_t sv;
 
-		if (e->kind == TV_K_REG && tv_nondet_has(&v.nondet, e) &&
-		    tv_shadow_get(sh, e, &sv))
+		if (e->kind == TV_K_REG && e->reg < TV_NREGS &&
+		    (v.reg_nondet[e->reg / 8] & (1u << (e->reg % 8))) && tv_shadow_get(sh, e, &sv))
 			write_reg(e->reg, sv);
 	}
 	v.cur = d;
@@ -858,7 +870,10 @@ int tv_verify_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, ch
 
 		if (!(cfg.absent & tv_elem_class(&e)) && !tv_nondet_has(&v.nondet, &e))
 			v.reg_compared[r / 8] |= (uint8_t)(1u << (r % 8));
+		if (tv_nondet_has(&v.nondet, &e))
+			v.reg_nondet[r / 8] |= (uint8_t)(1u << (r % 8));
 	}
+	v.mem_compared = !(cfg.absent & TV_EL_MEM) && !(v.nondet.classes & TV_EL_MEM);
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
