@@ -18,7 +18,9 @@
 # runs it at some 2 G instructions a second, so its trace alone, written
 # to the page cache at some 3 GB/s, costs several times the plain run.
 # TV_QEMU_USER=PATH adds a plugin-capable user-mode QEMU 9.0+ (complete
-# user-mode traces).
+# user-mode traces).  QEMU_USER_PLUGIN (or $O/qemu-rvperf/qemu-riscv64) and
+# TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64 with plugins) add verify on
+# the plugin path against the gdbstub path.
 # Goal (issue 21): record <= 5x plain qemu-riscv64; exits 1 at the end
 # when a user-mode run misses it.
 O=${O:-build}
@@ -132,6 +134,51 @@ if [ -x "$q10" ]; then
 	"$O/tests/tv/tv-mutate" "$tmp/c10.tv" "$tmp/c.tv" cut "${last:-0}"
 	echo "rvperf tv verify, complete trace from QEMU 10 (registers compared each step):"
 	echo "  $("$rvperf" tv verify "$tmp/c.tv" --qemu qemu-system-riscv64 --elf "$tmp/mid.elf" | tail -n 1)"
+fi
+# verify on the plugin path (QEMU 10.2 with plugins: the program runs at
+# QEMU's speed, a callback per instruction) against its gdbstub path (a
+# single step per instruction), in instructions a second: the plugin's
+# from CPU time (verify and its QEMU), best of 3; the gdbstub's as verify
+# reports it (its own clock: round trips, not CPU, bound it).
+# Goal (issue 39): the plugin path >= 10 M instructions a second.
+rv=$(realpath "$rvperf")
+vrate() {	# vrate TRACE ARGS...: the summary line's instructions/s
+	"$rv" tv verify "$@" 2>/dev/null | tail -n 1 | sed -n 's/.*(\([0-9]*\) instructions\/s).*/\1/p'
+}
+qu=${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}
+if [ -x "$qu" ] && dir=$(tests/userspace/realprogs/build.sh 2>/dev/null); then
+	cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 20000 >"$tmp/in20k.txt"
+	cp "$dir/bzip2-static" "$tmp/bzip2"
+	(cd "$tmp" && "$rv" tv record --qemu "$qu" -o bzc.tv -- ./bzip2 -9 -c in20k.txt >/dev/null)
+	n=$(cd "$tmp" && "$rv" tv verify bzc.tv --user --qemu "$qu" --elf ./bzip2 --via plugin -- -9 -c in20k.txt | tail -n 1 | cut -d' ' -f3)
+	t=$(cd "$tmp" && best "$rv" tv verify bzc.tv --user --qemu "$qu" --elf ./bzip2 --via plugin -- -9 -c in20k.txt)
+	plugin=$(calc "$n / $t")
+	"$O/tests/tv/tv-mutate" "$tmp/bzc.tv" "$tmp/bz20k.tv" cut 20000
+	gdb=$(cd "$tmp" && vrate bz20k.tv --user --qemu "$qu" --elf ./bzip2 --via gdbstub -- -9 -c in20k.txt)
+	echo "rvperf tv verify, user mode, $("$qu" --version | head -n 1), complete trace of bzip2 -9 of 20 kB ($n instructions):"
+	printf '  plugin path:   %6.2f s CPU, %10.0f instructions/s (goal >= 10 M: %s)\n' "$t" "$plugin" \
+		"$([ "$(calc "($plugin >= 10000000) ? 1 : 0")" = 1 ] && echo met || echo "NOT met")"
+	printf '  gdbstub path:  %10.0f instructions/s (its first 20,000)\n' "${gdb:-0}"
+	printf '  ratio          plugin / gdbstub: %.0fx\n' "$(calc "$plugin / (${gdb:-0} + 1e-9)")"
+	rm -f "$tmp/bzc.tv"
+fi
+if [ -n "$TV_QEMU_SYSTEM_PLUGIN" ] && [ -x "$TV_QEMU_SYSTEM_PLUGIN" ]; then
+	qs=$TV_QEMU_SYSTEM_PLUGIN
+	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=2000000 \
+		-o "$tmp/long.elf" tests/tv/tv-bare.S || exit 1
+	"$rvperf" tv record --qemu "$qs" --system virt -o "$tmp/sl.tv" -- "$tmp/long.elf" >/dev/null 2>&1
+	last=$("$rvperf" tv dump "$tmp/sl.tv" | awk '/sw t1,0\(t0\)/ { print $2; exit }')
+	"$O/tests/tv/tv-mutate" "$tmp/sl.tv" "$tmp/s.tv" cut "${last:-0}"
+	n=$("$rvperf" tv verify "$tmp/s.tv" --qemu "$qs" --elf "$tmp/long.elf" --via plugin | tail -n 1 | cut -d' ' -f3)
+	t=$(best "$rvperf" tv verify "$tmp/s.tv" --qemu "$qs" --elf "$tmp/long.elf" --via plugin)
+	plugin=$(calc "$n / $t")
+	"$O/tests/tv/tv-mutate" "$tmp/s.tv" "$tmp/s20k.tv" cut 20000
+	gdb=$(vrate "$tmp/s20k.tv" --qemu "$qs" --elf "$tmp/long.elf" --via gdbstub)
+	echo "rvperf tv verify, system mode, $("$qs" --version | head -n 1), complete trace of the bare-metal loop ($n instructions):"
+	printf '  plugin path:   %6.2f s CPU, %10.0f instructions/s\n' "$t" "$plugin"
+	printf '  gdbstub path:  %10.0f instructions/s (its first 20,000)\n' "${gdb:-0}"
+	printf '  ratio          plugin / gdbstub: %.0fx\n' "$(calc "$plugin / (${gdb:-0} + 1e-9)")"
+	rm -f "$tmp/sl.tv" "$tmp/s.tv"
 fi
 [ "$failed" = 0 ] || echo "bench-tv-record: recording costs more than 5x plain qemu-riscv64 in user mode"
 exit "$failed"
