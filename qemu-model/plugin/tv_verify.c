@@ -66,6 +66,8 @@ static struct {
 	/* QEMU took an interrupt after the last instruction: the trace's
 	 * next group must be one. */
 	bool qemu_irq;
+	/* The register the instruction wrote from an input, or NO_REG. */
+	uint16_t input;
 	/* Registers compared (present in the trace, not declared
 	 * non-deterministic): one bit each, set up at install. */
 	uint8_t reg_compared[TV_NREGS / 8];
@@ -164,7 +166,7 @@ static bool read_reg(uint16_t addr, uint64_t *val)
 
 	if (!h)
 		return false;
-	g_byte_array_set_size(v.buf, 0);
+	v.buf->len = 0;		/* what g_byte_array_set_size(0) does, without the call */
 	n = qemu_plugin_read_register(h, v.buf);
 	if (n <= 0)
 		return false;
@@ -201,7 +203,7 @@ static bool read_priv(uint64_t *val)
 	/* User mode has no privilege to change: QEMU says nothing of it. */
 	if (!v.system || !v.priv_handle)
 		return false;
-	g_byte_array_set_size(v.buf, 0);
+	v.buf->len = 0;
 	n = qemu_plugin_read_register(v.priv_handle, v.buf);
 	if (n <= 0)
 		return false;
@@ -326,25 +328,23 @@ static bool touched_mem(uint64_t addr, unsigned int size)
 /*
  * A register the instruction reads from a non-deterministic CSR or device
  * memory, or a declared system call's result, is an input: it takes the
- * trace's value.  True when REG is one.
+ * trace's value.  That register of the current instruction, or NO_REG.
  */
-static bool input_reg(uint16_t reg)
+#define NO_REG 0xffff
+static uint16_t input_reg(void)
 {
 	unsigned int rd, csr;
 
-	if (v.syscall_input && reg == TV_REG_GPR(10))
-		return true;
-
-	if (tv_insn_reads_csr(v.sh.insn, &rd, &csr) && TV_REG_GPR(rd) == reg) {
-		struct tv_elem_ref ce = { .kind = TV_K_REG, .reg = (uint16_t)csr };
-
-		if (tv_nondet_has(&v.nondet, &ce))
-			return true;
-	}
-	if (v.n_acc && !v.acc[0].store && tv_nondet_mem(&v.nondet, v.acc[0].vaddr, v.acc[0].size) &&
-	    tv_insn_load_dest(v.sh.insn, v.sh.cfg.xlen) == reg)
-		return true;
-	return false;
+	if (v.syscall_input)
+		return TV_REG_GPR(10);
+	if (tv_insn_reads_csr(v.sh.insn, &rd, &csr) && csr < TV_NREGS &&
+	    (v.reg_nondet[csr / 8] & (1u << (csr % 8))))
+		return TV_REG_GPR(rd);
+	if (v.n_acc && !v.acc[0].store && v.nondet.n_mem &&
+	    tv_nondet_mem(&v.nondet, v.acc[0].vaddr, v.acc[0].size) &&
+	    (rd = tv_insn_load_dest(v.sh.insn, v.sh.cfg.xlen)))
+		return (uint16_t)rd;
+	return NO_REG;
 }
 
 /* check() for a register, without the general calls (the common case). */
@@ -357,7 +357,7 @@ static void check_reg(uint16_t reg, uint64_t next_pc)
 	if (reg >= TV_NREGS || !(v.sh.reg_known[reg / 8] & (1u << (reg % 8))))
 		return;		/* the trace never said */
 	sv = v.sh.regs[reg];
-	if (input_reg(reg)) {
+	if (reg == v.input) {
 		if (read_reg(reg, &rv) && sv != rv)
 			write_reg(reg, sv);
 		return;
@@ -415,6 +415,7 @@ static void compare_retired(uint64_t next_pc)
 	 * group must be that interrupt (take_group()).
 	 */
 	v.qemu_irq = qemu_took_interrupt(next_pc);
+	v.input = input_reg();
 	for (size_t i = 0; i < sh->n_touched; i++) {
 		const struct tv_elem_ref *e = &sh->touched[i];
 
