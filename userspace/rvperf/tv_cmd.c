@@ -764,19 +764,19 @@ static const struct {
 	  "  or --via), QEMU runs PROG with the trace plugin, which streams the\n"
 	  "  trace in (- : standard input, e.g. from rvperf tv record -o -; its\n"
 	  "  configuration from --config) and compares at each retired instruction\n"
-	  "  the pc, the registers it writes, the memory it stores and privilege;\n"
-	  "  a pc difference resyncs the trace to QEMU (the API cannot move QEMU's\n"
-	  "  pc) and an interrupt in the trace is reported, not given.  Otherwise\n"
-	  "  through its gdbstub: loads PROG (system mode: -M M -bios none -kernel PROG; with\n"
-	  "  --user, qemu-riscv64 -g PROG ARGS, ARGS as recorded), applies the\n"
-	  "  trace's state-initialisation groups, then per group copies the\n"
-	  "  non-deterministic state into QEMU,\n"
-	  "  single-steps, compares QEMU with the trace's shadow state and reports\n"
-	  "  each divergence (--nondet as for diff; interrupts in the trace are\n"
-	  "  written into QEMU, not stepped).  --resync trace (the spec's way)\n"
-	  "  copies the shadow state into QEMU after a divergence; reference\n"
-	  "  copies QEMU's state into the shadow (for a trace with an isolated\n"
-	  "  corruption)." },
+	  "  the pc, the registers it writes, the memory it stores and privilege.\n"
+	  "  QEMU runs freely: a pc difference resyncs the trace to QEMU (the API\n"
+	  "  cannot move QEMU's pc), and an interrupt QEMU does not take where the\n"
+	  "  trace has it is reported.  Otherwise through its gdbstub: loads PROG\n"
+	  "  (system mode: -M M -bios none -kernel PROG; with --user, qemu-riscv64\n"
+	  "  -g PROG ARGS, ARGS as recorded), applies the trace's state-\n"
+	  "  initialisation groups, then per group copies the non-deterministic\n"
+	  "  state into QEMU, single-steps, compares QEMU with the trace's shadow\n"
+	  "  state and reports each divergence (--nondet as for diff; interrupts in\n"
+	  "  the trace are written into QEMU, not stepped).  --resync trace (the\n"
+	  "  spec's way) copies the shadow state into QEMU after a divergence;\n"
+	  "  reference copies QEMU's state into the shadow (for a trace with an\n"
+	  "  isolated corruption)." },
 };
 
 int rvperf_tv(int argc, char **argv)
