@@ -28,6 +28,8 @@ fails_in_one_line "bad --config" "^rvperf tv dump: --config: xlen must be 32 or 
 fails_in_one_line "from-elf of a non-ELF file" "^rvperf tv from-elf: .* is not an ELF file" \
 	"$rvperf" tv from-elf "$0" -o "$tmp/x.tv"
 fails_in_one_line "verify without --qemu" "^rvperf tv verify: no --qemu given" "$rvperf" tv verify x.tv
+fails_in_one_line "verify --max 0" "^rvperf tv verify: --max wants a positive number, not '0'" \
+	"$rvperf" tv verify --max 0 x.tv
 fails_in_one_line "verify --via bogus" "^rvperf tv verify: --via is plugin or gdbstub, not 'bogus'" \
 	"$rvperf" tv verify --via bogus x.tv
 fails_in_one_line "verify of a missing program" "^rvperf tv verify: no program '$tmp/none'" \

@@ -601,9 +601,13 @@ static int tv_verify_cmd(int argc, char **argv)
 			o.user = true;
 		else if (!strcmp(argv[i], "--machine") && i + 1 < argc)
 			o.machine = argv[++i];
-		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
-			o.max = strtoull(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--nondet") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+			char *end;
+
+			o.max = strtoull(argv[++i], &end, 0);
+			if (*end || !o.max || argv[i][0] == '-')
+				return fail(EXIT_USAGE, "--max wants a positive number, not '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--nondet") && i + 1 < argc)
 			nondet = argv[++i];
 		else if (!strcmp(argv[i], "--resync") && i + 1 < argc) {
 			i++;
