@@ -2,10 +2,8 @@
 #
 # rvperf as an OpenSBI external platform.  Read by OpenSBI's make only:
 #   make -C <opensbi> PLATFORM_DIR=<this directory> CROSS_COMPILE=...
-# (the rvperf host build never includes this file; see build.mk).
-#
-# The PMU and CTR cores are built unmodified from core/; they include
-# <rvperf/*.h> from the repository's include/ next to this directory.
+# in an OpenSBI tree with rvperf's series applied (patches/README.md; the
+# rvperf host build never includes this file; see build.mk).
 
 rvperf_dir = $(platform_src_dir)
 rvperf_objdir = .

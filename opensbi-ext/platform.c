@@ -5,9 +5,10 @@
  * without the board overrides of OpenSBI's platform/generic; for those,
  * build rvperf into the generic platform instead: generic.mk).
  *
- * The SBI PMU extension (the rvperf core) and CTR management are not
- * platform operations: rvperf_sbi.c brings them to any platform through
- * the link (rvperf.mk).  This file only describes the machine.
+ * The SBI PMU extension is OpenSBI's own, with rvperf's series applied
+ * (opensbi-ext/patches/); the riscv,pmu maps reach it through pmu_init and
+ * pmu_xlate_to_mhpmevent, as in OpenSBI's generic platform.  What rvperf
+ * adds (rvperf_sbi.c) is called from the operations below.
  */
 
 #include <libfdt.h>
@@ -21,6 +22,7 @@
 #include <sbi_utils/fdt/fdt_driver.h>
 #include <sbi_utils/fdt/fdt_fixup.h>
 #include <sbi_utils/fdt/fdt_helper.h>
+#include <sbi_utils/fdt/fdt_pmu.h>
 #include <sbi_utils/irqchip/fdt_irqchip.h>
 #include <sbi_utils/irqchip/imsic.h>
 #include <sbi_utils/serial/fdt_serial.h>
@@ -62,6 +64,7 @@ static int rvperf_final_init(bool cold_boot)
 {
 	void *fdt = fdt_get_address_rw();
 
+	rvperf_hart_final_init(cold_boot);
 	if (!cold_boot)
 		return 0;
 
@@ -76,7 +79,40 @@ static int rvperf_final_init(bool cold_boot)
 
 static int rvperf_extensions_init(RVPERF_EXTENSIONS_INIT_ARGS)
 {
-	return RVPERF_PARSE_ISA_EXTENSIONS();
+	int rc = RVPERF_PARSE_ISA_EXTENSIONS();
+
+	if (rc)
+		return rc;
+	RVPERF_EXTENSIONS_INIT();
+	return 0;
+}
+
+/* The riscv,pmu maps, for OpenSBI's PMU (lib/utils/fdt/fdt_pmu.c). */
+static int rvperf_pmu_init_cold(void)
+{
+	int rc = fdt_pmu_setup(fdt_get_address());
+
+	if (rc && rc != SBI_ENOENT)
+		return rc;
+	rvperf_pmu_device_init();
+	return 0;
+}
+
+/*
+ * mhpmevent for a general or cache event: the riscv,pmu select value, else
+ * the zero-extended event_idx (the SBI spec's recommendation, as generic
+ * does); a raw event's event_data is its selector.
+ */
+static uint64_t rvperf_pmu_xlate_to_mhpmevent(uint32_t event_idx,
+					      uint64_t data)
+{
+	uint64_t val;
+
+	if (event_idx == SBI_PMU_EVENT_RAW_IDX ||
+	    event_idx == SBI_PMU_EVENT_RAW_V2_IDX)
+		return data;
+	val = fdt_pmu_get_select_value(event_idx);
+	return val ? val : event_idx;
 }
 
 static int rvperf_domains_init(void)
@@ -100,6 +136,8 @@ static const struct sbi_platform_operations rvperf_platform_ops = {
 	.final_init		= rvperf_final_init,
 	.extensions_init	= rvperf_extensions_init,
 	.domains_init		= rvperf_domains_init,
+	.pmu_init		= rvperf_pmu_init_cold,
+	.pmu_xlate_to_mhpmevent	= rvperf_pmu_xlate_to_mhpmevent,
 	.irqchip_init		= fdt_irqchip_init,
 	.timer_init		= fdt_timer_init,
 	.get_tlbr_flush_limit	= rvperf_tlbr_flush_limit,
@@ -138,10 +176,9 @@ unsigned long fw_platform_init(unsigned long arg0, unsigned long arg1,
 	if (!count)
 		goto fail;
 
-	/* OpenSBI's default, its TLB request queues, rvperf's per-hart
-	 * state. */
+	/* OpenSBI's default and its TLB request queues. */
 	heap = SBI_PLATFORM_DEFAULT_HEAP_SIZE(count) +
-	       SBI_TLB_INFO_SIZE * count * count + rvperf_heap_size(count);
+	       SBI_TLB_INFO_SIZE * count * count;
 	platform.hart_count = count;
 	platform.heap_size = BIT_ALIGN(heap, HEAP_BASE_ALIGN);
 	rvperf_mlevel_imsic = fdt_check_imsic_mlevel(fdt);

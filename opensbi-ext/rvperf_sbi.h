@@ -1,34 +1,38 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rvperf_sbi.h - what OpenSBI platform or board code may call of rvperf's
- * PMU glue (rvperf_sbi.c).
+ * rvperf_sbi.h - what rvperf's OpenSBI platform adds to OpenSBI's own PMU
+ * (lib/sbi/sbi_pmu.c with rvperf's series, opensbi-ext/patches/), called
+ * from platform operations only: the external platform's (platform.c) and
+ * those of the QEMU virt override of OpenSBI's generic platform
+ * (generic_override.c).
  */
 #ifndef RVPERF_OPENSBI_SBI_H
 #define RVPERF_OPENSBI_SBI_H
 
+#include <sbi/sbi_hart.h>
 #include <sbi/sbi_types.h>
 
 /*
- * The implementation-specific firmware event rvperf itself raises: one
- * per SBI ecall the hart handles (any extension).  SBI_PMU_FW_PLATFORM
- * (65535) with event_data = an extension's EID counts that extension's
- * ecalls.
+ * extensions_init, for hart hartid after its ISA string is parsed: a hart that
+ * declares the v0.1.4 draft CTR layout ("xrvperfctrdraft") names its draft
+ * CSRs "smctr"/"ssctr" too; those two leave OpenSBI's view of the hart, so
+ * that OpenSBI's ratified CTR setup does not touch CSRs the hart lacks.
  */
-#define RVPERF_FW_EVENT_ECALLS	256
+void rvperf_hart_extensions(struct sbi_hart_features *hfeatures, u32 hartid);
 
 /*
- * A firmware event happened count times on the calling hart: code is the
- * event code (0..21 standard, 256.. implementation-specific, 65535 with
- * event_data for platform events).  Board code may raise its own; call it
- * only where PMU ecalls cannot run on the same hart at the same time
- * (M-mode trap context, MIE clear: the core's re-entrancy contract).
+ * pmu_init, cold boot, after the platform's own PMU set-up: on QEMU's virt
+ * board (devicetree root compatible "riscv-virtio") the sbi_pmu_device
+ * that works around QEMU's stale overflow deadline, unless a board set a
+ * device of its own first.  Nothing without RVPERF_QEMU_QUIRKS.
  */
-void rvperf_fw_event(u32 code, u64 event_data, u64 count);
+void rvperf_pmu_device_init(void);
 
 /*
- * Heap rvperf takes from OpenSBI for harts harts (its per-hart state, about
- * 1.2 KiB each): a platform that sizes its heap adds it.
+ * final_init, on every boot of a hart (cold boot and each HSM start): the
+ * draft CTR layout set up on a hart that declares it, with
+ * RVPERF_CTR_DRAFT; nothing otherwise.
  */
-unsigned long rvperf_heap_size(u32 harts);
+void rvperf_hart_final_init(bool cold_boot);
 
 #endif /* RVPERF_OPENSBI_SBI_H */

@@ -1,17 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Board support: rvperf's PMU built into OpenSBI's own generic platform, with
+# Board support: rvperf built into OpenSBI's own generic platform, with
 # every board override generic selects by compatible string, the way
-# opensbi-ext/generic.mk tells a vendor to (a copy of generic.mk as
-# platform/generic/rvperf/objects.mk, a link to opensbi-ext/ beside it),
-# from the registry's OpenSBI 1.8.1 source (scripts/registry/pins.txt),
-# unmodified.  The build goes to the cache, keyed by the source pin and the
-# content of opensbi-ext/ and include/rvperf/; an unchanged tree is reused.
+# opensbi-ext/generic.mk tells a vendor to (rvperf's OpenSBI series applied,
+# a copy of generic.mk as platform/generic/rvperf/objects.mk, a link to
+# opensbi-ext/ beside it), from the registry's OpenSBI 1.8.1 source
+# (scripts/registry/pins.txt) and the series' 1.8.1 backport.  The build
+# goes to the cache, keyed by the source pin and the content of opensbi-ext/
+# (its patches too) and include/rvperf/; an unchanged tree is reused.
 #
-# Checks: the build has no warning, the image holds rvperf's wrappers and
-# generic's board overrides, and the conformance suite passes on it in QEMU
-# virt (tests/conformance/run.sh --rvperf, its results follow under the
-# name generic-rvperf).  Without the cross compiler, QEMU or the registry's
+# Checks: the build has no warning, the image links nothing of OpenSBI's
+# by --wrap, holds rvperf's QEMU virt override beside generic's board
+# overrides, and the conformance suite passes on it in QEMU virt as on
+# generic + the series (tests/conformance/run.sh, the upstream gaps the
+# series leaves as expected failures; its results follow under the name
+# generic-rvperf).  Without the cross compiler, QEMU or the registry's
 # source (offline, cold cache) the checks are a SKIP.
 # Environment: RVPERF_CACHE, CROSS_COMPILE, JOBS.
 . "$(dirname "$0")/../tap.sh"
@@ -45,6 +48,11 @@ if [ ! -f "$base/$key/.done" ]; then
 	find "$base" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 	mkdir -p "$tree"
 	cp -r "$src/." "$tree/"
+	applied=1
+	for p in opensbi-ext/patches/1.8.1/0*.patch; do
+		patch -d "$tree" -p1 -s --fuzz=0 --no-backup-if-mismatch -N <"$p" >/dev/null ||
+			{ echo "error: $p does not apply to OpenSBI 1.8.1" >"$log"; applied=0; break; }
+	done
 	# What a vendor does in their OpenSBI tree (opensbi-ext/generic.mk).
 	# A copy of opensbi-ext, not a link into the clone: the key covers
 	# what was built.
@@ -54,18 +62,21 @@ if [ ! -f "$base/$key/.done" ]; then
 	cp -r opensbi-ext "$base/$key/rvperf/"
 	cp -r include/rvperf "$base/$key/rvperf/include/"
 	ln -s "$base/$key/rvperf/opensbi-ext" "$tree/platform/generic/rvperf/src"
-	nice make -C "$tree" O="$bld" PLATFORM=generic CROSS_COMPILE="$cross" \
+	[ $applied = 1 ] && nice make -C "$tree" O="$bld" PLATFORM=generic CROSS_COMPILE="$cross" \
 		-j"$jobs" >"$log" 2>&1 && [ -f "$fw" ] &&
 		! grep -q 'warning:' "$log" && touch "$base/$key/.done"
 fi
 [ -f "$base/$key/.done" ]
-ok $? "OpenSBI 1.8.1 generic with rvperf (generic.mk) builds without warnings"
+ok $? "OpenSBI 1.8.1 + the series, generic with rvperf (generic.mk), builds without warnings"
 [ -f "$base/$key/.done" ] || { diag "$(grep -m5 -E 'warning:|error' "$log")" "log: $log"; tap_done; exit 1; }
 
 elf=${fw%.bin}.elf
-wraps=$(${cross}nm "$elf" | grep -c ' __wrap_sbi_')
-[ "$wraps" -eq 7 ]
-ok $? "the image holds rvperf's 7 wrappers of OpenSBI's PMU entry points ($wraps)"
+wraps=$(${cross}nm "$elf" | grep -cE ' __(wrap|real)_')
+[ "$wraps" -eq 0 ]
+ok $? "the image links nothing of OpenSBI's through --wrap ($wraps __wrap_/__real_ symbols)"
+${cross}nm "$elf" | grep -q ' rvperf_qemu_virt$' &&
+	${cross}nm "$elf" | grep -q ' generic_extensions_init$'
+ok $? "the image holds rvperf's QEMU virt override of generic"
 overrides=$(grep -oE 'platform/generic/(sifive|thead|sophgo|starfive|andes|allwinner|renesas|spacemit|eswin|mips|openhwgroup)/' "$log" |
 	sort -u | wc -l)
 [ "$overrides" -ge 5 ]
@@ -87,5 +98,5 @@ while IFS= read -r l; do
 	"#"*) echo "$l" ;;
 	esac
 done < <(cd "$top" && tests/conformance/run.sh --fw "$O/opensbi/generic-rvperf/fw_dynamic.bin" \
-	--name generic-rvperf --only --rvperf)
+	--name generic-rvperf --only --known-fault span --known-fault past)
 tap_done
