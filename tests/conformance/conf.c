@@ -12,8 +12,8 @@
  *
  * With "bench=1" in the FDT's /chosen/bootargs (-append bench=1) it instead
  * prints M-mode instructions per PMU call (see tests/bench/bench-sbi.sh).
- * With "rvperf=1" the firmware is one of rvperf's (the test firmware, the
- * OpenSBI platform, OpenSBI generic with rvperf): the firmware events
+ * With "rvperf=1" the firmware hosts rvperf's PMU core (the test firmware;
+ * rvperf's OpenSBI platform uses OpenSBI's own PMU): the firmware events
  * rvperf defines beyond the chapter (implementation-specific event 256 =
  * ecalls, platform event 65535 with event_data = an EID) and its bound on
  * event_get_info must then work; without it they are checked where the
@@ -463,9 +463,10 @@ static void skip(const char *sec, const char *what, const char *why)
 }
 
 /*
- * The firmware events rvperf adds (rvperf_sbi.h): every event kind the
- * chapter defines has one that counts.  r1, r2: fw_read around n BASE
- * ecalls (each fw_read is an ecall too).
+ * The firmware events rvperf's core adds (opensbi-ext/core/, hosted by the
+ * test firmware): every event kind the chapter defines has one that
+ * counts.  r1, r2: fw_read around n BASE ecalls (each fw_read is an ecall
+ * too).
  */
 static void test_rvperf_events(void)
 {

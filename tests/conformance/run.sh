@@ -10,9 +10,9 @@
 #               firmware instead of Debian's; --name NAME names it, --only
 #               leaves the test firmware out (make check's run on the
 #               platform firmware, whose test-firmware twin runs already);
-#               --rvperf says FIRMWARE is one of rvperf's (the OpenSBI
-#               platform or generic with rvperf): rvperf's own firmware
-#               events and bounds must then work, not be skipped;
+#               --rvperf says FIRMWARE hosts rvperf's PMU core (as the
+#               test firmware does): the core's own firmware events and
+#               bounds must then work, not be skipped;
 #               --known-fault CASE (wrap, span, past; repeatable) says FIRMWARE
 #               faults on that boot below (upstream OpenSBI): its failing
 #               is then an expected failure (TODO) with the reason, not a
