@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # M-mode instructions per SBI PMU call, on the firmware vendors ship and on
 # upstream OpenSBI, measured in the same run:
-#   platform       rvperf's OpenSBI platform (opensbi-ext/ on OpenSBI 1.8.1,
-#                  PLATFORM_FW; make builds it from the registry's source):
-#                  on QEMU virt its QEMU quirk is on
+#   platform       rvperf's OpenSBI platform (opensbi-ext/ on OpenSBI 1.8.1
+#                  with rvperf's series, PLATFORM_FW; make builds it from the
+#                  registry's source): on QEMU virt its QEMU quirk is on
 #   platform-q0    the same built with RVPERF_QEMU_QUIRKS=0 (the firmware
 #                  of hardware that is not QEMU): PLATFORM_NOQUIRKS_FW names
 #                  one, or BENCH_NOQUIRKS=1 builds it from the registry's
-#                  OpenSBI 1.8.1 source (RVPERF_CACHE) into $O
+#                  OpenSBI 1.8.1 source (RVPERF_CACHE, build-opensbi.sh
+#                  platform-q0)
 #   opensbi-1.8.1  upstream OpenSBI 1.8.1's generic platform (GENERIC_FW)
 #   opensbi-1.1    Debian's OpenSBI 1.1 (qemu-system-data)
 #   opensbi-1.9    upstream OpenSBI 1.9's generic platform, when OPENSBI19_FW
@@ -58,28 +59,15 @@ command -v "$qemu" >/dev/null || { say "bench-sbi: SKIP $qemu not installed"; ex
 opensbi-ext/firmware/build-fw.sh "$out/test-fw.elf" &&
 	tests/conformance/build-conf.sh "$out/conf.elf" || exit 1
 
-# build_noquirks: the platform with RVPERF_QEMU_QUIRKS=0 (a defconfig of
-# its own: the Kconfig option), rebuilt only when the sources change
+# build_noquirks: the platform with RVPERF_QEMU_QUIRKS=0, built as the
+# platform is (OpenSBI 1.8.1 + the series; scripts/registry/build-opensbi.sh
+# platform-q0), rebuilt only when the sources change
 build_noquirks() {
-	local src cfg b=$out/opensbi-noquirks rel
 	[ -n "${RVPERF_CACHE:-}" ] || { echo "bench-sbi: BENCH_NOQUIRKS=1 needs RVPERF_CACHE" >&2; return 1; }
-	src=$(scripts/registry/fetch.sh unpack "$RVPERF_CACHE/opensbi-1.8.1" opensbi-1.8.1.src) || return 1
-	cfg=$out/noquirks_defconfig
-	{ grep -v 'RVPERF_QEMU_QUIRKS' opensbi-ext/configs/defconfig
-	  echo '# CONFIG_RVPERF_QEMU_QUIRKS is not set'; } >"$cfg.new"
-	cmp -s "$cfg.new" "$cfg" && rm "$cfg.new" || mv "$cfg.new" "$cfg"
-	# OpenSBI reads configs/$(PLATFORM_DEFCONFIG) below PLATFORM_DIR
-	rel=$(realpath --relative-to="$PWD/opensbi-ext/configs" "$cfg")
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" O="$(realpath "$b")" \
-		PLATFORM_DIR="$PWD/opensbi-ext" PLATFORM_DEFCONFIG="$rel" \
-		CROSS_COMPILE="${CROSS_COMPILE:-riscv64-linux-gnu-}" \
-		-j"${JOBS:-$(nproc)}" >"$out/noquirks-build.log" 2>&1 ||
-		{ tail -20 "$out/noquirks-build.log" >&2; return 1; }
-	echo "$b/platform/opensbi-ext/firmware/fw_dynamic.bin"
+	scripts/registry/build-opensbi.sh platform-q0
 }
 noquirks=${PLATFORM_NOQUIRKS_FW:-}
 if [ -z "$noquirks" ] && [ "${BENCH_NOQUIRKS:-0}" = 1 ]; then
-	mkdir -p "$out/opensbi-noquirks"
 	noquirks=$(build_noquirks) || exit 1
 fi
 
