@@ -34,9 +34,10 @@
 #
 # With platform-q0 measured, the goals of issue 36 too: every one of the
 # five calls below upstream's (OpenSBI 1.9 when given, else 1.8.1) and its
-# sum5 at most 0.35 times upstream's.  The QEMU quirk acts only on starts
-# that set a value far from overflowing (INIT_SNAPSHOT: the -snap starts;
-# SET_INIT_VALUE), so the five calls are the same with or without it.
+# sum5 at most 0.35 times upstream's.  The QEMU quirk (an sbi_pmu_device
+# OpenSBI calls on every hardware counter start) reads each started
+# counter and acts on those far from overflowing, so starts cost more with
+# it than on platform-q0.
 #
 # bench-sbi.sh          the table (make bench)
 # bench-sbi.sh --tap    make check: every firmware measured on every call it
