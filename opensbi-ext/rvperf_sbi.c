@@ -172,13 +172,23 @@ void rvperf_hart_final_init(bool cold_boot)
  * the cause: ../qemu-model/qemu/patches/0007.)
  *
  * OpenSBI's counter start writes the value with the counter inhibited, then
- * calls this, then clears the counter's mcountinhibit bit.  A counter this
- * far from overflowing (2^53 counts: 28 years at 10 GHz) is let go here
- * with OF set, then OF goes back as OpenSBI left it: with OF set QEMU arms
+ * calls this, then clears the counter's mcountinhibit bit.  QEMU arms
+ * deadlines only for hpm counters counting its cycles or instructions
+ * events (mhpmevent below the Sscofpmf bits = 1 or 2: QEMU's event
+ * index, its riscv,pmu map's selectors).  Such a counter this far from
+ * overflowing (2^53 counts: 28 years at 10 GHz) is let go here with OF
+ * set, then OF goes back as OpenSBI left it: with OF set QEMU arms
  * nothing, and the mcountinhibit write that follows finds the counter
- * running already.  Real counters overflow as before once OF is clear.
+ * running already.  A real counter overflows as before once OF is clear.
  */
 #define RVPERF_QEMU_FAR		(1ULL << 53)
+#if __riscv_xlen == 32
+#define RVPERF_QEMU_EVENT_IDX	(~0UL)
+#else
+#define RVPERF_QEMU_EVENT_IDX	((1UL << 56) - 1)
+#endif
+#define RVPERF_QEMU_CYCLES	1
+#define RVPERF_QEMU_INSTRUCTIONS	2
 
 static void rvperf_qemu_counter_start(uint32_t cidx)
 {
@@ -187,20 +197,22 @@ static void rvperf_qemu_counter_start(uint32_t cidx)
 
 	if (cidx < 3 || cidx > 31)
 		return;
+	evt = csr_read_num(CSR_MHPMEVENT3 + cidx - 3);
+	if ((evt & RVPERF_QEMU_EVENT_IDX) != RVPERF_QEMU_CYCLES &&
+	    (evt & RVPERF_QEMU_EVENT_IDX) != RVPERF_QEMU_INSTRUCTIONS)
+		return;
 #if __riscv_xlen == 32
 	val = ((uint64_t)csr_read_num(CSR_MCYCLEH + cidx) << 32) |
 	      csr_read_num(CSR_MCYCLE + cidx);
 	evt_csr = CSR_MHPMEVENT3H + cidx - 3;
+	evt = csr_read_num(evt_csr);
 	of = MHPMEVENTH_OF;
 #else
 	val = csr_read_num(CSR_MCYCLE + cidx);
 	evt_csr = CSR_MHPMEVENT3 + cidx - 3;
 	of = MHPMEVENT_OF;
 #endif
-	if (val >= -RVPERF_QEMU_FAR)
-		return;
-	evt = csr_read_num(evt_csr);
-	if (evt & of)
+	if (val >= -RVPERF_QEMU_FAR || (evt & of))
 		return;
 	csr_write_num(evt_csr, evt | of);
 	csr_clear(CSR_MCOUNTINHIBIT, 1UL << cidx);
