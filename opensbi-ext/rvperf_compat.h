@@ -38,8 +38,6 @@ static inline int rvperf_parse_isa_extensions(bool cold_boot)
 /* rvperf_hart_extensions() for every hart, once all are parsed. */
 static inline void rvperf_hart_extensions_all(bool cold_boot)
 {
-	u32 i;
-
 	if (!cold_boot)
 		return;
 	sbi_for_each_hartindex(i)
