@@ -68,7 +68,8 @@ static bool rvperf_hart_declares_draft(u32 hartid)
 			       >= 0;
 		isa = fdt_getprop(fdt, cpu, "riscv,isa", &len);
 		n = sizeof(RVPERF_CTR_DRAFT_ISA_NAME) - 1;
-		for (p = isa; p && p + n + 1 <= isa + len && *p; p++)
+		/* len counts the NUL: p[n + 1] is inside the property */
+		for (p = isa; p && p + n + 1 < isa + len && *p; p++)
 			if (*p == '_' &&
 			    !sbi_strncmp(p + 1, RVPERF_CTR_DRAFT_ISA_NAME, n) &&
 			    (p[n + 1] == '_' || p[n + 1] == '\0'))
@@ -126,12 +127,15 @@ static void rvperf_ctr_draft_init(bool cold_boot)
 				   " declared, but no mctrcontrol\n");
 		return;
 	}
-	/* S-mode reaches sctrcontrol and the records only with the draft's
-	 * state-enable bit (55; Ssqosid's on any other hart). */
+	/* With Smstateen, S-mode reaches sctrcontrol and the records only
+	 * with the draft's state-enable bit (55; Ssqosid's on any other
+	 * hart). */
+	if (sbi_hart_has_extension(sbi_scratch_thishart_ptr(),
+				   SBI_HART_EXT_SMSTATEEN))
 #if __riscv_xlen == 32
-	csr_set(CSR_MSTATEEN0H, RVP_CTR_DRAFT_STATEEN0_CTR >> 32);
+		csr_set(CSR_MSTATEEN0H, RVP_CTR_DRAFT_STATEEN0_CTR >> 32);
 #else
-	csr_set(CSR_MSTATEEN0, RVP_CTR_DRAFT_STATEEN0_CTR);
+		csr_set(CSR_MSTATEEN0, RVP_CTR_DRAFT_STATEEN0_CTR);
 #endif
 	/*
 	 * The largest depth and nothing recorded until S-mode asks: never
