@@ -15,16 +15,16 @@
 # files whose content changed get a new time stamp, so ninja recompiles just
 # what they touch), and only the newest binaries are kept.  The two
 # binaries share the patched tree but have a build directory each, so that
-# either is built only when asked for and the system one keeps its own
-# options (no plugin support).  Compiler warnings fail the build
+# either is built only when asked for.  Compiler warnings fail the build
 # (--enable-werror).
 #
 # What is built: riscv64-softmmu only, with every optional feature off
 # (--without-default-features), no documentation, tools, guest agent, Rust,
 # downloads or debug info, and only the devices of the virt machine plus
-# virtio-serial (the guest pipeline's result port).  The user binary:
-# riscv64-linux-user only, the same features off, plus --enable-plugins
-# (dynamic, glib's gmodule).  The series changes nothing it runs: each hook is
+# virtio-serial (the guest pipeline's result port), plus --enable-plugins
+# (dynamic, glib's gmodule: rvperf tv verify's plugin path in system mode;
+# no plugin loaded, no plugin call in translated code).  The user binary:
+# riscv64-linux-user only, the same features off, plus --enable-plugins.  The series changes nothing it runs: each hook is
 # compiled for system mode only or taken only when the CPU has the rvperf
 # model (env->rvperf, which only system mode's realize creates).  Debian's tarball (+ds)
 # has no prebuilt firmware: the binary has no default BIOS, so pass -bios
@@ -64,7 +64,7 @@ case ${1:-system} in
 system)	configure_args=(--python="$python" --target-list=riscv64-softmmu
 		--without-default-features --without-default-devices
 		--with-devices-riscv64=rvperf --enable-fdt=system
-		"${common_args[@]}")
+		--enable-plugins "${common_args[@]}")
 	name=qemu-system-riscv64 build=build ;;
 user)	configure_args=(--python="$python" --target-list=riscv64-linux-user
 		--without-default-features --enable-plugins "${common_args[@]}")

@@ -19,7 +19,8 @@
 # to the page cache at some 3 GB/s, costs several times the plain run.
 # TV_QEMU_USER=PATH adds a plugin-capable user-mode QEMU 9.0+ (complete
 # user-mode traces).  QEMU_USER_PLUGIN (or $O/qemu-rvperf/qemu-riscv64) and
-# TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64 with plugins) add verify on
+# TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64 with plugins, by default
+# $O/qemu-rvperf/qemu-system-riscv64) add verify on
 # the plugin path against the gdbstub path.
 # Goal (issue 21): record <= 5x plain qemu-riscv64; exits 1 at the end
 # when a user-mode run misses it.
@@ -162,8 +163,8 @@ if [ -x "$qu" ] && dir=$(tests/userspace/realprogs/build.sh 2>/dev/null); then
 	printf '  ratio          plugin / gdbstub: %.0fx\n' "$(calc "$plugin / (${gdb:-0} + 1e-9)")"
 	rm -f "$tmp/bzc.tv"
 fi
-if [ -n "$TV_QEMU_SYSTEM_PLUGIN" ] && [ -x "$TV_QEMU_SYSTEM_PLUGIN" ]; then
-	qs=$TV_QEMU_SYSTEM_PLUGIN
+qs=${TV_QEMU_SYSTEM_PLUGIN:-$O/qemu-rvperf/qemu-system-riscv64}
+if [ -x "$qs" ] && "$qs" -h 2>/dev/null | grep -q '^-plugin'; then
 	"${cross}gcc" -nostdlib -nostartfiles -static -no-pie -Wl,-Ttext=0x80000000 -DLOOPS=2000000 \
 		-o "$tmp/long.elf" tests/tv/tv-bare.S || exit 1
 	"$rvperf" tv record --qemu "$qs" --system virt -o "$tmp/sl.tv" -- "$tmp/long.elf" >/dev/null 2>&1

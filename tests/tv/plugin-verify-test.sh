@@ -19,8 +19,8 @@
 #     on the QEMU version).
 # QEMUs: QEMU_USER_PLUGIN (qemu-riscv64 with plugins, the registry's
 # $O/qemu-rvperf build) and TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64
-# built with --enable-plugins: the registry's is not); each part SKIPs
-# without its QEMU.
+# built with --enable-plugins: by default the registry's, $O/qemu-rvperf);
+# each part SKIPs without its QEMU.
 . "$(dirname "$0")/../tap.sh"
 O=${O:-build}
 rvperf=$(realpath "$O/userspace/rvperf")
@@ -28,7 +28,7 @@ mutate=$(realpath "$O/tests/tv/tv-mutate")
 export RVPERF_TV_PLUGIN=$(realpath "$O/qemu-model/librvperf-tv.so")
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 qu=${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}
-qs=${TV_QEMU_SYSTEM_PLUGIN:-}
+qs=${TV_QEMU_SYSTEM_PLUGIN:-$O/qemu-rvperf/qemu-system-riscv64}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

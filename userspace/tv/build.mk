@@ -54,7 +54,7 @@ HOST_TESTS += tests/tv/tandem-test.sh
 HOST_TESTS += tests/tv/user-inputs-test.sh
 # verify on the plugin path (QEMU 10.2's plugin API writes registers and
 # memory): QEMU_USER_PLUGIN and TV_QEMU_SYSTEM_PLUGIN (a qemu-system-riscv64
-# built with --enable-plugins), else SKIP.
+# built with --enable-plugins: by default $(O)/qemu-rvperf's), else SKIP.
 HOST_TESTS += tests/tv/plugin-verify-test.sh
 
 # make bench: decode MB/s and groups/s, diff groups/s, against the memory
