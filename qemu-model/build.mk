@@ -29,4 +29,4 @@ HOST_TESTS += tests/ctr/scenarios.py
 
 # The standalone QEMU fix (qemu-model/qemu/upstream/): its shape, QEMU's
 # checkpatch and whether it applies to 10.2.2 (no QEMU build).
-HOST_TESTS += qemu-model/qemu/upstream/check-shape.sh
+HOST_TESTS += qemu-model/qemu/upstream/check-upstream.sh

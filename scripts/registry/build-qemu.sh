@@ -106,7 +106,10 @@ if [ ! -f "$done" ]; then
 	# (once per key: the other binary may have brought it there).
 	if [ "$(cat "$base/tree/.rvperf-key" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$base/tree.new"
-		cp -a "$src" "$base/tree.new"
+		# the content, not the path: a cache whose source item is a
+		# symbolic link must not patch the shared source through it
+		mkdir "$base/tree.new"
+		cp -a "$src/." "$base/tree.new/"
 		rm -f "$base/tree.new/.rvperf-pins"
 		"$top/qemu-model/qemu/apply.sh" "$base/tree.new" >>"$log" 2>&1 ||
 			{ tail -5 "$log" >&2; die "qemu-model/qemu does not apply (log: $log)"; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: BSD-2-Clause
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The standalone QEMU fix (this directory: 10.2.2/ against the release,
 # master/ against QEMU master) keeps the shape QEMU's maintainers take
 # (TAP): numbered patches with a "prefix: Subject" title, no Signed-off-by
