@@ -85,8 +85,8 @@ what_wrap="num_entries 2^60 + 1 on a valid buffer: SBI_ERR_INVALID_ADDRESS, no M
 what_span="a buffer wrapping the address space: SBI_ERR_INVALID_ADDRESS, no M-mode fault"
 what_past="entries past the end of RAM: SBI_ERR_INVALID_ADDRESS, no M-mode fault"
 gap_wrap="upstream faults in M-mode: fixed by opensbi-ext/patches/0001"
-gap_span="OpenSBI 1.8.1's domain check accepts a range that wraps and faults in M-mode: fixed upstream in v1.9 (9595829a), not in the series"
-gap_past="upstream OpenSBI reads entries past RAM (its root domain gives S-mode every address) and faults in M-mode: not fixed by the series yet"
+gap_span="OpenSBI 1.8.1's domain check accepts a range that wraps and faults in M-mode: fixed upstream in v1.9 (9595829a), and by opensbi-ext/patches/0009"
+gap_past="upstream OpenSBI reads entries past RAM (its root domain gives S-mode every address) and faults in M-mode: fixed by opensbi-ext/patches/0009"
 
 if ! command -v "$qemu" >/dev/null 2>&1; then
 	echo "1..0 # SKIP $qemu not installed (make deps)"
