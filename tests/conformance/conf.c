@@ -132,6 +132,7 @@ static const char self_ipi_gap[] =
 static int nchk;
 static int ctr_mode;		/* bootargs ctr=...: no PMU ecall to report */
 static void diag2(const char *what, long a, long b);
+static void skip(const char *sec, const char *what, const char *why);
 
 /*
  * One TAP result.  need: the SBI version that defines what is checked (0:
@@ -213,6 +214,25 @@ static ulong rd_cycle(void)
 	ulong v;
 
 	asm volatile("csrr %0, cycle" : "=r"(v));
+	return v;
+}
+
+/* hpmcounterN from S-mode (mcounteren), N 3..31 (CSR 0xC03..0xC1F);
+ * 0 for another N */
+#define HPM_CASE(n) \
+	case n: asm volatile("csrr %0, hpmcounter" #n : "=r"(v)); break
+static ulong rd_hpm(ulong n)
+{
+	ulong v = 0;
+
+	switch (n) {
+	HPM_CASE(3); HPM_CASE(4); HPM_CASE(5); HPM_CASE(6); HPM_CASE(7);
+	HPM_CASE(8); HPM_CASE(9); HPM_CASE(10); HPM_CASE(11); HPM_CASE(12);
+	HPM_CASE(13); HPM_CASE(14); HPM_CASE(15); HPM_CASE(16); HPM_CASE(17);
+	HPM_CASE(18); HPM_CASE(19); HPM_CASE(20); HPM_CASE(21); HPM_CASE(22);
+	HPM_CASE(23); HPM_CASE(24); HPM_CASE(25); HPM_CASE(26); HPM_CASE(27);
+	HPM_CASE(28); HPM_CASE(29); HPM_CASE(30); HPM_CASE(31);
+	}
 	return v;
 }
 
@@ -324,7 +344,7 @@ static ulong cfg_ok(ulong flags, ulong e, ulong d)
 static void test_hw(void)
 {
 	struct sbiret r;
-	ulong c, v0, v1, i;
+	ulong c, n, v0, v1, i;
 
 	r = cfg(ins_idx, 1, CFG_CLEAR | CFG_AUTO, HW(RVP_SBI_PMU_HW_INSTRUCTIONS), 0);
 	c = r.value;
@@ -360,6 +380,38 @@ static void test_hw(void)
 	check(r.error == E_PARAM, V2, known_gap(0, up_fw_read_hi), S7, "fw_read_hi of a hardware counter: SBI_ERR_INVALID_PARAM");
 	r = stop(c, 1, SP_RESET);
 	check(!r.error, 0, 0, S5, "stop with RESET succeeds");
+
+	/*
+	 * INSTRUCTIONS on an hpm counter (QEMU virt's riscv,pmu node maps it
+	 * to mhpmcounter3 and up too), configured without AUTO_START: it
+	 * counts once a start has its mhpmevent select the event, and again
+	 * after a stop and a start.  S-mode reads the CSR that get_info
+	 * gives for the counter.
+	 */
+	r = cfg(3, (n_ctr >= 64 ? ~0UL : (1UL << n_ctr) - 1) >> 3, CFG_CLEAR,
+		HW(RVP_SBI_PMU_HW_INSTRUCTIONS), 0);
+	c = r.value;
+	n = r.error || c >= n_ctr || is_fw(c) ? 0 : (info[c] & 0xFFF) - 0xC00;
+	if (n < 3 || n >= 32) {
+		skip(S4, "INSTRUCTIONS on an hpm counter counts once started", "no hpm counter for INSTRUCTIONS");
+	} else {
+		r = start(c, 1, 0, 0);
+		v0 = rd_hpm(n);
+		for (i = 0; i < 1000; i++)
+			asm volatile("");
+		v1 = rd_hpm(n);
+		check(!r.error && v1 - v0 >= 1000, 0, 0, S4, "INSTRUCTIONS on an hpm counter counts once started (>= 1000 for a 1000-iteration loop)");
+		if (r.error || v1 - v0 < 1000)
+			diag2("hpmcounter N, its count", (long)n, (long)(v1 - v0));
+		stop(c, 1, 0);
+		r = start(c, 1, 0, 0);
+		v0 = rd_hpm(n);
+		for (i = 0; i < 1000; i++)
+			asm volatile("");
+		v1 = rd_hpm(n);
+		check(!r.error && v1 - v0 >= 1000, 0, 0, S4, "and again after a stop and a start");
+		stop(c, 1, SP_RESET);
+	}
 
 	r = cfg(cyc_idx, 1, CFG_CLEAR | CFG_AUTO, HW(RVP_SBI_PMU_HW_CPU_CYCLES), 0);
 	c = r.value;
