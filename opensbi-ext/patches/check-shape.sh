@@ -25,7 +25,7 @@ for d in "$dir" "$dir/1.8.1"; do
 	set -- "$d"/0*.patch
 	[ -f "$1" ]
 	ok $? "$d: has numbered patches ($#)"
-	[ -f "$d/cover-letter.txt" ] && grep -q '^Subject: \[PATCH 0/' "$d/cover-letter.txt"
+	[ -f "$d/cover-letter.txt" ] && grep -q '^Subject: \[PATCH 0*0/' "$d/cover-letter.txt"
 	ok $? "$d: cover-letter.txt is a [PATCH 0/N] cover letter, outside the 0*.patch glob"
 	signed=$(grep -l '^Signed-off-by:' "$d"/0*.patch "$d/cover-letter.txt")
 	[ -z "$signed" ]
@@ -42,16 +42,18 @@ for d in "$dir" "$dir/1.8.1"; do
 	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1"
 	ok $? "$d: the first patch is a fix with a Fixes: tag"
 	# [PATCH i/N]: i its place, N the number of patches, in each patch
-	# and in the cover letter ([PATCH 0/N ...]), as format-patch makes them
+	# and in the cover letter ([PATCH 0/N ...]), as format-patch makes
+	# them: i zero-padded to the width of N (01/10)
 	want=$#
 	bad=
 	i=0
 	for p in "$d"/0*.patch; do
 		i=$((i + 1))
-		grep -q "^Subject: \[PATCH $i/$want\] " "$p" || bad="$bad ${p##*/}"
+		grep -q "^Subject: \[PATCH $(printf '%0*d' ${#want} $i)/$want\] " "$p" ||
+			bad="$bad ${p##*/}"
 	done
-	grep -q "^Subject: \[PATCH 0/$want[] ]" "$d/cover-letter.txt" ||
-		bad="$bad cover-letter.txt"
+	grep -q "^Subject: \[PATCH $(printf '%0*d' ${#want} 0)/$want[] ]" \
+		"$d/cover-letter.txt" || bad="$bad cover-letter.txt"
 	[ -z "$bad" ]
 	ok $? "$d: every patch and the cover letter numbered i/$want" ||
 		diag "misnumbered:$bad"
