@@ -98,5 +98,5 @@ while IFS= read -r l; do
 	"#"*) echo "$l" ;;
 	esac
 done < <(cd "$top" && tests/conformance/run.sh --fw "$O/opensbi/generic-rvperf/fw_dynamic.bin" \
-	--name generic-rvperf --only --known-fault span --known-fault past)
+	--name generic-rvperf --only)
 tap_done
