@@ -413,6 +413,46 @@ static void test_hw(void)
 		stop(c, 1, SP_RESET);
 	}
 
+	/*
+	 * Several counters stopped by one call all stay stopped: a firmware
+	 * that writes mcountinhibit once per counter must keep the bits of
+	 * the counters it stopped before (OpenSBI series patch 0011 keeps a
+	 * copy of the CSR across the set).  Three hpm counters for a cache
+	 * event, counting in no mode, each stopped again on its own after.
+	 */
+	{
+		ulong e = CACHE(RVP_SBI_PMU_HW_CACHE_DTLB, 0, 1), got[3], lo = 0, m = 0;
+		int k, nk = 0, stopped = 0;
+
+		for (k = 0; k < 3; k++) {
+			got[k] = cfg_ok(CFG_CLEAR | RVP_SBI_PMU_CFG_FLAG_SET_UINH |
+					RVP_SBI_PMU_CFG_FLAG_SET_SINH |
+					RVP_SBI_PMU_CFG_FLAG_SET_MINH, e, 0);
+			if (got[k] == ~0UL)
+				break;
+			if (!nk || got[k] < lo)
+				lo = got[k];
+			nk++;
+		}
+		for (k = 0; k < nk; k++)
+			m |= 1UL << (got[k] - lo);
+		if (nk < 2) {
+			skip(S5, "a stop of several counters stops each of them", "fewer than two counters for a cache event");
+		} else {
+			r = start(lo, m, 0, 0);
+			check(!r.error, 0, 0, S4, "start of a set of hpm counters succeeds");
+			r = stop(lo, m, 0);
+			check(!r.error, 0, 0, S5, "stop of the same set in one call succeeds");
+			for (k = 0; k < nk; k++)
+				stopped += stop(got[k], 1, 0).error == E_STOPPED;
+			check(stopped == nk, 0, 0, S5, "a stop of several counters stops each of them (each alone then: SBI_ERR_ALREADY_STOPPED)");
+			if (stopped != nk)
+				diag2("counters of the set, of them stopped", (long)nk, (long)stopped);
+		}
+		for (k = 0; k < nk; k++)
+			stop(got[k], 1, SP_RESET);
+	}
+
 	r = cfg(cyc_idx, 1, CFG_CLEAR | CFG_AUTO, HW(RVP_SBI_PMU_HW_CPU_CYCLES), 0);
 	c = r.value;
 	check(!r.error && c == cyc_idx, 0, 0, T0, "CPU_CYCLES matches the cycle counter (the only one in the set)");
