@@ -191,7 +191,7 @@ for i in "${!names[@]}"; do
 		exit 1
 	fi
 done
-cost_gap="the platform's PMU ecalls are OpenSBI's sbi_pmu.c with the series, whose one performance patch (0010: counter start) does not reach the goals (issue 36)"
+cost_gap="the platform's PMU ecalls are OpenSBI's sbi_pmu.c with the series, whose performance patches (0010: counter start, 0011: counter stop) do not reach these goals (issue 36)"
 if [ $tap = 1 ]; then
 	while read -r st g; do
 		case $st in
