@@ -122,7 +122,7 @@ static const char up_fw_data[] =
 static const char up_wrap_set[] =
 	"OpenSBI 1.8.1 does not refuse a counter set whose counter_idx_base + bit wraps: fixed upstream in v1.9 (0dfe6be0)";
 static const char up_ram_end[] =
-	"upstream OpenSBI's root domain gives S-mode every address, past the end of RAM too: not fixed by the series yet";
+	"upstream OpenSBI's root domain gives S-mode every address, past the end of RAM too, and set_shmem does not probe the page: fixed by opensbi-ext/patches/0012";
 static const char self_ipi_gap[] =
 	"OpenSBI handles an IPI to the hart itself without counting it "
 	"(the spec's IPI events speak of other harts)";
