@@ -329,8 +329,8 @@ def check_logs(out_dir, plan_path, timeout):
 
 # The console lines that say which firmware, kernel and driver ran.
 STACK_LINES = re.compile(
-    r'^(OpenSBI v\S+|Platform Name\s*:.*|Runtime SBI Version\s*:.*|'
-    r'rvperf: SBI PMU extension:.*|Linux version \S+|'
+    r'^(OpenSBI v\S+|Platform Name\s*:.*|Platform PMU Device\s*:.*|'
+    r'Runtime SBI Version\s*:.*|rvperf: .*|Linux version \S+|'
     r'(?:\[[ 0-9.]+\] )?rvperf-(?:pmu|ctr): .*)$')
 
 

@@ -27,8 +27,9 @@ rvperf=$(realpath "$O/userspace/rvperf")
 mutate=$(realpath "$O/tests/tv/tv-mutate")
 export RVPERF_TV_PLUGIN=$(realpath "$O/qemu-model/librvperf-tv.so")
 cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
-qu=${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}
-qs=${TV_QEMU_SYSTEM_PLUGIN:-$O/qemu-rvperf/qemu-system-riscv64}
+# absolute: user-mode runs start in the program's own directory
+qu=$(realpath -m "${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}")
+qs=$(realpath -m "${TV_QEMU_SYSTEM_PLUGIN:-$O/qemu-rvperf/qemu-system-riscv64}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
