@@ -1525,14 +1525,15 @@ static void test_board(void)
 	c0f = board_ctr(BOARD_FILT, 0);
 	c0s = board_ctr(BOARD_SINH, 0);
 	r = cfg(cyc_idx, 1, CFG_SINH, HW(RVP_SBI_PMU_HW_CPU_CYCLES), 0);
-	if (fixed_may_refuse && r.error == E_NOTSUP)
+	if (fixed_may_refuse && r.error == E_NOTSUP) {
 		skip(SB, "CPU_CYCLES with SET_SINH on the cycle counter alone: filter_mode once for counter 0, with SET_SINH", fixed_refused);
-	else
-	check(!r.error && r.value == cyc_idx && cyc_idx == 0 &&
-	      board_read(c0f) == 1 && board_read(c0s) == 1, 0, 0, SB,
-	      "CPU_CYCLES with SET_SINH on the cycle counter alone: filter_mode once for counter 0, with SET_SINH");
-	if (board_read(c0f) != 1 || board_read(c0s) != 1)
-		diag2("filter_mode calls for counter 0, with SET_SINH", (long)board_read(c0f), (long)board_read(c0s));
+	} else {
+		check(!r.error && r.value == cyc_idx && cyc_idx == 0 &&
+		      board_read(c0f) == 1 && board_read(c0s) == 1, 0, 0, SB,
+		      "CPU_CYCLES with SET_SINH on the cycle counter alone: filter_mode once for counter 0, with SET_SINH");
+		if (board_read(c0f) != 1 || board_read(c0s) != 1)
+			diag2("filter_mode calls for counter 0, with SET_SINH", (long)board_read(c0f), (long)board_read(c0s));
+	}
 	if (!r.error)
 		stop(r.value, 1, SP_RESET);
 	ctr_done();
