@@ -104,6 +104,8 @@ def boot(args):
     append = 'console=ttyS0 panic=-1'
     if args.icount is not None:
         append += ' rvperf.icount=1'
+    elif args.exact_instret:
+        append += ' rvperf.instret=exact'
     # For checks of what one QEMU emulates and another does not.
     version = re.search(r'version (\d+\.\d+)',
                         qemu_version_line(args.qemu) or '')
@@ -386,6 +388,10 @@ def main():
     ap.add_argument('--no-icount', dest='icount', action='store_const',
                     const=None, help='boot without -icount (free-running '
                     'clock, as kernel CI runs QEMU); overrides GUEST_ICOUNT')
+    ap.add_argument('--exact-instret', action='store_true',
+                    help='the QEMU counts retired instructions exactly '
+                    'without -icount too (ours: qemu-model/qemu patch '
+                    '0008); the guest is told so (rvperf.instret=exact)')
     ap.add_argument('--smp', type=int, default=1,
                     help='harts (default 1; ctr-migrate needs 2)')
     ap.add_argument('--isa-ext', action='append', default=[],

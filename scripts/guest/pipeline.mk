@@ -283,10 +283,13 @@ STACK_TIERS += $(CTR_GUEST_SERIES_TIERS)
 # v0.1.4 draft one with the draft kernel and -icount (records one at a time),
 # on the platform built with the draft layout (DRAFT_PLATFORM_FW), which sets
 # CTR up only on harts declaring "xrvperfctrdraft": our QEMU does not declare
-# it, so guest.py adds it to the devicetree QEMU makes.
+# it, so guest.py adds it to the devicetree QEMU makes.  Our QEMU counts
+# retired instructions exactly without -icount too (qemu-model/qemu patch
+# 0008): guest.py --exact-instret tells the ratified guest so, and its exact
+# checks (perf-count) run in both tiers.
 STACK_TARGETS += $(GUEST_KERNEL_DRAFT)
 STACK_TIERS += \
-	$(call ctr-guest-tier,rvperf-qemu-guest,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=ratified,$(PLATFORM_FW),$(GUEST_KERNEL),) \
+	$(call ctr-guest-tier,rvperf-qemu-guest,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=ratified,$(PLATFORM_FW),$(GUEST_KERNEL),,--exact-instret) \
 	$(call ctr-guest-tier,rvperf-qemu-guest-draft,$(RVPERF_QEMU),$(CTR_QEMU_CPU)$(comma)ctr-layout=draft,$(DRAFT_PLATFORM_FW),$(GUEST_KERNEL_DRAFT),0,--isa-ext xrvperfctrdraft)
 
 # ---- make check: the upstream-shaped series (linux-driver/patches/)

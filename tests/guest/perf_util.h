@@ -43,6 +43,16 @@ static inline int booted_with_icount(void)
 	return strstr(kernel_cmdline(), "rvperf.icount=1") != NULL;
 }
 
+/* True when minstret and the instructions event count retired instructions
+ * exactly: under -icount, or on a QEMU that counts them in translated code
+ * without it (ours: scripts/guest/guest.py --exact-instret adds
+ * rvperf.instret=exact).  Debian's QEMU without -icount counts host time. */
+static inline int booted_with_exact_instret(void)
+{
+	return booted_with_icount() ||
+	       strstr(kernel_cmdline(), "rvperf.instret=exact") != NULL;
+}
+
 /* The QEMU the guest runs on as major * 100 + minor (guest.py adds
  * rvperf.qemu=MAJOR.MINOR), 0 where the command line does not say. */
 static inline int booted_qemu_version(void)
