@@ -46,3 +46,8 @@ STACK_TIERS += 'qemu-10.0.2-ovf-leftover=env QEMU=$(CTR_QEMU) tests/qemu/ovf-lef
 # CTR (make bench QEMU=<patched> QEMU_UPSTREAM=<unmodified>; SKIPPED
 # without them).
 BENCHES += tests/bench/bench-qemu.sh
+# bench-qemu-insn: what counting instructions without -icount (patch 0008)
+# costs a CPU-bound guest on our QEMU, nothing counting / minstret /
+# sampling, against QEMU_UPSTREAM (an unmodified 10.2) when given.
+BENCHES += tests/bench/bench-qemu-insn.sh
+bench: $(RVPERF_QEMU)
