@@ -14,8 +14,9 @@ set -u
 need_rvperf_qemu
 make_tmp
 checks=46
-echo "1..$((2 * checks))"
+echo "1..$((2 * checks + 6))"
 build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/insn-count.c"
+build_guest_or_bail "$tmp/gate.elf" "$top/tests/qemu/insn-gate.c"
 i=1
 for cpu in rv64,sscofpmf=true \
 	rv64,sscofpmf=true,smctr=true,ssctr=true,ctr-layout=ratified; do
@@ -27,4 +28,40 @@ for cpu in rv64,sscofpmf=true \
 	guest_tap "$tmp/got" $i $checks "${cpu#rv64,sscofpmf=true}"
 	[ "$n" = $checks ] || sed 's/^/# /' "$tmp/err" | head -5
 	i=$((i + checks))
+done
+
+# The code itself (insn-gate.c, QEMU's -d in_asm,op log): the same loop
+# adds to the count while minstret counts, carries no extra instruction
+# while nothing counts, and also checks the overflow point while
+# mhpmcounter3 can overflow; under -icount none of that is there.
+for clock in "" "-icount shift=0"; do
+	timeout 120 "$QEMU" -M virt -bios none -nographic -monitor none \
+		-serial stdio -cpu rv64,sscofpmf=true $clock -kernel "$tmp/gate.elf" \
+		-d in_asm,op -D "$tmp/gate.log" </dev/null 2>"$tmp/err" |
+		tr -d '\r' | sed -n 's/^\(ig_[a-z]*\)=\(0x[0-9a-f]*\)$/\1=\2/p' >"$tmp/addrs"
+	# shellcheck disable=SC2046
+	python3 "$top/tests/qemu/insn-gate.py" "$tmp/gate.log" $(cat "$tmp/addrs") >"$tmp/gate"
+	sed 's/^/# /' "$tmp/gate"
+	if [ -z "$clock" ]; then
+		want="ig_count tbs=1 count=1 deadline=0
+ig_off tbs=1 count=0 deadline=0
+ig_deadline tbs=1 count=1 deadline=1"
+		what="without -icount"
+	else
+		want="ig_count tbs=1 count=0 deadline=0
+ig_off tbs=1 count=0 deadline=0
+ig_deadline tbs=1 count=0 deadline=0"
+		what="under -icount"
+	fi
+	for name in ig_count ig_off ig_deadline; do
+		w=$(printf '%s\n' "$want" | grep "^$name ")
+		g=$(grep "^$name " "$tmp/gate")
+		desc="$what: $name's block: ${w#* }"
+		if [ "$g" = "$w" ]; then
+			echo "ok $i $desc"
+		else
+			echo "not ok $i $desc (got: ${g#* })"
+		fi
+		i=$((i + 1))
+	done
 done
