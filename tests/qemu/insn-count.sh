@@ -24,8 +24,11 @@ for cpu in rv64,sscofpmf=true \
 		-serial stdio -cpu "$cpu" -kernel "$tmp/g.elf" \
 		</dev/null 2>"$tmp/err" |
 		tr -d '\r' | sed -n '/^BEGIN$/,/^END$/p' | sed '1d;$d' >"$tmp/got"
-	grep '^# ' "$tmp/got" | head -0
-	guest_tap "$tmp/got" $i $checks "${cpu#rv64,sscofpmf=true}"
+	case $cpu in
+	*ctr-layout*) label=ctr-layout ;;
+	*) label=plain ;;
+	esac
+	guest_tap "$tmp/got" $i $checks "$label"
 	[ "$n" = $checks ] || sed 's/^/# /' "$tmp/err" | head -5
 	i=$((i + checks))
 done
