@@ -159,14 +159,11 @@ static const uint16_t trap_csrs[] = {
 	0x300, 0x341, 0x342, 0x343, 0x100, 0x141, 0x142, 0x143,
 };
 
-static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+void tv_plugin_reg_handles(struct qemu_plugin_register **handle,
+			   struct qemu_plugin_register **priv)
 {
-	struct rvp_garray *regs;
+	struct rvp_garray *regs = qemu_plugin_get_registers();
 
-	(void)id;
-	if (vcpu_index != 0 || !tv.regs)
-		return;
-	regs = qemu_plugin_get_registers();
 	if (!regs)
 		return;
 	for (unsigned int i = 0; i < regs->len; i++) {
@@ -176,14 +173,22 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		if (!r->name)
 			continue;
 		if (!strcmp(r->name, "priv")) {
-			tv.priv_handle = r->handle;
+			*priv = r->handle;
 			continue;
 		}
 		addr = tv_reg_by_name(r->name);
-		if (addr >= 0 && addr < TV_NREGS && !tv.handle[addr])
-			tv.handle[addr] = r->handle;
+		if (addr >= 0 && addr < TV_NREGS && !handle[addr])
+			handle[addr] = r->handle;
 	}
 	g_array_free(regs, 1);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	(void)id;
+	if (vcpu_index != 0 || !tv.regs)
+		return;
+	tv_plugin_reg_handles(tv.handle, &tv.priv_handle);
 	tv.rbuf = g_byte_array_new();
 }
 

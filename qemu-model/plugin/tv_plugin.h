@@ -31,6 +31,14 @@ struct insn_desc {
 /* Fills D's dest, csr and flags from D->word (RV32/RV64 GC). */
 void tv_insn_describe(struct insn_desc *d, unsigned int xlen);
 
+/*
+ * Fills HANDLE[TV_NREGS] (by trace register address) and *PRIV with the
+ * calling vCPU's register handles; entries QEMU does not offer stay NULL.
+ * Called from a vCPU init callback.
+ */
+void tv_plugin_reg_handles(struct qemu_plugin_register **handle,
+			   struct qemu_plugin_register **priv);
+
 /* The verifier mode: qemu_plugin_install's work when verify= or probe= is
  * among ARGV (userspace/tv/tv_verify_plugin.h). */
 int tv_verify_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,

@@ -716,29 +716,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
-	struct rvp_garray *regs;
-
 	(void)id;
 	if (vcpu_index != 0)
 		return;
-	regs = qemu_plugin_get_registers();
-	if (!regs)
-		return;
-	for (unsigned int i = 0; i < regs->len; i++) {
-		qemu_plugin_reg_descriptor *r = &((qemu_plugin_reg_descriptor *)regs->data)[i];
-		int addr;
-
-		if (!r->name)
-			continue;
-		if (!strcmp(r->name, "priv")) {
-			v.priv_handle = r->handle;
-			continue;
-		}
-		addr = tv_reg_by_name(r->name);
-		if (addr >= 0 && addr < TV_NREGS && !v.handle[addr])
-			v.handle[addr] = r->handle;
-	}
-	g_array_free(regs, 1);
+	tv_plugin_reg_handles(v.handle, &v.priv_handle);
 }
 
 /* QEMU's program ended (user mode's exit, system mode's finisher). */
