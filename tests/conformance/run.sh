@@ -189,10 +189,27 @@ alone() {
 		diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -2 "$log")"
 }
 
+# boot_end NAME LOG MIN QEMU ARGS...: a boot of its own (QEMU and its
+# arguments; the payload's output to LOG), its results relayed as NAME's,
+# then that QEMU shut down by itself and that the payload ran to its end
+# with at least MIN results.
+boot_end() {
+	local name=$1 log=$2 min=$3 st n plan todo
+	shift 3
+	timeout "$alone_timeout_s" "$@" </dev/null 2>&1 | tr -d '\r' >"$log"
+	st=${PIPESTATUS[0]}
+	relay "$name" "$log"
+	[ "$st" -eq 0 ]
+	ok $? "$name: QEMU shut down by itself within ${alone_timeout_s}s (exit $st; 124 is a hang)"
+	[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge "$min" ]
+	ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least $min)" ||
+		diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -3 "$log")"
+}
+
 # ctr NAME FIRMWARE: the two CTR boots on $ctr_qemu, two harts with CTR.
 ctr_cpu=rv64,sscofpmf=true,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,smstateen=true
 ctr() {
-	local name fw=$2 mode log st res n plan todo min l args isa exts dtb
+	local name fw=$2 mode log min l args isa exts dtb
 	for mode in 1 hidden; do
 		name=$1-ctr log=$out/$1-ctr-$mode.log
 		[ $mode = 1 ] || name=$1-ctr-$mode
@@ -215,26 +232,18 @@ ctr() {
 			fdtput -t s "$out/ctr-hidden.dtb" /chosen bootargs "$args"
 			dtb=(-dtb "$out/ctr-hidden.dtb")
 		fi
-		timeout "$alone_timeout_s" "$ctr_qemu" -M virt -cpu "$ctr_cpu" \
-			-smp 2 -m 256M -display none -monitor none -serial stdio \
-			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
-			-append "$args" "${dtb[@]}" </dev/null 2>&1 |
-			tr -d '\r' >"$log"
-		st=${PIPESTATUS[0]}
-		relay "$name" "$log"
 		min=12
 		[ $mode = 1 ] || min=1
-		[ "$st" -eq 0 ]
-		ok $? "$name: QEMU shut down by itself within ${alone_timeout_s}s (exit $st; 124 is a hang)"
-		[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge $min ]
-		ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least $min)" ||
-			diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -3 "$log")"
+		boot_end "$name" "$log" $min "$ctr_qemu" -M virt -cpu "$ctr_cpu" \
+			-smp 2 -m 256M -display none -monitor none -serial stdio \
+			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+			-append "$args" "${dtb[@]}"
 	done
 }
 
 # board NAME FIRMWARE: the two boots of --board, one hart, as boot() has.
 board() {
-	local name fw=$2 mode log st res n plan todo min l dtb
+	local name fw=$2 mode log min dtb
 	for mode in 1 inert; do
 		name=$1-board log=$out/$1-board-$mode.log dtb=()
 		[ $mode = 1 ] || name=$1-board-$mode
@@ -252,20 +261,12 @@ board() {
 			ok $? "$name: QEMU virt's devicetree with the test board's root compatible"
 			dtb=(-dtb "$out/board.dtb")
 		fi
-		timeout "$alone_timeout_s" "$qemu" -M virt -cpu rv64,sscofpmf=true \
-			-smp 1 -m 256M -display none -monitor none -serial stdio \
-			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
-			-append "board=$mode" "${dtb[@]}" </dev/null 2>&1 |
-			tr -d '\r' >"$log"
-		st=${PIPESTATUS[0]}
-		relay "$name" "$log"
 		min=14
 		[ $mode = 1 ] || min=1
-		[ "$st" -eq 0 ]
-		ok $? "$name: QEMU shut down by itself within ${alone_timeout_s}s (exit $st; 124 is a hang)"
-		[ -n "$plan" ] && [ "$n" -eq "$plan" ] && [ "$plan" -ge $min ]
-		ok $? "$name: the payload ran to its end ($n of ${plan:-?} results, at least $min)" ||
-			diag "$(grep -a -m4 '^sbi_trap_error' "$log"; tail -3 "$log")"
+		boot_end "$name" "$log" $min "$qemu" -M virt -cpu rv64,sscofpmf=true \
+			-smp 1 -m 256M -display none -monitor none -serial stdio \
+			-icount shift=0 -bios "$fw" -kernel "$out/conf.elf" \
+			-append "board=$mode" "${dtb[@]}"
 	done
 }
 
