@@ -15,7 +15,8 @@ qemu-tiers = '$(1)ctr=env QEMU=$(2) $(3) tests/qemu/replay.sh' \
 	'$(1)buffered=env QEMU=$(2) $(3) tests/qemu/buffered.sh' \
 	'$(1)stateen=env QEMU=$(2) $(3) tests/qemu/stateen.sh' \
 	'$(1)ovf-leftover=env QEMU=$(2) $(3) tests/qemu/ovf-leftover.sh' \
-	'$(1)insn-count=env QEMU=$(2) $(3) tests/qemu/insn-count.sh'
+	'$(1)insn-count=env QEMU=$(2) $(3) tests/qemu/insn-count.sh' \
+	'$(1)cycle-count=env QEMU=$(2) $(3) tests/qemu/cycle-count.sh'
 
 # make check-e2e QEMU=...: the tiers on the user's QEMU (each SKIPs without
 # one, or without the ctr-layout property).
