@@ -14,51 +14,12 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/tap.sh
 
 dir=opensbi-ext/patches
-subjects() {	# DIR: the subjects of its numbered patches, without [PATCH n/N]
-	local p
-	for p in "$1"/0*.patch; do
-		sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$p"
-	done
-}
-
+# the shape common to our upstream series (scripts/patch-series-shape.sh)
+. scripts/patch-series-shape.sh
 for d in "$dir" "$dir/1.8.1"; do
-	set -- "$d"/0*.patch
-	[ -f "$1" ]
-	ok $? "$d: has numbered patches ($#)"
-	[ -f "$d/cover-letter.txt" ] && grep -q '^Subject: \[PATCH 0*0/' "$d/cover-letter.txt"
-	ok $? "$d: cover-letter.txt is a [PATCH 0/N] cover letter, outside the 0*.patch glob"
-	signed=$(grep -l '^Signed-off-by:' "$d"/0*.patch "$d/cover-letter.txt")
-	[ -z "$signed" ]
-	ok $? "$d: no Signed-off-by (whoever sends the series adds theirs)" ||
-		diag "signed: $signed"
-	bad=
-	for p in "$d"/0*.patch; do
-		grep -q '^Subject: \[PATCH [0-9]*/[0-9]*\] [a-z][a-z0-9_/ -]*: ' "$p" &&
-			grep -q '^---$' "$p" && grep -q '^diff --git ' "$p" ||
-			bad="$bad ${p##*/}"
-	done
-	[ -z "$bad" ]
-	ok $? "$d: every patch has a 'prefix: Subject' title and a diff" || diag "bad:$bad"
-	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1"
-	ok $? "$d: the first patch is a fix with a Fixes: tag"
-	# [PATCH i/N]: i its place, N the number of patches, in each patch
-	# and in the cover letter ([PATCH 0/N ...]), as format-patch makes
-	# them: i zero-padded to the width of N (01/10)
-	want=$#
-	bad=
-	i=0
-	for p in "$d"/0*.patch; do
-		i=$((i + 1))
-		grep -q "^Subject: \[PATCH $(printf '%0*d' ${#want} $i)/$want\] " "$p" ||
-			bad="$bad ${p##*/}"
-	done
-	grep -q "^Subject: \[PATCH $(printf '%0*d' ${#want} 0)/$want[] ]" \
-		"$d/cover-letter.txt" || bad="$bad cover-letter.txt"
-	[ -z "$bad" ]
-	ok $? "$d: every patch and the cover letter numbered i/$want" ||
-		diag "misnumbered:$bad"
+	series_shape "$d" '[a-z][a-z0-9_/ -]*: ' fixes
 done
-[ "$(subjects "$dir")" = "$(subjects "$dir/1.8.1")" ]
+[ "$(series_subjects "$dir")" = "$(series_subjects "$dir/1.8.1")" ]
 ok $? "the backport carries the same patches in the same order as the series"
 
 checkpatch=${LINUX_SRC:-}/scripts/checkpatch.pl

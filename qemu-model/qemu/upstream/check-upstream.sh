@@ -14,45 +14,11 @@ cd "$(dirname "$0")/../../.." || exit 1
 . tests/tap.sh
 
 dir=qemu-model/qemu/upstream
-subjects() {	# DIR: the subjects of its numbered patches, without [PATCH n/N]
-	local p
-	for p in "$1"/0*.patch; do
-		sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$p"
-	done
-}
+# the shape common to our upstream series (scripts/patch-series-shape.sh)
+. scripts/patch-series-shape.sh
 
 for d in "$dir/10.2.2" "$dir/master"; do
-	set -- "$d"/0*.patch
-	[ -f "$1" ]
-	ok $? "$d: has numbered patches ($#)"
-	[ -f "$d/cover-letter.txt" ] && grep -q '^Subject: \[PATCH 0/' "$d/cover-letter.txt"
-	ok $? "$d: cover-letter.txt is a [PATCH 0/N] cover letter, outside the 0*.patch glob"
-	signed=$(grep -l '^Signed-off-by:' "$d"/0*.patch "$d/cover-letter.txt")
-	[ -z "$signed" ]
-	ok $? "$d: no Signed-off-by (whoever sends the series adds theirs)" ||
-		diag "signed: $signed"
-	bad=
-	for p in "$d"/0*.patch; do
-		grep -q '^Subject: \[PATCH [0-9]*/[0-9]*\] [a-z][a-z0-9_/.-]*: [A-Z]' "$p" &&
-			grep -q '^---$' "$p" && grep -q '^diff --git ' "$p" ||
-			bad="$bad ${p##*/}"
-	done
-	[ -z "$bad" ]
-	ok $? "$d: every patch has a 'prefix: Subject' title and a diff" || diag "bad:$bad"
-	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1"
-	ok $? "$d: the first patch is a fix with a Fixes: tag"
-	want=$#
-	bad=
-	i=0
-	for p in "$d"/0*.patch; do
-		i=$((i + 1))
-		grep -q "^Subject: \[PATCH $i/$want\] " "$p" || bad="$bad ${p##*/}"
-	done
-	grep -q "^Subject: \[PATCH 0/$want[] ]" "$d/cover-letter.txt" ||
-		bad="$bad cover-letter.txt"
-	[ -z "$bad" ]
-	ok $? "$d: every patch and the cover letter numbered i/$want" ||
-		diag "misnumbered:$bad"
+	series_shape "$d" '[a-z][a-z0-9_/.-]*: [A-Z]' fixes
 	# QEMU's own files only: none of rvperf's glue or core (the
 	# integration series in ../patches carries those).
 	paths=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$d"/0*.patch)
@@ -62,7 +28,7 @@ for d in "$dir/10.2.2" "$dir/master"; do
 	ok $? "$d: touches only target/riscv and tests/tcg/riscv64, no rvperf file" ||
 		diag "$bad"
 done
-[ "$(subjects "$dir/10.2.2")" = "$(subjects "$dir/master")" ]
+[ "$(series_subjects "$dir/10.2.2")" = "$(series_subjects "$dir/master")" ]
 ok $? "10.2.2/ and master/ carry the same patches in the same order"
 
 src=${RVPERF_CACHE:-}/qemu-10.2.2
