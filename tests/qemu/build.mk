@@ -51,4 +51,7 @@ BENCHES += tests/bench/bench-qemu.sh
 # costs a CPU-bound guest on our QEMU, nothing counting / minstret /
 # sampling, against QEMU_UPSTREAM (an unmodified 10.2) when given.
 BENCHES += tests/bench/bench-qemu-insn.sh
+# bench-qemu-boot: the same against a Linux boot (QEMU, QEMU_UPSTREAM,
+# BOOT_KERNEL, BOOT_BIOS; SKIPPED without them).
+BENCHES += tests/bench/bench-qemu-boot.sh
 bench: $(RVPERF_QEMU)
