@@ -14,7 +14,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 need_rvperf_qemu
 make_tmp
-build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/cycle-count.c"
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/cycle-count.c" \
+	"$top/tests/qemu/hpm3.c"
 ks="1 2 3 100 513 2000"
 per_model=$((6 + 6 * 2))
 echo "1..$((3 * per_model + 2 + 2 + 1 + 2))"

@@ -17,6 +17,7 @@
  * also with the rvperf model (ctr-layout), which leaves it to QEMU.
  */
 #include "guest.h"
+#include "hpm3.h"
 
 #define LCOFI		(1UL << 13)
 #define MINH		(1UL << 62)
@@ -28,11 +29,9 @@ unsigned long ic_loop(unsigned long n);
 unsigned long ic_ecall(void);
 unsigned long ic_illegal(void);
 unsigned long ic_fault(void);
-unsigned long ic_hpm3_loop(unsigned long n);
 unsigned long ic_user(void);
-unsigned long ic_lcofi(unsigned long k);
 unsigned long ic_lcofi_user(unsigned long k);
-unsigned long ic_user_minstret, ic_lcofi_epc, ic_lcofi_count;
+unsigned long ic_user_minstret;
 
 __asm__(
 	".option push\n"
@@ -104,15 +103,6 @@ __asm__(
 	"	csrw mtvec, t4\n"
 	"	sub a0, a0, t0\n"
 	"	ret\n"
-	/* ic_hpm3_loop(n): mhpmcounter3 over a loop of n iterations */
-	".globl ic_hpm3_loop\n"
-	"ic_hpm3_loop:\n"
-	"	csrr t0, mhpmcounter3\n"
-	"1:	addi a0, a0, -1\n"
-	"	bnez a0, 1b\n"
-	"	csrr a0, mhpmcounter3\n"
-	"	sub a0, a0, t0\n"
-	"	ret\n"
 	/*
 	 * ic_user(): mhpmcounter3 over a stay in U-mode of 50 nops and an
 	 * ECALL, entered by MRET; minstret's delta in ic_user_minstret
@@ -148,60 +138,6 @@ __asm__(
 	"	sd a1, 0(t3)\n"
 	"	ret\n"
 	/*
-	 * The LCOFI handler: records mepc (once) and mhpmcounter3, turns
-	 * LCOFIE off and clears LCOFIP; an ECALL from U-mode goes back to
-	 * ic_lcofi_user's M-mode code.
-	 */
-	".balign 4\n"
-	"ic_lcofi_trap:\n"
-	"	csrr t6, mcause\n"
-	"	bgez t6, ic_lcofi_user_back\n"
-	"	la t5, ic_lcofi_epc\n"
-	"	csrr t6, mepc\n"
-	"	sd t6, 0(t5)\n"
-	"	la t5, ic_lcofi_count\n"
-	"	csrr t6, mhpmcounter3\n"
-	"	sd t6, 0(t5)\n"
-	"	li t6, 1 << 13\n"
-	"	csrc mie, t6\n"
-	"	csrc mip, t6\n"
-	"	mret\n"
-	/*
-	 * ic_lcofi(k): mhpmcounter3 started at -k counting instructions in
-	 * M-mode right before a sled of 2100 nops; returns where the LCOFI
-	 * was taken, as mepc minus the sled's start (0 if none was).
-	 */
-	".globl ic_lcofi\n"
-	"ic_lcofi:\n"
-	"	csrr t4, mtvec\n"
-	"	la t3, ic_lcofi_trap\n"
-	"	csrw mtvec, t3\n"
-	"	li t3, 1 << 3\n"
-	"	csrs mcountinhibit, t3\n"
-	"	li t3, 2\n"
-	"	csrw mhpmevent3, t3\n"
-	"	neg t3, a0\n"
-	"	csrw mhpmcounter3, t3\n"
-	"	li t3, 1 << 13\n"
-	"	csrs mie, t3\n"
-	"	csrsi mstatus, 8\n"
-	"	li t3, 1 << 3\n"
-	"	csrc mcountinhibit, t3\n"	/* counts from the next one */
-	"ic_sled:\n"
-	"	.rept 2100\n"
-	"	nop\n"
-	"	.endr\n"
-	"	csrci mstatus, 8\n"
-	"	li t3, 1 << 3\n"
-	"	csrs mcountinhibit, t3\n"
-	"	csrw mtvec, t4\n"
-	"	la t3, ic_lcofi_epc\n"
-	"	ld a0, 0(t3)\n"
-	"	beqz a0, 1f\n"
-	"	la t3, ic_sled\n"
-	"	sub a0, a0, t3\n"
-	"1:	ret\n"
-	/*
 	 * ic_lcofi_user(k): the same counter counting U-mode only (MINH),
 	 * started at -k in M-mode; U-mode runs a sled of 300 nops and an
 	 * ECALL.  Returns mepc minus the U sled's start (0: no LCOFI).
@@ -209,8 +145,11 @@ __asm__(
 	".globl ic_lcofi_user\n"
 	"ic_lcofi_user:\n"
 	"	csrr t4, mtvec\n"
-	"	la t3, ic_lcofi_trap\n"
+	"	la t3, hpm3_lcofi_trap\n"
 	"	csrw mtvec, t3\n"
+	"	la t3, ic_lcofi_user_back\n"
+	"	la t5, hpm3_lcofi_back\n"
+	"	sd t3, 0(t5)\n"
 	"	li t3, 1 << 3\n"
 	"	csrs mcountinhibit, t3\n"
 	"	li t3, 1\n"
@@ -238,7 +177,7 @@ __asm__(
 	"	li t3, 1 << 3\n"
 	"	csrs mcountinhibit, t3\n"
 	"	csrw mtvec, t4\n"
-	"	la t3, ic_lcofi_epc\n"
+	"	la t3, hpm3_lcofi_epc\n"
 	"	ld a0, 0(t3)\n"
 	"	beqz a0, 1f\n"
 	"	la t3, ic_usled\n"
@@ -296,12 +235,12 @@ void ops(void)
 
 	counter3(2, 0);
 	check("mhpmcounter3 (instructions) over 1000 iterations: 2001",
-	      ic_hpm3_loop(1000), 2001);
+	      hpm3_loop(1000), 2001);
 	counter3(2 | MINH, 0);
-	check("mhpmevent3.MINH: no M-mode count", ic_hpm3_loop(1000), 0);
+	check("mhpmevent3.MINH: no M-mode count", hpm3_loop(1000), 0);
 	__asm__ volatile("csrs mcountinhibit, %0" : : "r"(HPM3));
 	__asm__ volatile("csrw mhpmevent3, %0" : : "r"(2UL));
-	check("mcountinhibit stops mhpmcounter3", ic_hpm3_loop(1000), 0);
+	check("mcountinhibit stops mhpmcounter3", hpm3_loop(1000), 0);
 	counter3(2 | MINH, 0);
 	check("MINH: U-mode's 50 nops, not its ECALL", ic_user(), 50);
 	check("minstret: 4 M + 50 U + 2 reads", ic_user_minstret, 56);
@@ -311,18 +250,18 @@ void ops(void)
 
 	for (i = 0; i < (int)(sizeof(ks) / sizeof(ks[0])); i++) {
 		k = ks[i];
-		ic_lcofi_epc = 0;
+		hpm3_lcofi_epc = 0;
 		put_line("# k", k);
 		check("LCOFI right after the k-th instruction: mepc = sled + 4k",
-		      ic_lcofi(k), 4 * k);
+		      hpm3_lcofi(2, -k), 4 * k);
 		check("mhpmevent3.OF", mhpmevent3_of(), 1);
 		/* handler: csrr, bgez, la (2), csrr, sd, la (2), the read */
 		check("mhpmcounter3 read in the handler: 0 + 9",
-		      ic_lcofi_count, 9);
+		      hpm3_lcofi_count, 9);
 	}
 	for (i = 0; i < (int)(sizeof(uks) / sizeof(uks[0])); i++) {
 		k = uks[i];
-		ic_lcofi_epc = 0;
+		hpm3_lcofi_epc = 0;
 		put_line("# k", k);
 		check("U-mode only (MINH): LCOFI after U's k-th: mepc = U sled + 4k",
 		      ic_lcofi_user(k), 4 * k);

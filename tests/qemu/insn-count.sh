@@ -15,7 +15,8 @@ need_rvperf_qemu
 make_tmp
 checks=46
 echo "1..$((2 * checks + 6))"
-build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/insn-count.c"
+build_guest_or_bail "$tmp/g.elf" "$top/tests/qemu/insn-count.c" \
+	"$top/tests/qemu/hpm3.c"
 build_guest_or_bail "$tmp/gate.elf" "$top/tests/qemu/insn-gate.c"
 i=1
 for cpu in rv64,sscofpmf=true \
