@@ -79,6 +79,16 @@ if [ -x "$qu" ]; then
 		on_plugin v.out && tail -n 1 v.out | grep -q ' 0 divergences ' &&
 		[ "$(tail -n 1 v.out | cut -d' ' -f1)" -gt 10000 ]
 	ok $? "user mode: record -o - | verify -: the trace streams through a pipe, no divergence ($(tail -n 1 v.out))"
+	# The guest's open() gets the descriptor it got when recorded: none
+	# of verify's own (the trace, the report pipe, /dev/null) sits where
+	# it looks first, from a file or from a pipe on standard input.
+	printf '#include <fcntl.h>\n#include <stdio.h>\nint main(int c, char **v) { (void)c;\n printf("%%d\\n", open(v[0], O_RDONLY)); return 0; }\n' \
+		>"$tmp/fd.c"
+	"${cross}gcc" -static -O2 -o "$tmp/fd" "$tmp/fd.c" || exit 1
+	"$rvperf" tv record --qemu "$qu" -o fd.tv -- ./fd >/dev/null &&
+		"$rvperf" tv verify fd.tv --user --qemu "$qu" --elf ./fd >v.out 2>&1 && on_plugin v.out &&
+		"$rvperf" tv verify - --user --qemu "$qu" --elf ./fd <fd.tv >v.out 2>&1 && on_plugin v.out
+	ok $? "user mode: the program's open() gets the descriptor it got when recorded ($(head -n 1 v.out))"
 	"$rvperf" tv verify u.tv --user --qemu "$qu" --elf ./user --nondet none >v.out 2>&1
 	[ $? -eq 1 ] && [ "$(first_report v.out | sed 's/ .*//')" -gt 0 ] &&
 		grep -m1 '^group' v.out | grep -q 'ecall : x10/a0: '

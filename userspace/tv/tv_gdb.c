@@ -319,11 +319,72 @@ static double monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int tv_qemu_args(const struct tv_verify_opts *o, char *const *how, int n_how, char **args,
+		 int max)
+{
+	static char *const sys[] = { "-display", "none", "-bios", "none", "-monitor", "none",
+				     "-serial", "null" };
+	int n = 0;
+
+	if (max < 16 + 8 + n_how + o->n_args)
+		return -1;
+	args[n++] = (char *)o->qemu;
+	if (o->user) {
+		/* The layout of a reserved guest address space does not
+		 * depend on the host's (nor on a gdbstub). */
+		args[n++] = "-R";
+		args[n++] = TV_USER_RESERVE;
+		if (access(TV_USER_LD_PREFIX, F_OK) == 0) {
+			args[n++] = "-L";
+			args[n++] = TV_USER_LD_PREFIX;
+		}
+		for (int i = 0; i < n_how; i++)
+			args[n++] = how[i];
+		args[n++] = (char *)o->elf;
+		for (int i = 0; i < o->n_args; i++)
+			args[n++] = o->args[i];
+	} else {
+		args[n++] = "-M";
+		args[n++] = (char *)(o->machine ? o->machine : "virt");
+		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+			args[n++] = sys[i];
+		args[n++] = "-kernel";
+		args[n++] = (char *)o->elf;
+		for (int i = 0; i < n_how; i++)
+			args[n++] = how[i];
+	}
+	args[n] = NULL;
+	return n;
+}
+
+void tv_qemu_exec(const struct tv_verify_opts *o, char **args, bool quiet)
+{
+	if (quiet) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		/* Not left open: a user-mode guest's open() would get the
+		 * next descriptor, not the one it got when recorded. */
+		if (devnull >= 0 && devnull != 1) {
+			dup2(devnull, 1);
+			close(devnull);
+		}
+	}
+	if (o->user) {
+		static char *const no_env[] = { NULL };
+
+		execvpe(o->qemu, args, no_env);
+	} else {
+		execvp(o->qemu, args);
+	}
+	_exit(127);
+}
+
 static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 {
 	char portarg[128];
-	char *args[24 + 64];
-	int n = 0;
+	char *args[32 + 64];
+	char *how[3];
+	int n_how = 0;
 	double give_up;
 	useconds_t pause = 1000;
 
@@ -333,61 +394,22 @@ static int start_qemu(struct gdb *g, const struct tv_verify_opts *o)
 		return -1;
 	if (o->n_args > 64)
 		return gerr(g, "more than 64 program arguments");
-	args[n++] = (char *)o->qemu;
 	if (o->user) {
 		snprintf(portarg, sizeof(portarg), "%s", g->sock_path);
-		/* As rvperf tv record runs it: the layout of a reserved
-		 * guest address space does not depend on the host's. */
-		args[n++] = "-R";
-		args[n++] = TV_USER_RESERVE;
-		if (access(TV_USER_LD_PREFIX, F_OK) == 0) {
-			args[n++] = "-L";
-			args[n++] = TV_USER_LD_PREFIX;
-		}
-		args[n++] = "-g";
-		args[n++] = portarg;
-		args[n++] = (char *)o->elf;
-		for (int i = 0; i < o->n_args; i++)
-			args[n++] = o->args[i];
+		how[n_how++] = "-g";
 	} else {
 		snprintf(portarg, sizeof(portarg), "unix:%s,server=on,wait=off", g->sock_path);
-		args[n++] = "-M";
-		args[n++] = (char *)(o->machine ? o->machine : "virt");
-		args[n++] = "-display";
-		args[n++] = "none";
-		args[n++] = "-bios";
-		args[n++] = "none";
-		args[n++] = "-kernel";
-		args[n++] = (char *)o->elf;
-		args[n++] = "-monitor";
-		args[n++] = "none";
-		args[n++] = "-serial";
-		args[n++] = "null";
-		args[n++] = "-S";
-		args[n++] = "-gdb";
-		args[n++] = portarg;
+		how[n_how++] = "-S";
+		how[n_how++] = "-gdb";
 	}
-	args[n] = NULL;
+	how[n_how++] = portarg;
+	if (tv_qemu_args(o, how, n_how, args, (int)(sizeof(args) / sizeof(args[0]))) < 0)
+		return gerr(g, "too many program arguments");
 	g->pid = fork();
 	if (g->pid < 0)
 		return gerr(g, "fork: %s", strerror(errno));
-	if (g->pid == 0) {
-		int devnull = open("/dev/null", 1);
-
-		/* The program's own output would mix with the report. */
-		if (o->user && devnull >= 0)
-			dup2(devnull, 1);
-		if (o->user) {
-			/* The environment is on the guest's stack: the same
-			 * (empty) one as rvperf tv record gives. */
-			static char *const no_env[] = { NULL };
-
-			execvpe(o->qemu, args, no_env);
-		} else {
-			execvp(o->qemu, args);
-		}
-		_exit(127);
-	}
+	if (g->pid == 0)
+		tv_qemu_exec(o, args, o->user);
 	/*
 	 * Connect when QEMU listens.  A QEMU that starts slowly on a busy
 	 * machine is waited for while it lives (up to TV_GDB_START_SECONDS);

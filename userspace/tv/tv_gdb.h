@@ -54,6 +54,24 @@ struct tv_verify_result {
 	char error[200];
 };
 
+/*
+ * QEMU's command line for verify, as rvperf tv record runs it (user mode:
+ * -R, -L; system mode: the machine without firmware, display, monitor or
+ * serial), with HOW (how verify talks to it: a gdbstub's, a plugin's
+ * options) before the program in user mode, at the end in system mode.
+ * Fills ARGS (NULL-terminated); -1 when MAX entries are too few.
+ */
+int tv_qemu_args(const struct tv_verify_opts *o, char *const *how, int n_how, char **args,
+		 int max);
+/*
+ * In a child: runs QEMU with ARGS (user mode: the empty environment
+ * rvperf tv record gives, on the guest's stack), its standard output to
+ * /dev/null when QUIET (the program's output would mix with the report).
+ * Exits 127 when QEMU cannot run.
+ */
+__attribute__((noreturn)) void tv_qemu_exec(const struct tv_verify_opts *o, char **args,
+					    bool quiet);
+
 /* 0: no divergence, 1: divergences, -1: could not run (res->error). */
 int tv_verify(const uint8_t *trace, size_t len, const struct tv_verify_opts *o,
 	      struct tv_verify_result *res);

@@ -40,42 +40,6 @@ const char *tv_vrec_what_text(unsigned int what)
 	}
 }
 
-/* QEMU's command line: as the gdbstub path and rvperf tv record run it. */
-static int qemu_args(const struct tv_verify_opts *o, const char *plugin_arg, char **args,
-		     int max)
-{
-	int n = 0;
-
-	args[n++] = (char *)o->qemu;
-	if (o->user) {
-		args[n++] = "-R";
-		args[n++] = TV_USER_RESERVE;
-		if (access(TV_USER_LD_PREFIX, F_OK) == 0) {
-			args[n++] = "-L";
-			args[n++] = TV_USER_LD_PREFIX;
-		}
-		args[n++] = "-plugin";
-		args[n++] = (char *)plugin_arg;
-		args[n++] = (char *)o->elf;
-		for (int i = 0; i < o->n_args && n < max - 1; i++)
-			args[n++] = o->args[i];
-	} else {
-		static char *const sys[] = { "-display", "none", "-bios", "none", "-monitor",
-					     "none", "-serial", "null" };
-
-		args[n++] = "-M";
-		args[n++] = (char *)(o->machine ? o->machine : "virt");
-		for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
-			args[n++] = sys[i];
-		args[n++] = "-kernel";
-		args[n++] = (char *)o->elf;
-		args[n++] = "-plugin";
-		args[n++] = (char *)plugin_arg;
-	}
-	args[n] = NULL;
-	return n;
-}
-
 /* In the child: FD moved up out of a guest's reach, kept over exec. */
 static int lift_fd(int fd)
 {
@@ -84,26 +48,6 @@ static int lift_fd(int fd)
 	if (high < 0)
 		_exit(127);
 	return high;
-}
-
-static void exec_qemu(const struct tv_verify_opts *o, char **args)
-{
-	int devnull = open("/dev/null", O_RDWR);
-
-	/* The program's output would mix with the report (as on the
-	 * gdbstub path); QEMU's own messages go to stderr. */
-	if (devnull >= 0)
-		dup2(devnull, 1);
-	if (o->user) {
-		/* The guest's environment is on its stack: the same (empty)
-		 * one as rvperf tv record gives. */
-		static char *const no_env[] = { NULL };
-
-		execvpe(o->qemu, args, no_env);
-	} else {
-		execvp(o->qemu, args);
-	}
-	_exit(127);
 }
 
 bool tv_verify_plugin_probe(const char *plugin, const struct tv_verify_opts *o)
@@ -127,11 +71,16 @@ bool tv_verify_plugin_probe(const char *plugin, const struct tv_verify_opts *o)
 
 		/* QEMU's complaints (no -plugin option, a plugin it refuses)
 		 * are the answer "no", not the user's concern. */
-		if (devnull >= 0)
+		if (devnull > 2) {
 			dup2(devnull, 2);
+			close(devnull);
+		}
+		char *how[2] = { "-plugin", arg };
+
 		snprintf(arg, sizeof(arg), "%s,probe=%d", plugin, fd);
-		qemu_args(o, arg, args, (int)(sizeof(args) / sizeof(args[0])));
-		exec_qemu(o, args);
+		if (tv_qemu_args(o, how, 2, args, (int)(sizeof(args) / sizeof(args[0]))) < 0)
+			_exit(127);
+		tv_qemu_exec(o, args, true);
 	}
 	close(p[1]);
 	for (;;) {
@@ -206,6 +155,7 @@ int tv_verify_plugin(int trace_fd, const char *plugin, const struct tv_verify_op
 	}
 	if (pid == 0) {
 		int tfd = lift_fd(trace_fd), rfd = lift_fd(p[1]);
+		char *how[2] = { "-plugin", arg };
 
 		if (trace_fd > 2)
 			close(trace_fd);
@@ -214,8 +164,12 @@ int tv_verify_plugin(int trace_fd, const char *plugin, const struct tv_verify_op
 		if (trace_fd == 0) {
 			int devnull = open("/dev/null", O_RDONLY);
 
-			if (devnull >= 0)
+			/* Not left open: the guest's open()s get the
+			 * descriptors they got when recorded. */
+			if (devnull > 0) {
 				dup2(devnull, 0);
+				close(devnull);
+			}
 		}
 		snprintf(arg, sizeof(arg),
 			 "%s,verify=%d,report=%d,xlen=%u,flen=%u,mlen=%u,absent=%u,max=%llu,"
@@ -226,8 +180,9 @@ int tv_verify_plugin(int trace_fd, const char *plugin, const struct tv_verify_op
 			 o->mode == TV_LENIENT ? "lenient" : "strict",
 			 *nondet ? ",nondet=" : "", nondet,
 			 *nondet && o->user ? ",inputs=user" : "");
-		qemu_args(o, arg, args, (int)(sizeof(args) / sizeof(args[0])));
-		exec_qemu(o, args);
+		if (tv_qemu_args(o, how, 2, args, (int)(sizeof(args) / sizeof(args[0]))) < 0)
+			_exit(127);
+		tv_qemu_exec(o, args, true);
 	}
 	close(p[1]);
 	for (;;) {
