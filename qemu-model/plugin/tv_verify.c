@@ -36,6 +36,20 @@
 #include "userspace/tv/tv.h"
 #include "userspace/tv/tv_verify_plugin.h"
 
+/*
+ * A translated instruction as the verifier keeps it: what it may write,
+ * found once when QEMU translates it, not each time it runs.
+ */
+struct vinsn {
+	struct insn_desc d;
+	uint16_t csr_rd;	/* a CSR read's destination GPR, 0: not one */
+	uint16_t csr_read;	/* the CSR it reads */
+	uint16_t load_rd;	/* an integer load's destination GPR, 0: not one */
+	uint8_t load_bytes;	/* its access */
+	bool load_signed;
+	bool amo;		/* an AMO (not lr/sc) */
+};
+
 /* Memory accesses of one instruction kept for the comparison. */
 #define MAX_ACCESSES 8
 struct access {
@@ -55,7 +69,7 @@ static struct {
 	struct tv_group grp;
 	struct tv_shadow sh;
 	/* The instruction running now and its group, compared at the next. */
-	const struct insn_desc *cur;
+	const struct vinsn *cur;
 	uint64_t cur_group, cur_offset;
 	struct access acc[MAX_ACCESSES];
 	unsigned int n_acc;
@@ -73,6 +87,8 @@ static struct {
 	uint8_t reg_compared[TV_NREGS / 8];
 	uint8_t reg_nondet[TV_NREGS / 8];	/* declared non-deterministic */
 	bool mem_compared;	/* memory present, not declared as a whole */
+	bool pc_compared, eaddr_compared;	/* the same for pc, addresses */
+	bool any_reg_nondet;	/* some register declared non-deterministic */
 	struct qemu_plugin_register *handle[TV_NREGS];
 	uint8_t reg_size[TV_NREGS];
 	struct qemu_plugin_register *priv_handle;
@@ -226,7 +242,7 @@ static bool is_amo(uint32_t insn)
  */
 static bool read_mem(const struct tv_elem_ref *e, uint64_t *val)
 {
-	for (unsigned int i = v.n_acc; i-- > 0 && !is_amo(v.sh.insn);) {
+	for (unsigned int i = v.cur->amo ? 0 : v.n_acc; i-- > 0;) {
 		if (v.acc[i].vaddr == e->addr && v.acc[i].size == e->size) {
 			*val = v.acc[i].value;
 			return true;
@@ -306,14 +322,6 @@ static void check(const struct tv_elem_ref *e, uint64_t next_pc)
 		ref_set(e, sv);
 }
 
-static bool touched_reg(uint16_t reg)
-{
-	for (size_t i = 0; i < v.sh.n_touched; i++)
-		if (v.sh.touched[i].kind == TV_K_REG && v.sh.touched[i].reg == reg)
-			return true;
-	return false;
-}
-
 static bool touched_mem(uint64_t addr, unsigned int size)
 {
 	for (size_t i = 0; i < v.sh.n_touched; i++) {
@@ -337,14 +345,37 @@ static uint16_t input_reg(void)
 
 	if (v.syscall_input)
 		return TV_REG_GPR(10);
-	if (tv_insn_reads_csr(v.sh.insn, &rd, &csr) && csr < TV_NREGS &&
-	    (v.reg_nondet[csr / 8] & (1u << (csr % 8))))
-		return TV_REG_GPR(rd);
+	(void)csr;
+	if (v.cur->csr_rd && (v.reg_nondet[v.cur->csr_read / 8] & (1u << (v.cur->csr_read % 8))))
+		return v.cur->csr_rd;
 	if (v.n_acc && !v.acc[0].store && v.nondet.n_mem &&
 	    tv_nondet_mem(&v.nondet, v.acc[0].vaddr, v.acc[0].size) &&
 	    (rd = tv_insn_load_dest(v.sh.insn, v.sh.cfg.xlen)))
 		return (uint16_t)rd;
 	return NO_REG;
+}
+
+/*
+ * QEMU's value of REG after the instruction.  An integer load's
+ * destination is what its memory callback saw, extended as the load does:
+ * QEMU wrote that there, and asking QEMU for a register costs more than
+ * the rest of the comparison (a lookup of the CPU's class each time).
+ */
+static bool ref_reg(uint16_t reg, uint64_t *val)
+{
+	const struct vinsn *vi = v.cur;
+
+	if (reg == vi->load_rd && v.n_acc == 1 && !v.acc[0].store &&
+	    v.acc[0].size == vi->load_bytes) {
+		uint64_t x = v.acc[0].value;
+		unsigned int sh = 64 - 8 * vi->load_bytes;
+
+		if (vi->load_signed && sh)
+			x = (uint64_t)((int64_t)(x << sh) >> sh);
+		*val = v.sh.cfg.xlen == 32 ? x & 0xffffffffull : x;
+		return true;
+	}
+	return read_reg(reg, val);
 }
 
 /* check() for a register, without the general calls (the common case). */
@@ -362,7 +393,7 @@ static void check_reg(uint16_t reg, uint64_t next_pc)
 			write_reg(reg, sv);
 		return;
 	}
-	if (!(v.reg_compared[reg / 8] & (1u << (reg % 8))) || !read_reg(reg, &rv) || sv == rv)
+	if (!(v.reg_compared[reg / 8] & (1u << (reg % 8))) || !ref_reg(reg, &rv) || sv == rv)
 		return;
 	report(&e, true, sv, true, rv, TV_VWHAT_NONE);
 	if (v.resync_reference)
@@ -404,28 +435,35 @@ static bool qemu_took_interrupt(uint64_t next_pc)
 /* The current group's instruction retired and QEMU is at NEXT_PC. */
 static void compare_retired(uint64_t next_pc)
 {
-	const struct insn_desc *d = v.cur;
+	const struct insn_desc *d = &v.cur->d;
 	struct tv_shadow *sh = &v.sh;
-	struct tv_elem_ref pc = { .kind = TV_K_PC };
-	bool pc_said = false;
+	bool pc_said = false, dest_said = !d->dest, csr_said = d->csr == 0xffff,
+	     fcsr_said = !(d->flags & INSN_FP);
 
 	/*
 	 * QEMU took an interrupt after it: what the instruction did is
 	 * compared without what the interrupt changed, and the trace's next
 	 * group must be that interrupt (take_group()).
 	 */
-	v.qemu_irq = qemu_took_interrupt(next_pc);
+	v.qemu_irq = v.system && qemu_took_interrupt(next_pc);
 	v.input = input_reg();
 	for (size_t i = 0; i < sh->n_touched; i++) {
 		const struct tv_elem_ref *e = &sh->touched[i];
 
 		switch (e->kind) {
 		case TV_K_PC:
+			/* check() without the general calls. */
 			pc_said = true;
-			if (!v.qemu_irq)
-				check(e, next_pc);
+			if (!v.qemu_irq && v.pc_compared && (sh->known & TV_EL_PC) &&
+			    sh->pc != next_pc) {
+				report(e, true, sh->pc, true, next_pc, TV_VWHAT_NONE);
+				sh->pc = next_pc;	/* see the head comment */
+			}
 			break;
 		case TV_K_REG:
+			dest_said |= e->reg == d->dest;
+			csr_said |= e->reg == d->csr;
+			fcsr_said |= e->reg == 0x003;
 			if (!v.qemu_irq || !trap_csr(e->reg))
 				check_reg(e->reg, next_pc);
 			break;
@@ -449,7 +487,7 @@ static void compare_retired(uint64_t next_pc)
 			break;
 		case TV_K_EADDR:
 			/* The address of QEMU's first access. */
-			if (v.n_acc && compared(e) && sh->eaddr != v.acc[0].vaddr)
+			if (v.n_acc && v.eaddr_compared && sh->eaddr != v.acc[0].vaddr)
 				report(e, true, sh->eaddr, true, v.acc[0].vaddr, TV_VWHAT_NONE);
 			break;
 		default:
@@ -460,14 +498,17 @@ static void compare_retired(uint64_t next_pc)
 	 * A group without its next pc (the last one of a recording that
 	 * stopped at it): the trace goes on from where QEMU went.
 	 */
-	if (!pc_said)
+	if (!pc_said) {
+		struct tv_elem_ref pc = { .kind = TV_K_PC };
+
 		tv_shadow_set(sh, &pc, next_pc);
+	}
 	/* What the instruction writes, where the group says nothing. */
-	if (d->dest && !touched_reg(d->dest))
+	if (!dest_said)
 		check_reg(d->dest, next_pc);
-	if (d->csr != 0xffff && !touched_reg(d->csr) && !(v.qemu_irq && trap_csr(d->csr)))
+	if (!csr_said && !(v.qemu_irq && trap_csr(d->csr)))
 		check_reg(d->csr, next_pc);
-	if ((d->flags & INSN_FP) && !touched_reg(0x003))
+	if (!fcsr_said)
 		check_reg(0x003, next_pc);
 	/* A store QEMU made where the trace has none. */
 	for (unsigned int i = 0; i < v.n_acc; i++) {
@@ -475,7 +516,7 @@ static void compare_retired(uint64_t next_pc)
 		struct tv_elem_ref e = { .kind = TV_K_MEM, .addr = a->vaddr, .size = a->size };
 		uint64_t sv;
 
-		if (a->store && !is_amo(sh->insn) && !touched_mem(a->vaddr, a->size) && compared(&e) &&
+		if (a->store && !v.cur->amo && !touched_mem(a->vaddr, a->size) && compared(&e) &&
 		    tv_shadow_get(sh, &e, &sv) && sv != a->value) {
 			report(&e, true, sv, true, a->value, TV_VWHAT_NONE);
 			if (v.resync_reference)
@@ -597,9 +638,10 @@ static void syscall_inputs(void)
 		input_mem(arg[buf_arg], len);
 }
 
-/* QEMU is about to run D: the trace's next instruction group. */
-static void take_group(const struct insn_desc *d)
+/* QEMU is about to run VI: the trace's next instruction group. */
+static void take_group(const struct vinsn *vi)
 {
+	const struct insn_desc *d = &vi->d;
 	struct tv_shadow *sh = &v.sh;
 	enum tv_status st;
 
@@ -634,7 +676,7 @@ static void take_group(const struct insn_desc *d)
 		report(&e, true, sh->insn, true, d->word, TV_VWHAT_NONE);
 	}
 	/* Non-deterministic state the trace knows goes into QEMU first. */
-	for (size_t i = 0; i < sh->n_touched; i++) {
+	for (size_t i = 0; v.any_reg_nondet && i < sh->n_touched; i++) {
 		const struct tv_elem_ref *e = &sh->touched[i];
 		uint64_t sv;
 
@@ -642,7 +684,7 @@ static void take_group(const struct insn_desc *d)
 		    (v.reg_nondet[e->reg / 8] & (1u << (e->reg % 8))) && tv_shadow_get(sh, e, &sv))
 			write_reg(e->reg, sv);
 	}
-	v.cur = d;
+	v.cur = vi;
 	v.n_acc = 0;
 	v.syscall_input = false;
 	if (v.user_inputs && !v.system) {
@@ -657,13 +699,13 @@ static void take_group(const struct insn_desc *d)
 
 static void insn_exec(unsigned int vcpu_index, void *udata)
 {
-	const struct insn_desc *d = udata;
+	const struct vinsn *vi = udata;
 
 	if (vcpu_index != 0 || v.done)
 		return;
 	if (v.cur)
-		compare_retired(d->pc);
-	take_group(d);
+		compare_retired(vi->d.pc);
+	take_group(vi);
 }
 
 static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -688,6 +730,35 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 		 : shift == 2 ? mv.data.u32 : mv.data.u64;
 }
 
+/* What the verifier needs of an instruction beyond tv_insn_describe(). */
+static void describe_more(struct vinsn *vi)
+{
+	uint32_t i = vi->d.word;
+	unsigned int rd, csr, xlen = v.sh.cfg.xlen;
+	uint16_t dest = tv_insn_load_dest(i, xlen);
+
+	if (tv_insn_reads_csr(i, &rd, &csr) && csr < TV_NREGS) {
+		vi->csr_rd = TV_REG_GPR(rd);
+		vi->csr_read = (uint16_t)csr;
+	}
+	vi->amo = is_amo(i);
+	if (!TV_REG_IS_GPR(dest))
+		return;
+	vi->load_rd = dest;
+	if ((i & 3) == 3) {
+		unsigned int f3 = i >> 12 & 7;	/* lb lh lw ld lbu lhu lwu */
+
+		vi->load_bytes = (uint8_t)(1u << (f3 & 3));
+		vi->load_signed = f3 < 4;
+		if (f3 == 7)
+			vi->load_rd = 0;	/* no such load */
+	} else {
+		/* c.lw, c.lwsp; c.ld, c.ldsp (RV64) */
+		vi->load_bytes = (i >> 13 & 7) == 2 ? 4 : 8;
+		vi->load_signed = true;
+	}
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -696,10 +767,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 		/* Kept for the life of the run: QEMU may run the block again. */
-		struct insn_desc *d = calloc(1, sizeof(*d));
+		struct vinsn *vi = calloc(1, sizeof(*vi));
+		struct insn_desc *d = vi ? &vi->d : NULL;
 		uint8_t b[4] = { 0 };
 
-		if (!d)
+		if (!vi)
 			return;
 		d->pc = qemu_plugin_insn_vaddr(insn);
 		d->len = (uint8_t)qemu_plugin_insn_size(insn);
@@ -708,7 +780,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (d->len == 2)
 			d->word &= 0xffff;
 		tv_insn_describe(d, v.sh.cfg.xlen);
-		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, QEMU_PLUGIN_CB_RW_REGS, d);
+		describe_more(vi);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, QEMU_PLUGIN_CB_RW_REGS, vi);
 		qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, NULL);
 	}
@@ -856,6 +929,14 @@ int tv_verify_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, ch
 			v.reg_nondet[r / 8] |= (uint8_t)(1u << (r % 8));
 	}
 	v.mem_compared = !(cfg.absent & TV_EL_MEM) && !(v.nondet.classes & TV_EL_MEM);
+	{
+		struct tv_elem_ref pc = { .kind = TV_K_PC }, ea = { .kind = TV_K_EADDR };
+
+		v.pc_compared = !(cfg.absent & TV_EL_PC) && !tv_nondet_has(&v.nondet, &pc);
+		v.eaddr_compared = !(cfg.absent & TV_EL_EADDR) && !tv_nondet_has(&v.nondet, &ea);
+	}
+	for (unsigned int r = 0; r < TV_NREGS / 8; r++)
+		v.any_reg_nondet |= v.reg_nondet[r] != 0;
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -108,6 +108,13 @@ if [ -x "$qu" ]; then
 	ok $? "user mode: a partial trace recorded by QEMU 7.2 verifies on 10.2: no divergence ($(tail -n 1 v.out))"
 	# The program's path is on its stack: verify runs it as recorded.
 	mutations u.tv "$qu" ./user 3000 "reg mem pc" --user
+	# A load's destination (compared with the value QEMU's memory
+	# callback saw, not read back from QEMU).
+	load=$("$rvperf" tv dump u.tv | awk '/^group [0-9]+ at byte/ { g = $2; sub(":", "", g) }
+		/^group/ && g >= 3500 && / (c\.)?l[bhwd]u? / { print g; exit }')
+	[ -n "$load" ] && mutations u.tv "$qu" ./user "$load" "reg" --user
+	[ -n "$load" ] && [ "$(first_report "$tmp/v.out" | cut -d' ' -f1)" = "$load" ]
+	ok $? "user mode: the changed register was the load's ($load)"
 	mutations ub72.tv "$qu" ./ub 1000 "pc" --user
 	cd "$OLDPWD" || exit 1
 else
