@@ -360,6 +360,45 @@ static long compare_decoders(const struct tv_buf *b, const struct tv_config *cfg
 	return groups;
 }
 
+/*
+ * Memory responses not right after their request (late: strict mode's
+ * error, lenient mode's forgiveness) and with no request in the group,
+ * among well-formed groups, in the middle of a buffer where the decoder's
+ * fast path runs: it must leave them to the general path.
+ */
+static void late_responses(void)
+{
+	static const enum tv_mode modes[] = { TV_STRICT, TV_LENIENT };
+	struct tv_config cfg;
+
+	tv_config_default(&cfg);
+	for (size_t m = 0; m < 2; m++) {
+		struct tv_buf b = { 0 };
+		unsigned long errors;
+		long groups;
+
+		for (unsigned int i = 0; i < 300; i++) {
+			tv_enc_op(&b, TV_OP_BEGIN_GROUP);
+			tv_enc_insn(&b, 0x00053503);	/* ld a0,0(a0) */
+			if (i % 3 != 2)
+				tv_enc_mem_req(&b, &cfg, 0x1000 + 8 * i, TV_MEM_LOAD, 3, 0);
+			if (i % 3 == 1)
+				tv_enc_full_reg(&b, &cfg, TV_REG_GPR(10), i);	/* late */
+			if (i % 3 != 2)
+				tv_enc_mem_rsp(&b, 3, 0, true, i);
+			tv_enc_op(&b, TV_OP_INCR_PC);
+			if (i % 3 == 2)
+				tv_enc_mem_rsp(&b, 3, 0, true, i);	/* no request */
+			tv_enc_op(&b, TV_OP_END_GROUP);
+		}
+		groups = compare_decoders(&b, &cfg, modes[m], &errors);
+		tap_ok(groups > 0 && (modes[m] == TV_LENIENT || errors >= 100),
+		       "%s: late and orphan memory responses decode alike whole and byte by byte "
+		       "(%ld groups, %lu errors)", m ? "lenient" : "strict", groups, errors);
+		tv_buf_free(&b);
+	}
+}
+
 /* ------------------------------------------------------------ listing */
 
 /* The listing of B, as rvperf tv dump writes it after its header line. */
@@ -540,6 +579,7 @@ int main(int argc, char **argv)
 	if (!dir) {
 		formatter();
 		pc_relative();
+		late_responses();
 	}
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		const struct trace_kind *kind = &kinds[k];

@@ -754,6 +754,41 @@ again:
 						       .value = load_le64(q + 2) & field_mask[nb] };
 				p += 2 + nb;
 				break;
+			case TV_OP_MEM_REQ: {
+				unsigned int na = tv_mlen_bytes(&d->cfg), b = q[1 + na];
+
+				id = b & 0xf;
+				nb = b >> 4;
+				if (id > TV_MEM_FETCH || nb > 3)
+					goto general;
+				*f = (struct tv_item){ .op = TV_OP_MEM_REQ, .id = (uint8_t)id,
+						       .size = (uint8_t)nb, .offset = d->base + p,
+						       .value = w & field_mask[na],
+						       .has_data = tv_mem_req_has_data(id) };
+				if (f->has_data)
+					f->data = load_le64(q + 2 + na) & field_mask[1u << nb];
+				p += 2 + na + (f->has_data ? 1u << nb : 0);
+				req_i = (long)n;
+				break;
+			}
+			case TV_OP_MEM_RSP: {
+				const struct tv_item *req = &d->items[req_i < 0 ? 0 : req_i];
+				unsigned int b = q[1];
+
+				/* Anything but a response right after its request. */
+				if (req_i < 0 || (size_t)req_i + 1 != n || (b & 0xf) > 3 ||
+				    ((b >> 4) > 1 && d->mode == TV_STRICT))
+					goto general;
+				nb = b & 0xf;
+				*f = (struct tv_item){ .op = TV_OP_MEM_RSP, .id = req->id,
+						       .size = (uint8_t)nb, .result = (uint8_t)(b >> 4),
+						       .offset = d->base + p,
+						       .has_data = tv_mem_rsp_has_data(req->id) };
+				if (f->has_data)
+					f->data = load_le64(q + 2) & field_mask[1u << nb];
+				p += 2 + (f->has_data ? 1u << nb : 0);
+				break;
+			}
 			case TV_OP_END_GROUP:
 				if (!grouped)
 					goto general;
