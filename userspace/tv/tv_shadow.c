@@ -442,16 +442,26 @@ void tv_shadow_apply(struct tv_shadow *s, const struct tv_group *g)
 	}
 	if (req)
 		apply_mem(s, req, NULL);
-	/* Increment pc: by the group's instruction, unless pc was given. */
+	/* Increment pc: by the group's instruction, unless pc was given.
+	 * Nearly every group: set and touched without the general calls. */
 	if (incr_pc && !new_pc && ilen) {
 		uint64_t mask = s->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
+		struct tv_elem_ref e = { .kind = TV_K_PC };
 
-		set_touch(s, TV_K_PC, 0, 0, 0, (s->pc + ilen) & mask);
+		s->pc = (s->pc + ilen) & mask;
+		s->known |= TV_EL_PC;
+		if (s->n_touched < s->touched_cap)
+			s->touched[s->n_touched++] = e;
+		else
+			tv_shadow_touch(s, &e);
 	}
 	if (g->has_insn) {
 		struct tv_elem_ref e = { .kind = TV_K_INSN };
 
-		tv_shadow_touch(s, &e);
+		if (s->n_touched < s->touched_cap)
+			s->touched[s->n_touched++] = e;
+		else
+			tv_shadow_touch(s, &e);
 	}
 }
 
