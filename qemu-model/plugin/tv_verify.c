@@ -187,6 +187,12 @@ static bool read_reg(uint16_t addr, uint64_t *val)
 	if (n <= 0)
 		return false;
 	v.reg_size[addr] = (uint8_t)(n > 8 ? 8 : n);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n == 8) {
+		memcpy(val, v.buf->data, 8);	/* QEMU's bytes are the target's: little-endian */
+		return true;
+	}
+#endif
 	*val = 0;
 	for (int i = 0; i < n && i < 8; i++)
 		*val |= (uint64_t)v.buf->data[i] << (8 * i);
