@@ -101,6 +101,9 @@ static struct {
 	uint64_t last[TV_NREGS];
 	bool have_last[TV_NREGS];
 	uint64_t last_priv;
+	/* The open group's loads (mem_access()): how many, the last value. */
+	unsigned int loads, load_bytes;
+	uint64_t load_data;
 	struct rvp_gbytearray *rbuf;
 	qemu_plugin_insn_data_v1_t insn_data_v1;
 	qemu_plugin_insn_data_v3_t insn_data_v3;
@@ -119,7 +122,7 @@ static bool read_reg(struct qemu_plugin_register *h, uint64_t *v)
 
 	if (!h || !tv.rbuf)
 		return false;
-	g_byte_array_set_size(tv.rbuf, 0);
+	tv.rbuf->len = 0;	/* what g_byte_array_set_size(0) does, without the call */
 	n = qemu_plugin_read_register(h, tv.rbuf);
 	if (n <= 0)
 		return false;
@@ -129,18 +132,22 @@ static bool read_reg(struct qemu_plugin_register *h, uint64_t *v)
 	return true;
 }
 
-/* A full-register item when ADDR changed since it was last written. */
-static void note_reg(uint16_t addr)
+/* A full-register item when ADDR, now V, changed since it was last written. */
+static void note_value(uint16_t addr, uint64_t v)
 {
-	uint64_t v;
-
-	if (addr >= TV_NREGS || !read_reg(tv.handle[addr], &v))
-		return;
 	if (tv.have_last[addr] && tv.last[addr] == v)
 		return;
 	tv.last[addr] = v;
 	tv.have_last[addr] = true;
 	tv_enc_full_reg(&tv.buf, &tv.cfg, addr, v);
+}
+
+static void note_reg(uint16_t addr)
+{
+	uint64_t v;
+
+	if (addr < TV_NREGS && read_reg(tv.handle[addr], &v))
+		note_value(addr, v);
 }
 
 /* Returns whether the privilege mode changed. */
@@ -274,6 +281,10 @@ static void close_group(uint64_t next_pc)
 		if (d->flags & INSN_ALL_GPRS) {
 			for (int r = 1; r < 32; r++)
 				note_reg(TV_REG_GPR(r));
+		} else if (d->dest && d->dest == d->load_rd && tv.loads == 1 &&
+			   tv.load_bytes == d->load_bytes) {
+			/* Not asked of QEMU: its memory callback saw the value. */
+			note_value(d->dest, tv_load_value(d, tv.load_data, tv.cfg.xlen));
 		} else if (d->dest) {
 			note_reg(d->dest);
 		}
@@ -361,6 +372,7 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
 	tv_enc_insn(&tv.buf, d->word);
 	tv.cur = d;
+	tv.loads = 0;
 }
 
 /* NBYTES (4 or 8) little-endian bytes of V at P, in one store (a pc item
@@ -443,6 +455,9 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		} else {
 			tv_enc_mem_req(&tv.buf, &tv.cfg, vaddr, TV_MEM_LOAD, shift, 0);
 			tv_enc_mem_rsp(&tv.buf, shift, 0, true, data);
+			tv.loads++;
+			tv.load_data = data;
+			tv.load_bytes = 1u << shift;
 		}
 	}
 }
@@ -464,6 +479,29 @@ static uint32_t insn_word(const struct qemu_plugin_insn *insn)
 		memcpy(b, p, n);
 	}
 	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* D's load_* fields. */
+static void describe_load(struct insn_desc *d, unsigned int xlen)
+{
+	uint32_t i = d->word;
+	uint16_t dest = tv_insn_load_dest(i, xlen);
+
+	if (!TV_REG_IS_GPR(dest))
+		return;
+	if ((i & 3) == 3) {
+		unsigned int f3 = i >> 12 & 7;	/* lb lh lw ld lbu lhu lwu */
+
+		if (f3 == 7 || (f3 == 3 && xlen == 32) || (f3 == 6 && xlen == 32))
+			return;		/* no such load */
+		d->load_bytes = (uint8_t)(1u << (f3 & 3));
+		d->load_signed = f3 < 4;
+	} else {
+		/* c.lw, c.lwsp; c.ld, c.ldsp (RV64) */
+		d->load_bytes = (i >> 13 & 7) == 2 ? 4 : 8;
+		d->load_signed = true;
+	}
+	d->load_rd = dest;
 }
 
 /* Which registers an instruction can write (RV64GC). */
@@ -558,6 +596,7 @@ void tv_insn_describe(struct insn_desc *d, unsigned int xlen)
 	}
 	if (d->dest == TV_REG_GPR(0))
 		d->dest = 0;
+	describe_load(d, xlen);
 }
 
 /* Writes the running block's groups; ENDED: the run ended in it. */

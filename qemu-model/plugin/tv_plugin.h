@@ -18,6 +18,13 @@ struct insn_desc {
 	uint8_t flags;		/* INSN_* */
 	uint16_t dest;		/* register address it may write, 0: none */
 	uint16_t csr;		/* CSR a CSR instruction names, or 0xffff */
+	/* An integer load: its destination GPR (0: not one), the bytes it
+	 * reads and whether it sign-extends them.  What it writes there is
+	 * the value QEMU's memory callback sees, extended (tv_load_value()):
+	 * no register read is needed. */
+	uint16_t load_rd;
+	uint8_t load_bytes;
+	bool load_signed;
 };
 #define INSN_ALL_GPRS	1	/* ecall: the system call may write a0.. */
 #define INSN_FP		2	/* may set fflags */
@@ -28,8 +35,18 @@ struct insn_desc {
  * guest's open() shares QEMU's descriptors and gets the lowest free. */
 #define TV_PLUGIN_FD_MIN 512
 
-/* Fills D's dest, csr and flags from D->word (RV32/RV64 GC). */
+/* Fills D's dest, csr, flags and load_* from D->word (RV32/RV64 GC). */
 void tv_insn_describe(struct insn_desc *d, unsigned int xlen);
+
+/* What D, an integer load, wrote to its destination when it read VALUE. */
+static inline uint64_t tv_load_value(const struct insn_desc *d, uint64_t value, unsigned int xlen)
+{
+	unsigned int sh = 64 - 8 * d->load_bytes;
+
+	if (d->load_signed && sh)
+		value = (uint64_t)((int64_t)(value << sh) >> sh);
+	return xlen == 32 ? value & 0xffffffffull : value;
+}
 
 /*
  * Fills HANDLE[TV_NREGS] (by trace register address) and *PRIV with the

@@ -44,9 +44,6 @@ struct vinsn {
 	struct insn_desc d;
 	uint16_t csr_rd;	/* a CSR read's destination GPR, 0: not one */
 	uint16_t csr_read;	/* the CSR it reads */
-	uint16_t load_rd;	/* an integer load's destination GPR, 0: not one */
-	uint8_t load_bytes;	/* its access */
-	bool load_signed;
 	bool amo;		/* an AMO (not lr/sc) */
 };
 
@@ -371,14 +368,9 @@ static bool ref_reg(uint16_t reg, uint64_t *val)
 {
 	const struct vinsn *vi = v.cur;
 
-	if (reg == vi->load_rd && v.n_acc == 1 && !v.acc[0].store &&
-	    v.acc[0].size == vi->load_bytes) {
-		uint64_t x = v.acc[0].value;
-		unsigned int sh = 64 - 8 * vi->load_bytes;
-
-		if (vi->load_signed && sh)
-			x = (uint64_t)((int64_t)(x << sh) >> sh);
-		*val = v.sh.cfg.xlen == 32 ? x & 0xffffffffull : x;
+	if (reg == vi->d.load_rd && v.n_acc == 1 && !v.acc[0].store &&
+	    v.acc[0].size == vi->d.load_bytes) {
+		*val = tv_load_value(&vi->d, v.acc[0].value, v.sh.cfg.xlen);
 		return true;
 	}
 	return read_reg(reg, val);
@@ -740,29 +732,13 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 static void describe_more(struct vinsn *vi)
 {
 	uint32_t i = vi->d.word;
-	unsigned int rd, csr, xlen = v.sh.cfg.xlen;
-	uint16_t dest = tv_insn_load_dest(i, xlen);
+	unsigned int rd, csr;
 
 	if (tv_insn_reads_csr(i, &rd, &csr) && csr < TV_NREGS) {
 		vi->csr_rd = TV_REG_GPR(rd);
 		vi->csr_read = (uint16_t)csr;
 	}
 	vi->amo = is_amo(i);
-	if (!TV_REG_IS_GPR(dest))
-		return;
-	vi->load_rd = dest;
-	if ((i & 3) == 3) {
-		unsigned int f3 = i >> 12 & 7;	/* lb lh lw ld lbu lhu lwu */
-
-		vi->load_bytes = (uint8_t)(1u << (f3 & 3));
-		vi->load_signed = f3 < 4;
-		if (f3 == 7)
-			vi->load_rd = 0;	/* no such load */
-	} else {
-		/* c.lw, c.lwsp; c.ld, c.ldsp (RV64) */
-		vi->load_bytes = (i >> 13 & 7) == 2 ? 4 : 8;
-		vi->load_signed = true;
-	}
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

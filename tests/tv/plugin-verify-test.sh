@@ -116,6 +116,17 @@ if [ -x "$qu" ]; then
 	[ -n "$load" ] && [ "$(first_report "$tmp/v.out" | cut -d' ' -f1)" = "$load" ]
 	ok $? "user mode: the changed register was the load's ($load)"
 	mutations ub72.tv "$qu" ./ub 1000 "pc" --user
+	# A load's destination as the recorder and the verifier take it from
+	# the memory callback (extended as the load does), against QEMU's own
+	# registers through its gdbstub (a program without libc: no inputs).
+	"${cross}gcc" -nostdlib -nostartfiles -static -o ul "$OLDPWD/tests/tv/user-loads.S" || exit 1
+	: >v.out
+	"$rvperf" tv record --qemu "$qu" -o ul.tv -- ./ul >/dev/null &&
+		"$rvperf" tv dump ul.tv | grep -q 'x7/t2 *= 0xffffffff87654321' &&
+		"$rvperf" tv verify ul.tv --user --qemu "$qu" --elf ./ul --via gdbstub >v.out 2>&1 &&
+		"$rvperf" tv verify ul.tv --user --qemu "$qu" --elf ./ul --via plugin >>v.out 2>&1
+	ok $? "user mode: loads of every width and extension: the recorded destinations are QEMU's registers (gdbstub), and the plugin agrees"
+	[ $? -eq 0 ] || diag "$(head -n 3 v.out)"
 	cd "$OLDPWD" || exit 1
 else
 	ok 0 "user mode # SKIP no plugin-capable qemu-riscv64 at '$qu' (QEMU_USER_PLUGIN)"
