@@ -344,11 +344,10 @@ static bool touched_mem(uint64_t addr, unsigned int size)
 #define NO_REG 0xffff
 static uint16_t input_reg(void)
 {
-	unsigned int rd, csr;
+	unsigned int rd;
 
 	if (v.syscall_input)
 		return TV_REG_GPR(10);
-	(void)csr;
 	if (v.cur->csr_rd && (v.reg_nondet[v.cur->csr_read / 8] & (1u << (v.cur->csr_read % 8))))
 		return v.cur->csr_rd;
 	if (v.n_acc && !v.acc[0].store && v.nondet.n_mem &&
