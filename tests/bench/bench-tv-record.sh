@@ -159,7 +159,8 @@ rv=$(realpath "$rvperf")
 vrate() {	# vrate TRACE ARGS...: the summary line's instructions/s
 	"$rv" tv verify "$@" 2>/dev/null | tail -n 1 | sed -n 's/.*(\([0-9]*\) instructions\/s).*/\1/p'
 }
-qu=${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}
+# absolute: the runs below start in $tmp
+qu=$(realpath -m "${QEMU_USER_PLUGIN:-$O/qemu-rvperf/qemu-riscv64}")
 if [ -x "$qu" ] && dir=$(tests/userspace/realprogs/build.sh 2>/dev/null); then
 	cat "$(dirname "$dir")"/lua-5.4.4/src/*.c | head -c 20000 >"$tmp/in20k.txt"
 	cp "$dir/bzip2-static" "$tmp/bzip2"
