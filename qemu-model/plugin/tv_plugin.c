@@ -132,13 +132,40 @@ static bool read_reg(struct qemu_plugin_register *h, uint64_t *v)
 	return true;
 }
 
+/*
+ * N bytes at the end of the output, or NULL when it has no room for them
+ * (then the tv_enc_* calls grow it).  The items of every instruction are
+ * written through here without a call each.
+ */
+static inline uint8_t *room(size_t n)
+{
+	uint8_t *p;
+
+	if (tv.buf.len + n > tv.buf.cap)
+		return NULL;
+	p = tv.buf.data + tv.buf.len;
+	tv.buf.len += n;
+	return p;
+}
+
 /* A full-register item when ADDR, now V, changed since it was last written. */
 static void note_value(uint16_t addr, uint64_t v)
 {
+	uint8_t *p;
+
 	if (tv.have_last[addr] && tv.last[addr] == v)
 		return;
 	tv.last[addr] = v;
 	tv.have_last[addr] = true;
+	if (TV_REG_IS_GPR(addr) && tv.cfg.xlen == 64 && (p = room(11))) {
+		uint16_t a = htole16(addr);
+		uint64_t le = htole64(v);
+
+		p[0] = TV_OP_FULL_REG;
+		memcpy(p + 1, &a, 2);
+		memcpy(p + 3, &le, 8);
+		return;
+	}
 	tv_enc_full_reg(&tv.buf, &tv.cfg, addr, v);
 }
 
@@ -326,9 +353,17 @@ static void close_group(uint64_t next_pc)
 	} else if (jumped) {
 		tv_enc_addl(&tv.buf, &tv.cfg, TV_AS_PC, next_pc);
 	} else {
+		uint8_t *p = room(2);
+
+		if (p) {
+			p[0] = TV_OP_INCR_PC;
+			p[1] = TV_OP_END_GROUP;
+			goto ended;
+		}
 		tv_enc_op(&tv.buf, TV_OP_INCR_PC);
 	}
 	tv_enc_op(&tv.buf, TV_OP_END_GROUP);
+ended:
 	tv.cur = NULL;
 	if (tv.buf.len > (1u << 20))
 		flush();
@@ -362,6 +397,7 @@ static void start(uint64_t pc)
 static void insn_exec(unsigned int vcpu_index, void *udata)
 {
 	const struct insn_desc *d = udata;
+	uint8_t *p;
 
 	if (vcpu_index != 0)
 		return;
@@ -369,8 +405,21 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		close_group(d->pc);
 	else if (!tv.started)
 		start(d->pc);
-	tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
-	tv_enc_insn(&tv.buf, d->word);
+	p = room(6);
+	if (p) {
+		uint32_t le = htole32(d->word);
+
+		/* begin-group, then the instruction item (the 16-bit one is
+		 * two bytes shorter: the room taken back). */
+		p[0] = TV_OP_BEGIN_GROUP;
+		p[1] = (d->word & 3) != 3 ? TV_OP_INSN16 : TV_OP_INSN32;
+		memcpy(p + 2, &le, 4);
+		if ((d->word & 3) != 3)
+			tv.buf.len -= 2;
+	} else {
+		tv_enc_op(&tv.buf, TV_OP_BEGIN_GROUP);
+		tv_enc_insn(&tv.buf, d->word);
+	}
 	tv.cur = d;
 	tv.loads = 0;
 }
