@@ -19,9 +19,10 @@
 
 #define pr_fmt(fmt) "rvperf-ctr: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bitops.h>
 #include <linux/irqflags.h>
-#include <linux/moduleparam.h>
+#include <linux/log2.h>
 #include <linux/of.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -38,10 +39,6 @@
 #include "rvperf_ctr_logic.h"
 #include "rvperf_ctr_regs.h"
 
-/* Smcsrind's second and third indirect registers; not in every kernel. */
-#define RVCTR_CSR_SIREG2	0x152
-#define RVCTR_CSR_SIREG3	0x153
-
 #ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 #define RVCTR_LAYOUT		RVCTR_LAYOUT_DRAFT
 #define RVCTR_LAYOUT_NAME	"v0.1.4 draft"
@@ -51,15 +48,24 @@
 #else
 #define RVCTR_LAYOUT		RVCTR_LAYOUT_V1
 #define RVCTR_LAYOUT_NAME	"v1.0"
-#define RVCTR_CSR_CTL		RVP_CTR_V1_CSR_SCTRCTL
-#define RVCTR_CSR_STATUS	RVP_CTR_V1_CSR_SCTRSTATUS
-#define RVCTR_CSR_DEPTH		RVP_CTR_V1_CSR_SCTRDEPTH
+#define RVCTR_CSR_CTL		CSR_SCTRCTL
+#define RVCTR_CSR_STATUS	CSR_SCTRSTATUS
+#define RVCTR_CSR_DEPTH		CSR_SCTRDEPTH
 #define RVCTR_STATUS_FROZEN	RVP_CTR_V1_SCTRSTATUS_FROZEN
 #endif
 
 #define RVCTR_MAX_EVENTS	64
 #define RVCTR_STATUS_WRPTR	GENMASK(7, 0)
 #define RVCTR_INSN_ECALL	0x00000073
+
+#ifdef RVPERF_CTR_DEPTH_KNOBS
+/*
+ * rvperf's own driver only (its Makefile defines RVPERF_CTR_DEPTH_KNOBS):
+ * a depth below the hart's, for measurements, and a cap for perf tools that
+ * drop deeper stacks.  The upstream series has neither: a hart keeps the
+ * most entries it has.
+ */
+#include <linux/moduleparam.h>
 
 static unsigned int ctr_depth;
 module_param(ctr_depth, uint, 0644);
@@ -70,13 +76,15 @@ static bool ctr_depth_cap = IS_ENABLED(CONFIG_RVPERF_CTR_DEPTH_CAP);
 module_param(ctr_depth_cap, bool, 0444);
 MODULE_PARM_DESC(ctr_depth_cap,
 		 "Report at most 127 entries per sample (older perf tools drop deeper stacks)");
+#endif
 
 /* What one cpu records for and has read in the current interrupt. */
 struct rvctr_cpu {
 	struct perf_event *events[RVCTR_MAX_EVENTS];
 	unsigned int depth;	/* entries this hart keeps */
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 	unsigned int want;	/* the ctr_depth that gave it */
-	unsigned long depth_bits; /* the draft's DEPTH, kept in CTL */
+#endif
 	unsigned int users;	/* active branch events */
 	unsigned int cs_users;	/* of which call-stack (RAS emulation) */
 	/* a call-stack task whose records the frozen buffer still holds */
@@ -92,7 +100,7 @@ struct rvctr_cpu {
 
 static struct {
 	bool present;
-	unsigned int depth;		/* entries the boot hart kept at probe */
+	unsigned int depth;		/* the fewest entries a hart keeps */
 	u64 impl;			/* control bits the boot hart implements */
 	bool misp;			/* it implements ctrtarget.MISP */
 	struct rvctr_cpu __percpu *cpus;
@@ -142,10 +150,22 @@ static void rvctr_unfreeze(void)
 	csr_clear(RVCTR_CSR_STATUS, RVCTR_STATUS_FROZEN);
 }
 
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+/* The draft's DEPTH for @depth entries: a thermometer code in the CTL. */
+static unsigned long rvctr_draft_depth_bits(unsigned int depth)
+{
+	return depth ? ((1UL << ilog2(depth / 16)) - 1) <<
+		       RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT : 0;
+}
+#endif
+
 static void rvctr_write_ctl(struct rvctr_cpu *c, u64 ctl)
 {
-	csr_write(RVCTR_CSR_CTL, (unsigned long)(ctl & rvctr.impl) |
-		  c->depth_bits);
+	ctl &= rvctr.impl;
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	ctl |= rvctr_draft_depth_bits(c->depth);
+#endif
+	csr_write(RVCTR_CSR_CTL, (unsigned long)ctl);
 }
 
 /* Empties the buffer; the write pointer and FROZEN start again from 0. */
@@ -167,8 +187,8 @@ static void rvctr_read_entry(unsigned int i, struct rvctr_record *rec)
 {
 	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST + i);
 	rec->source = csr_read(CSR_SIREG);
-	rec->target = csr_read(RVCTR_CSR_SIREG2);
-	rec->data = csr_read(RVCTR_CSR_SIREG3);
+	rec->target = csr_read(CSR_SIREG2);
+	rec->data = csr_read(CSR_SIREG3);
 	rec->syscall = false;
 }
 
@@ -176,46 +196,33 @@ static void rvctr_write_entry(unsigned int i, const struct rvctr_record *rec)
 {
 	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST + i);
 	csr_write(CSR_SIREG, rec->source);
-	csr_write(RVCTR_CSR_SIREG2, rec->target);
-	csr_write(RVCTR_CSR_SIREG3, rec->data);
+	csr_write(CSR_SIREG2, rec->target);
+	csr_write(CSR_SIREG3, rec->data);
+}
+
+/* Asks the hart for @depth entries: whether it keeps that many now. */
+static bool rvctr_try_depth(unsigned int depth)
+{
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	csr_write(RVCTR_CSR_CTL, rvctr_draft_depth_bits(depth));
+	return rvctr_depth_decode(RVCTR_LAYOUT, csr_read(RVCTR_CSR_CTL)) == depth;
+#else
+	csr_write(RVCTR_CSR_DEPTH, ilog2(depth / 16));
+	return rvctr_depth_decode(RVCTR_LAYOUT, csr_read(RVCTR_CSR_DEPTH)) == depth;
+#endif
 }
 
 /*
  * Sets the hart's depth to the largest supported one not above @want (0:
- * no limit) and returns it, in entries; 0 when no encoding sticks.  The
- * draft keeps DEPTH in the control register: *@bits is what to keep there.
+ * no limit) and returns it, in entries; 0 when no encoding sticks.
  */
-static unsigned int rvctr_set_depth(unsigned int want, unsigned long *bits_out)
+static unsigned int rvctr_set_depth(unsigned int want)
 {
-	int enc;
+	unsigned int depth;
 
-	*bits_out = 0;
-	for (enc = 4; enc >= 0; enc--) {
-		unsigned int depth = 16U << enc;
-
-		if (want && depth > want)
-			continue;
-#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
-		{
-			/* a thermometer code: enc ones */
-			unsigned long bits = ((1UL << enc) - 1) <<
-					     RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
-
-			csr_write(RVCTR_CSR_CTL, bits);
-			bits = csr_read(RVCTR_CSR_CTL) &
-			       RVP_CTR_DRAFT_MCTRCONTROL_DEPTH;
-			if (rvctr_depth_decode(RVCTR_LAYOUT, bits) == depth) {
-				*bits_out = bits;
-				return depth;
-			}
-		}
-#else
-		csr_write(RVCTR_CSR_DEPTH, enc);
-		if (rvctr_depth_decode(RVCTR_LAYOUT,
-				       csr_read(RVCTR_CSR_DEPTH)) == depth)
+	for (depth = RVCTR_MAX_DEPTH; depth >= 16; depth /= 2)
+		if ((!want || depth <= want) && rvctr_try_depth(depth))
 			return depth;
-#endif
-	}
 	return 0;
 }
 
@@ -299,8 +306,8 @@ static bool rvctr_probe_misp(void)
 	bool misp;
 
 	csr_write(CSR_SISELECT, RVP_CTR_ISELECT_FIRST);
-	csr_write(RVCTR_CSR_SIREG2, RVP_CTRTARGET_MISP);
-	misp = csr_read(RVCTR_CSR_SIREG2) & RVP_CTRTARGET_MISP;
+	csr_write(CSR_SIREG2, RVP_CTRTARGET_MISP);
+	misp = csr_read(CSR_SIREG2) & RVP_CTRTARGET_MISP;
 	csr_write(CSR_SISELECT, sel);
 	rvctr_clear();
 	return misp;
@@ -320,7 +327,7 @@ static int rvctr_csr_probe(void)
 		return ret;
 	ret = rvctr_csr_write_safe(CSR_SISELECT, RVP_CTR_ISELECT_FIRST);
 	if (!ret)
-		ret = rvctr_csr_read_safe(RVCTR_CSR_SIREG3, &val);
+		ret = rvctr_csr_read_safe(CSR_SIREG3, &val);
 	csr_write(CSR_SISELECT, old);
 	return ret;
 }
@@ -342,13 +349,11 @@ int rvctr_probe(struct pmu *pmu)
 	preempt_disable();
 	ret = rvctr_csr_probe();
 	if (!ret) {
-		unsigned long bits;
-
 		/* Everything but S and U is optional: see what sticks. */
 		rvctr.impl = rvctr_probe_ctl(RVCTR_LAYOUT,
 					     rvctr_ctl_write_read, NULL);
 		csr_write(RVCTR_CSR_CTL, 0);
-		rvctr.depth = rvctr_set_depth(ctr_depth, &bits);
+		rvctr.depth = rvctr_set_depth(0);
 		if (!rvctr.depth || !rvctr.impl)
 			ret = -EIO;
 		else
@@ -374,10 +379,16 @@ int rvctr_probe(struct pmu *pmu)
 	pmu->sched_task = rvctr_sched_task;
 	pmu->task_ctx_cache = rvctr.task_cache;
 	rvctr.present = true;
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 	pr_info("CTR (%s layout): %u entries, %u per sample, control bits %#llx, MISP %s\n",
 		RVCTR_LAYOUT_NAME, rvctr.depth,
 		rvctr_depth_report(rvctr.depth, ctr_depth_cap), rvctr.impl,
 		rvctr.misp ? "yes" : "no");
+#else
+	pr_info("CTR (%s layout): %u entries, control bits %#llx, MISP %s\n",
+		RVCTR_LAYOUT_NAME, rvctr.depth, rvctr.impl,
+		rvctr.misp ? "yes" : "no");
+#endif
 	return 0;
 }
 
@@ -393,11 +404,22 @@ void rvctr_remove(struct pmu *pmu)
 }
 
 /**
- * rvctr_depth() - entries the harts keep
+ * rvctr_depth() - entries every hart keeps
  *
- * Return: the depth of the cpu this runs on, 0 without CTR.
+ * The smallest depth of the harts that came online, so that the number is
+ * the same whichever cpu asks, and no sample carries more.
+ *
+ * Return: the depth, 0 without CTR.
  */
 unsigned int rvctr_depth(void)
+{
+	return rvctr.present ? READ_ONCE(rvctr.depth) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rvctr_depth);
+
+#ifdef RVPERF_CTR_DEPTH_KNOBS
+/* The depth of the cpu this runs on (ctr_depth's), 0 without CTR. */
+unsigned int rvctr_cpu_depth(void)
 {
 	unsigned int depth;
 
@@ -407,33 +429,48 @@ unsigned int rvctr_depth(void)
 	put_cpu_ptr(rvctr.cpus);
 	/*
 	 * 0 until the hotplug callback set this cpu up, which may come after
-	 * the PMU registered (and sysfs asked whether caps/branches exists):
-	 * then what probe found on the boot hart.
+	 * the PMU registered: then what probe found on the boot hart.
 	 */
 	return depth ? depth : rvctr.depth;
 }
+#endif
 
-/* Applies ctr_depth to this hart, which records nothing at the moment. */
+/* Sets this hart's depth; it records nothing at the moment. */
 static void rvctr_apply_depth(struct rvctr_cpu *c)
 {
-	c->want = READ_ONCE(ctr_depth);
 	csr_write(RVCTR_CSR_CTL, 0);
-	c->depth = rvctr_set_depth(c->want, &c->depth_bits);
+#ifdef RVPERF_CTR_DEPTH_KNOBS
+	c->want = READ_ONCE(ctr_depth);
+	c->depth = rvctr_set_depth(c->want);
+#else
+	c->depth = rvctr_set_depth(0);	/* the most the hart has */
+#endif
 	rvctr_clear();
 }
 
-/* A hart comes up: nothing recorded, the chosen depth, empty. */
+/* A hart comes up: nothing recorded, its depth, empty. */
 void rvctr_cpu_online(void)
 {
 	struct rvctr_cpu *c;
+	unsigned int common;
 
 	if (!rvctr.present)
 		return;
 	c = this_cpu_ptr(rvctr.cpus);
 	rvctr_apply_depth(c);
-	if (c->depth != rvctr.depth && !c->want)
-		pr_warn_once("cpu%d keeps %u entries, not %u\n",
-			     smp_processor_id(), c->depth, rvctr.depth);
+#ifdef RVPERF_CTR_DEPTH_KNOBS
+	if (c->want)
+		return;		/* ctr_depth's depth, not the hart's */
+#endif
+	/* A hart with fewer entries lowers what every cpu reports. */
+	common = READ_ONCE(rvctr.depth);
+	while (c->depth && c->depth < common &&
+	       !try_cmpxchg(&rvctr.depth, &common, c->depth))
+		;
+	if (c->depth != common)
+		pr_warn_once("cpu%d keeps %u entries, not %u: every cpu reports %u\n",
+			     smp_processor_id(), c->depth, common,
+			     rvctr_depth());
 }
 
 void rvctr_cpu_offline(void)
@@ -572,9 +609,11 @@ int rvctr_event_add(struct perf_event *event)
 		;
 	if (i == RVCTR_MAX_EVENTS)
 		return -EBUSY;
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 	/* A new ctr_depth takes effect while nothing records. */
 	if (!c->users && READ_ONCE(ctr_depth) != c->want)
 		rvctr_apply_depth(c);
+#endif
 	c->events[i] = event;
 	c->cs_users += cs;
 	perf_sched_cb_inc(event->pmu);
@@ -632,7 +671,7 @@ void rvctr_cpu_pm_exit(void)
 		return;
 	csr_write(RVCTR_CSR_CTL, 0);
 	/* The depth the hart had: the largest supported one not above it. */
-	rvctr_set_depth(c->depth, &c->depth_bits);
+	rvctr_set_depth(c->depth);
 	rvctr_clear();
 	rvctr_program(c);
 }
@@ -821,7 +860,11 @@ void rvctr_irq_sample(struct perf_event *event, struct perf_sample_data *data)
 	f.misp = rvctr.misp;
 	if (!c->read)
 		rvctr_read_records(c);
+	/* At most what every hart keeps, as caps/branches says. */
+	report = min(c->depth, READ_ONCE(rvctr.depth));
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 	report = rvctr_depth_report(c->depth, ctr_depth_cap);
+#endif
 	c->stack.nr = rvctr_build_stack(&f, c->raw, c->nr_raw, report,
 					c->hw_idx, c->entries,
 					&c->stack.hw_idx);

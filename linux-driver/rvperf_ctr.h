@@ -14,6 +14,9 @@
 int rvctr_probe(struct pmu *pmu);
 void rvctr_remove(struct pmu *pmu);
 unsigned int rvctr_depth(void);
+#ifdef RVPERF_CTR_DEPTH_KNOBS
+unsigned int rvctr_cpu_depth(void);
+#endif
 void rvctr_cpu_online(void);
 void rvctr_cpu_offline(void);
 void rvctr_cpu_pm_exit(void);

@@ -2,7 +2,7 @@
 /*
  * KUnit suites for rvperf's hardware-free CTR logic (rvperf_ctr_logic.c):
  * filter mapping, type mapping, cycle decoding, depth and the privilege
- * sanitiser, for the ratified v1.0 and the v0.1.4 draft layouts; and, on a
+ * sanitiser, for each CSR layout the driver is built for; and, on a
  * hart with CTR, what the driver does to the CSRs around CPU PM, and how the
  * PMU driver copes with a hart that loses its snapshot shared memory.
  */
@@ -27,8 +27,8 @@
 /* The draft keeps the depth in the control register. */
 #define RVCTR_TEST_CSR_CTL	RVP_CTR_DRAFT_CSR_SCTRCONTROL
 #else
-#define RVCTR_TEST_CSR_CTL	RVP_CTR_V1_CSR_SCTRCTL
-#define RVCTR_TEST_CSR_DEPTH	RVP_CTR_V1_CSR_SCTRDEPTH
+#define RVCTR_TEST_CSR_CTL	CSR_SCTRCTL
+#define RVCTR_TEST_CSR_DEPTH	CSR_SCTRDEPTH
 #endif
 
 #define KSTART		0xffffffc000000000UL
@@ -85,13 +85,15 @@ static void rvctr_test_filter_types(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.priv, (u32)RVCTR_PRIV_KERNEL);
 }
 
-static void rvctr_test_ctl(struct kunit *test, enum rvctr_layout l)
+/* A layout's control bits, as its specification numbers them. */
+struct rvctr_test_ctl_bits {
+	u64 u, s, ras, frz, ntbren;
+};
+
+static void rvctr_test_ctl(struct kunit *test, enum rvctr_layout l,
+			   const struct rvctr_test_ctl_bits *b)
 {
-	bool v1 = l == RVCTR_LAYOUT_V1;
-	u64 u = v1 ? RVP_CTR_V1_MCTRCTL_U : RVP_CTR_DRAFT_MCTRCONTROL_U;
-	u64 s = v1 ? RVP_CTR_V1_MCTRCTL_S : RVP_CTR_DRAFT_MCTRCONTROL_S;
-	u64 ras = v1 ? RVP_CTR_V1_MCTRCTL_RASEMU : RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
-	u64 frz = v1 ? RVP_CTR_V1_MCTRCTL_LCOFIFRZ : RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ;
+	u64 u = b->u, s = b->s, ras = b->ras, frz = b->frz;
 	u64 ctl;
 
 	/* Taken branches only, user: every other type inhibited, NTBREN off. */
@@ -104,32 +106,53 @@ static void rvctr_test_ctl(struct kunit *test, enum rvctr_layout l)
 	KUNIT_EXPECT_EQ(test, ctl, u | s | ras | frz);
 	/* Not-taken branches wanted: NTBREN, which opts in. */
 	ctl = rvctr_ctl_bits(l, 0xff3e, RVCTR_PRIV_KERNEL, false, ~0ULL);
-	KUNIT_EXPECT_EQ(test, ctl, s | frz | (v1 ? RVP_CTR_V1_MCTRCTL_NTBREN :
-						RVP_CTR_DRAFT_MCTRCONTROL_NTBREN));
+	KUNIT_EXPECT_EQ(test, ctl, s | frz | b->ntbren);
 }
 
 static void rvctr_test_ctl_v1(struct kunit *test)
 {
-	rvctr_test_ctl(test, RVCTR_LAYOUT_V1);
+	static const struct rvctr_test_ctl_bits v1 = {
+		.u = RVP_CTR_V1_MCTRCTL_U,
+		.s = RVP_CTR_V1_MCTRCTL_S,
+		.ras = RVP_CTR_V1_MCTRCTL_RASEMU,
+		.frz = RVP_CTR_V1_MCTRCTL_LCOFIFRZ,
+		.ntbren = RVP_CTR_V1_MCTRCTL_NTBREN,
+	};
+
+	rvctr_test_ctl(test, RVCTR_LAYOUT_V1, &v1);
 }
 
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 static void rvctr_test_ctl_draft(struct kunit *test)
 {
-	rvctr_test_ctl(test, RVCTR_LAYOUT_DRAFT);
+	static const struct rvctr_test_ctl_bits draft = {
+		.u = RVP_CTR_DRAFT_MCTRCONTROL_U,
+		.s = RVP_CTR_DRAFT_MCTRCONTROL_S,
+		.ras = RVP_CTR_DRAFT_MCTRCONTROL_RASEMU,
+		.frz = RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ,
+		.ntbren = RVP_CTR_DRAFT_MCTRCONTROL_NTBREN,
+	};
+
+	rvctr_test_ctl(test, RVCTR_LAYOUT_DRAFT, &draft);
 }
+#endif
 
 static void rvctr_test_depth(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 0), 16U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 4), 256U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_V1, 5), 0U);
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0), 16U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0x3ULL << 16), 64U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0xfULL << 16), 256U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_decode(RVCTR_LAYOUT_DRAFT, 0x2ULL << 16), 0U);
+#endif
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 	KUNIT_EXPECT_EQ(test, rvctr_depth_report(256, true), 127U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_report(64, true), 64U);
 	KUNIT_EXPECT_EQ(test, rvctr_depth_report(256, false), 256U);
+#endif
 }
 
 static void rvctr_test_types(struct kunit *test)
@@ -376,11 +399,13 @@ static void rvctr_test_optional(struct kunit *test)
 	h.mask = RVP_CTR_V1_MCTRCTL_U;
 	KUNIT_EXPECT_EQ(test, rvctr_probe_ctl(RVCTR_LAYOUT_V1, rvctr_fake_write_read, &h),
 			0ULL);
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 	/* The draft's DEPTH and CLR are not control options. */
 	h.mask = RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S |
 		 RVP_CTR_DRAFT_MCTRCONTROL_DEPTH | RVP_CTR_DRAFT_MCTRCONTROL_CLR;
 	KUNIT_EXPECT_EQ(test, rvctr_probe_ctl(RVCTR_LAYOUT_DRAFT, rvctr_fake_write_read, &h),
 			RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S);
+#endif
 	/* No ctrtarget.MISP: neither predicted nor mispredicted. */
 	KUNIT_ASSERT_EQ(test, rvctr_filter_init(&f, PERF_SAMPLE_BRANCH_USER |
 				PERF_SAMPLE_BRANCH_ANY, KSTART), 0);
@@ -521,12 +546,44 @@ static void rvctr_test_coroutine(struct kunit *test)
 	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_V1, f.types, f.priv, true, ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_COROUTINE_SWAP), 0ULL);
 	KUNIT_EXPECT_NE(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_TAKEN_BRANCH), 0ULL);
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 	ctl = rvctr_ctl_bits(RVCTR_LAYOUT_DRAFT, f.types, f.priv, true, ~0ULL);
 	KUNIT_EXPECT_EQ(test, ctl & BIT_ULL(32 + RVP_CTRDATA_TYPE_COROUTINE_SWAP), 0ULL);
+#endif
 	KUNIT_ASSERT_TRUE(test, rvctr_record_to_entry(&f, &swap, &e));
 	KUNIT_EXPECT_EQ(test, (u32)e.new_type, PERF_BR_RISCV_COROUTINE_SWAP);
 }
 
+static struct kunit_case rvctr_logic_cases[] = {
+	KUNIT_CASE(rvctr_test_filter_refused),
+	KUNIT_CASE(rvctr_test_filter_types),
+	KUNIT_CASE(rvctr_test_ctl_v1),
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	KUNIT_CASE(rvctr_test_ctl_draft),
+#endif
+	KUNIT_CASE(rvctr_test_depth),
+	KUNIT_CASE(rvctr_test_types),
+	KUNIT_CASE(rvctr_test_cycles),
+	KUNIT_CASE(rvctr_test_sanitise),
+	KUNIT_CASE(rvctr_test_per_event_types),
+	KUNIT_CASE(rvctr_test_syscall),
+	KUNIT_CASE(rvctr_test_optional),
+	KUNIT_CASE(rvctr_test_stack_save),
+	KUNIT_CASE(rvctr_test_hw_idx),
+	KUNIT_CASE(rvctr_test_coroutine),
+	{}
+};
+
+static struct kunit_suite rvctr_logic_suite = {
+	.name = "rvperf_ctr_logic",
+	.test_cases = rvctr_logic_cases,
+};
+
+#if IS_ENABLED(CONFIG_RVPERF_CTR_HW_KUNIT_TEST)
+/*
+ * What the driver does on live hardware: it hotplugs a cpu and takes a
+ * hart's snapshot page away, so it is built only when asked for.
+ */
 struct rvctr_pm_state {
 	unsigned long ctl, depth;		/* before the state was lost */
 	unsigned long ctl_after, depth_after;	/* after the CPU PM exit */
@@ -684,29 +741,6 @@ static void rvctr_test_snapshot_lost(struct kunit *test)
 	KUNIT_EXPECT_LT(test, count, 1ULL << 32);
 }
 
-static struct kunit_case rvctr_logic_cases[] = {
-	KUNIT_CASE(rvctr_test_filter_refused),
-	KUNIT_CASE(rvctr_test_filter_types),
-	KUNIT_CASE(rvctr_test_ctl_v1),
-	KUNIT_CASE(rvctr_test_ctl_draft),
-	KUNIT_CASE(rvctr_test_depth),
-	KUNIT_CASE(rvctr_test_types),
-	KUNIT_CASE(rvctr_test_cycles),
-	KUNIT_CASE(rvctr_test_sanitise),
-	KUNIT_CASE(rvctr_test_per_event_types),
-	KUNIT_CASE(rvctr_test_syscall),
-	KUNIT_CASE(rvctr_test_optional),
-	KUNIT_CASE(rvctr_test_stack_save),
-	KUNIT_CASE(rvctr_test_hw_idx),
-	KUNIT_CASE(rvctr_test_coroutine),
-	{}
-};
-
-static struct kunit_suite rvctr_logic_suite = {
-	.name = "rvperf_ctr_logic",
-	.test_cases = rvctr_logic_cases,
-};
-
 static struct kunit_case rvctr_hw_cases[] = {
 	KUNIT_CASE(rvctr_test_pm_restore),
 	KUNIT_CASE(rvctr_test_snapshot_lost),
@@ -719,6 +753,14 @@ static struct kunit_suite rvctr_hw_suite = {
 };
 
 kunit_test_suites(&rvctr_logic_suite, &rvctr_hw_suite);
+#else
+kunit_test_suites(&rvctr_logic_suite);
+#endif
 
 MODULE_DESCRIPTION("KUnit tests for rvperf's CTR branch-stack logic");
 MODULE_LICENSE("GPL");
+#ifdef RVPERF_MODULE_NS_IDENT
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+#else
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+#endif

@@ -8,6 +8,7 @@
  * with different filters each get exactly what they asked for.
  */
 
+#include <kunit/visibility.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -111,10 +112,44 @@ int rvctr_filter_init(struct rvctr_filter *f, u64 bst,
 	f->kernel_start = kernel_start;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rvctr_filter_init);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_filter_init);
+
+/* The option bits of the control register in a layout. */
+struct rvctr_ctl_layout {
+	u64 u, s, rasemu, lcofifrz;
+	u64 not_options;	/* bits of the register that are no option */
+};
+
+static const struct rvctr_ctl_layout rvctr_ctl_v1 = {
+	.u = RVP_CTR_V1_MCTRCTL_U,
+	.s = RVP_CTR_V1_MCTRCTL_S,
+	.rasemu = RVP_CTR_V1_MCTRCTL_RASEMU,
+	.lcofifrz = RVP_CTR_V1_MCTRCTL_LCOFIFRZ,
+};
+
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+/* The draft sets DEPTH on its own; CLR is a command. */
+static const struct rvctr_ctl_layout rvctr_ctl_draft = {
+	.u = RVP_CTR_DRAFT_MCTRCONTROL_U,
+	.s = RVP_CTR_DRAFT_MCTRCONTROL_S,
+	.rasemu = RVP_CTR_DRAFT_MCTRCONTROL_RASEMU,
+	.lcofifrz = RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ,
+	.not_options = RVP_CTR_DRAFT_MCTRCONTROL_DEPTH |
+		       RVP_CTR_DRAFT_MCTRCONTROL_CLR,
+};
+#endif
+
+static const struct rvctr_ctl_layout *rvctr_ctl_of(enum rvctr_layout layout)
+{
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	if (layout == RVCTR_LAYOUT_DRAFT)
+		return &rvctr_ctl_draft;
+#endif
+	return &rvctr_ctl_v1;
+}
 
 /**
- * rvctr_ctl_bits() - s*ctrctl / s*ctrcontrol value for a set of events
+ * rvctr_ctl_bits() - s*ctrctl value for a set of events
  * @layout: CSR layout
  * @types: union of the events' rvctr_filter.types
  * @priv: union of their RVCTR_PRIV_*
@@ -129,12 +164,12 @@ EXPORT_SYMBOL_GPL(rvctr_filter_init);
  * the hart could not inhibit; the handler freezes by hand without
  * LCOFIFRZ; rvctr_impl_allows() refuses call stacks without RASEMU).
  *
- * Return: the control register value (DEPTH of the draft left 0).
+ * Return: the control register value.
  */
 u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
 		   bool call_stack, u64 impl)
 {
-	bool v1 = layout == RVCTR_LAYOUT_V1;
+	const struct rvctr_ctl_layout *l = rvctr_ctl_of(layout);
 	u64 inh = (u64)(~types & 0xffff) << RVP_CTR_FILTER_SHIFT;
 	u64 ctl;
 
@@ -145,23 +180,22 @@ u64 rvctr_ctl_bits(enum rvctr_layout layout, u32 types, u32 priv,
 	/* Bit 0 (TYPE NONE) and the reserved 6, 7 have no filter bit. */
 	inh &= ~(u64)(BIT_ULL(RVP_CTR_FILTER_SHIFT) | BIT_ULL(RVP_CTR_FILTER_SHIFT + 6) |
 		      BIT_ULL(RVP_CTR_FILTER_SHIFT + 7));
-	/* Bits 32 + 1, 2, 3 are EXCINH, INTRINH, TRETINH in both layouts. */
-	ctl = inh;
-	ctl |= v1 ? RVP_CTR_V1_MCTRCTL_LCOFIFRZ : RVP_CTR_DRAFT_MCTRCONTROL_LCOFIFRZ;
+	/* Bits 32 + 1, 2, 3 are EXCINH, INTRINH, TRETINH. */
+	ctl = inh | l->lcofifrz;
 	if (priv & RVCTR_PRIV_USER)
-		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_U : RVP_CTR_DRAFT_MCTRCONTROL_U;
+		ctl |= l->u;
 	if (priv & RVCTR_PRIV_KERNEL)
-		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_S : RVP_CTR_DRAFT_MCTRCONTROL_S;
+		ctl |= l->s;
 	if (call_stack)
-		ctl |= v1 ? RVP_CTR_V1_MCTRCTL_RASEMU : RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
+		ctl |= l->rasemu;
 	return ctl & impl;
 }
-EXPORT_SYMBOL_GPL(rvctr_ctl_bits);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_ctl_bits);
 
 /**
  * rvctr_probe_ctl() - the control bits a hart implements
  * @layout: CSR layout
- * @write_read: writes its value to s*ctrctl / sctrcontrol and returns what
+ * @write_read: writes its value to the control register and returns what
  *	reads back (the driver's CSR access; a fake one in KUnit)
  * @arg: for @write_read
  *
@@ -169,24 +203,20 @@ EXPORT_SYMBOL_GPL(rvctr_ctl_bits);
  * LCOFIFRZ, NTBREN, each transfer-type inhibit) read 0.  The register is
  * left 0, recording off.
  *
- * Return: the implemented bits (without the draft's DEPTH), or 0 when the
- * mandatory S and U bits do not stick (not a usable CTR).
+ * Return: the implemented option bits, or 0 when the mandatory S and U
+ * bits do not stick (not a usable CTR).
  */
 u64 rvctr_probe_ctl(enum rvctr_layout layout,
 		    u64 (*write_read)(void *arg, u64 val), void *arg)
 {
-	bool v1 = layout == RVCTR_LAYOUT_V1;
-	u64 need = v1 ? RVP_CTR_V1_MCTRCTL_U | RVP_CTR_V1_MCTRCTL_S :
-			RVP_CTR_DRAFT_MCTRCONTROL_U | RVP_CTR_DRAFT_MCTRCONTROL_S;
-	u64 impl = write_read(arg, ~0ULL);
+	const struct rvctr_ctl_layout *l = rvctr_ctl_of(layout);
+	u64 need = l->u | l->s;
+	u64 impl = write_read(arg, ~0ULL) & ~l->not_options;
 
 	write_read(arg, 0);
-	if (!v1)	/* DEPTH is set on its own; CLR is a command */
-		impl &= ~(RVP_CTR_DRAFT_MCTRCONTROL_DEPTH |
-			  RVP_CTR_DRAFT_MCTRCONTROL_CLR);
 	return (impl & need) == need ? impl : 0;
 }
-EXPORT_SYMBOL_GPL(rvctr_probe_ctl);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_probe_ctl);
 
 /**
  * rvctr_impl_allows() - whether a hart can record what an event asks
@@ -201,12 +231,10 @@ EXPORT_SYMBOL_GPL(rvctr_probe_ctl);
  */
 bool rvctr_impl_allows(enum rvctr_layout layout, u64 impl, u64 bst)
 {
-	u64 ras = layout == RVCTR_LAYOUT_V1 ? RVP_CTR_V1_MCTRCTL_RASEMU :
-					      RVP_CTR_DRAFT_MCTRCONTROL_RASEMU;
-
-	return !(bst & PERF_SAMPLE_BRANCH_CALL_STACK) || (impl & ras);
+	return !(bst & PERF_SAMPLE_BRANCH_CALL_STACK) ||
+	       (impl & rvctr_ctl_of(layout)->rasemu);
 }
-EXPORT_SYMBOL_GPL(rvctr_impl_allows);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_impl_allows);
 
 /**
  * rvctr_type_to_perf() - CTR TYPE to PERF_BR_* (and new_type)
@@ -274,7 +302,7 @@ void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 		break;
 	}
 }
-EXPORT_SYMBOL_GPL(rvctr_type_to_perf);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_type_to_perf);
 
 /**
  * rvctr_decode_cycles() - elapsed cycles of a record, for perf
@@ -297,15 +325,14 @@ u16 rvctr_decode_cycles(u64 data)
 	cycles = cce ? (4096 + ccm) << (cce - 1) : ccm;
 	return min_t(u64, cycles, 0xffff);
 }
-EXPORT_SYMBOL_GPL(rvctr_decode_cycles);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_decode_cycles);
 
 /**
  * rvctr_depth_decode() - number of entries from the depth CSR field
  * @layout: CSR layout
- * @csr: sctrdepth (v1.0) or sctrcontrol (draft) as read back
+ * @csr: the register with the depth (sctrdepth) as read back
  *
- * v1.0 encodes 2^(DEPTH + 4) in 3 bits (5-7 reserved); the draft a
- * thermometer code, 16 << popcount(DEPTH).
+ * sctrdepth encodes 2^(DEPTH + 4) in 3 bits (5-7 reserved).
  *
  * Return: the depth, or 0 for a reserved or malformed encoding.
  */
@@ -313,18 +340,22 @@ unsigned int rvctr_depth_decode(enum rvctr_layout layout, u64 csr)
 {
 	unsigned int enc;
 
-	if (layout == RVCTR_LAYOUT_V1) {
-		enc = csr & RVP_CTR_V1_SCTRDEPTH_DEPTH;
-		return enc <= 4 ? 16U << enc : 0;
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+	if (layout == RVCTR_LAYOUT_DRAFT) {
+		/* sctrcontrol.DEPTH: a thermometer code, 16 << popcount */
+		enc = (csr & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) >>
+		      RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
+		if (enc & (enc + 1))	/* not of the form 0b0..01..1 */
+			return 0;
+		return 16U << hweight32(enc);
 	}
-	enc = (csr & RVP_CTR_DRAFT_MCTRCONTROL_DEPTH) >>
-	      RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT;
-	if (enc & (enc + 1))	/* not of the form 0b0..01..1 */
-		return 0;
-	return 16U << hweight32(enc);
+#endif
+	enc = csr & RVP_CTR_V1_SCTRDEPTH_DEPTH;
+	return enc <= 4 ? 16U << enc : 0;
 }
-EXPORT_SYMBOL_GPL(rvctr_depth_decode);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_depth_decode);
 
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 /**
  * rvctr_depth_report() - entries reported to perf
  * @depth: hardware depth
@@ -336,7 +367,8 @@ unsigned int rvctr_depth_report(unsigned int depth, bool cap)
 {
 	return cap ? min_t(unsigned int, depth, RVCTR_DEPTH_CAP) : depth;
 }
-EXPORT_SYMBOL_GPL(rvctr_depth_report);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_depth_report);
+#endif
 
 static bool rvctr_is_kernel(const struct rvctr_filter *f, u64 addr)
 {
@@ -411,7 +443,7 @@ bool rvctr_record_to_entry(const struct rvctr_filter *f,
 	}
 	return true;
 }
-EXPORT_SYMBOL_GPL(rvctr_record_to_entry);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_record_to_entry);
 
 /**
  * rvctr_build_stack() - an event's branch stack from the raw records
@@ -446,7 +478,7 @@ unsigned int rvctr_build_stack(const struct rvctr_filter *f,
 	*hw_idx_out = dropped ? -1ULL : hw_idx;
 	return n;
 }
-EXPORT_SYMBOL_GPL(rvctr_build_stack);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_build_stack);
 
 /**
  * rvctr_stack_save() - keep a call-stack task's records at switch out
@@ -473,7 +505,7 @@ void rvctr_stack_save(struct rvctr_task_ctx *t, unsigned int depth,
 	t->depth = depth;
 	t->valid = true;
 }
-EXPORT_SYMBOL_GPL(rvctr_stack_save);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_stack_save);
 
 /**
  * rvctr_stack_restore() - give a call-stack task its records back
@@ -506,4 +538,4 @@ void rvctr_stack_restore(struct rvctr_task_ctx *t, unsigned int depth,
 	for (i = 0; i < t->nr; i++)
 		ops->write(arg, i, &t->rec[i]);
 }
-EXPORT_SYMBOL_GPL(rvctr_stack_restore);
+EXPORT_SYMBOL_IF_KUNIT(rvctr_stack_restore);

@@ -14,7 +14,9 @@
 
 enum rvctr_layout {
 	RVCTR_LAYOUT_V1,	/* ratified v1.0: sctrctl, sctrdepth */
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
 	RVCTR_LAYOUT_DRAFT,	/* v0.1.4 draft: sctrcontrol with DEPTH */
+#endif
 };
 
 #ifndef PERF_BR_RISCV_EXCEPTION
@@ -28,11 +30,13 @@ enum rvctr_layout {
 #define PERF_BR_RISCV_COROUTINE_SWAP	PERF_BR_NEW_ARCH_3
 #endif
 
-/* The deepest CTR buffer (sctrdepth 4, the draft's DEPTH 0b1111). */
+/* The deepest CTR buffer (sctrdepth 4). */
 #define RVCTR_MAX_DEPTH		256
 
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 /* Reported depth cap for older perf tools that drop deeper stacks. */
 #define RVCTR_DEPTH_CAP		127
+#endif
 
 /* A privilege level a branch event records (bit set = recorded). */
 #define RVCTR_PRIV_USER		BIT(0)
@@ -89,7 +93,9 @@ void rvctr_type_to_perf(unsigned int ctr_type, bool syscall, u8 *type,
 			u8 *new_type);
 u16 rvctr_decode_cycles(u64 data);
 unsigned int rvctr_depth_decode(enum rvctr_layout layout, u64 csr);
+#ifdef RVPERF_CTR_DEPTH_KNOBS
 unsigned int rvctr_depth_report(unsigned int depth, bool cap);
+#endif
 bool rvctr_record_to_entry(const struct rvctr_filter *f,
 			   const struct rvctr_record *rec,
 			   struct perf_branch_entry *e);

@@ -1,17 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Control Transfer Records (Smctr/Ssctr) register constants the driver
- * needs, for the ratified v1.0 layout (RVP_CTR_V1_*) and the v0.1.4 draft
- * (RVP_CTR_DRAFT_*).  The kernel has no header for them, so they are kept
- * here under the names of the project's include/rvperf/ctr.h;
- * linux-driver/tests/ctr-regs-sync.sh checks every value against it.
+ * needs, for the ratified v1.0 layout (RVP_CTR_V1_*).  The kernel has no
+ * header for them, so they are kept here under the names of the project's
+ * include/rvperf/ctr.h; linux-driver/tests/ctr-regs-sync.sh checks every
+ * value against it.
  */
 #ifndef RVPERF_CTR_REGS_H
 #define RVPERF_CTR_REGS_H
 
 #include <linux/bits.h>
 
-/* Both layouts: entries through siselect 0x200 + N and sireg/2/3. */
+#ifndef RVPERF_CSR_H_HAS_CTR
+/*
+ * The CSR numbers, as <asm/csr.h> names them once the upstream series is
+ * applied; kernels without them get them here.
+ */
+#include <asm/csr.h>
+
+#ifndef CSR_SIREG2
+#define CSR_SIREG2				0x152
+#define CSR_SIREG3				0x153
+#endif
+#ifndef CSR_SCTRCTL
+#define CSR_SCTRCTL				RVP_CTR_V1_CSR_SCTRCTL
+#define CSR_SCTRSTATUS				RVP_CTR_V1_CSR_SCTRSTATUS
+#define CSR_SCTRDEPTH				RVP_CTR_V1_CSR_SCTRDEPTH
+#endif
+#endif
+
+/* Entries through siselect 0x200 + N and sireg/2/3. */
 #define RVP_CTR_ISELECT_FIRST			0x200
 #define RVP_CTRSOURCE_V				BIT_ULL(0)
 #define RVP_CTRTARGET_MISP			BIT_ULL(0)
@@ -43,9 +61,11 @@
 #define RVP_CTR_FILTER_SHIFT			32
 
 /* Ratified v1.0. */
+#ifndef RVPERF_CSR_H_HAS_CTR
 #define RVP_CTR_V1_CSR_SCTRCTL			0x14E
 #define RVP_CTR_V1_CSR_SCTRSTATUS		0x14F
 #define RVP_CTR_V1_CSR_SCTRDEPTH		0x15F
+#endif
 #define RVP_CTR_V1_MCTRCTL_U			BIT_ULL(0)
 #define RVP_CTR_V1_MCTRCTL_S			BIT_ULL(1)
 #define RVP_CTR_V1_MCTRCTL_RASEMU		BIT_ULL(7)
@@ -55,7 +75,8 @@
 #define RVP_CTR_V1_SCTRSTATUS_FROZEN		BIT_ULL(31)
 #define RVP_CTR_V1_SCTRCLR_INSN			0x10400073
 
-/* v0.1.4 draft. */
+#ifdef CONFIG_RVPERF_CTR_LAYOUT_DRAFT
+/* The v0.1.4 draft (RVP_CTR_DRAFT_*). */
 #define RVP_CTR_DRAFT_CSR_SCTRCONTROL		0x181
 #define RVP_CTR_DRAFT_CSR_SCTRSTATUS		0x183
 #define RVP_CTR_DRAFT_MCTRCONTROL_S		BIT_ULL(1)
@@ -67,5 +88,6 @@
 #define RVP_CTR_DRAFT_MCTRCONTROL_DEPTH_SHIFT	16
 #define RVP_CTR_DRAFT_MCTRCONTROL_NTBREN	BIT_ULL(36)
 #define RVP_CTR_DRAFT_MCTRSTATUS_FROZEN		BIT_ULL(15)
+#endif
 
 #endif /* RVPERF_CTR_REGS_H */

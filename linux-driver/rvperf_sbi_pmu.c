@@ -1312,7 +1312,7 @@ static DEVICE_ATTR_RO(branch_stack);
 static ssize_t ctr_depth_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", rvctr_depth());
+	return sysfs_emit(buf, "%u\n", rvctr_cpu_depth());
 }
 static DEVICE_ATTR_RO(ctr_depth);
 
