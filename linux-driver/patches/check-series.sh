@@ -8,8 +8,8 @@
 #   - the objects of the files the series touches that exist at that
 #     point build with W=1 (ARCH=riscv, tinyconfig + check.config);
 #   - after the last patch, when it adds the not-for-upstream draft layout:
-#     riscv_ctr.o again with CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y (kbuild's
-#     per-option dependencies rebuild only it, both ways);
+#     the CTR objects again with CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y (kbuild's
+#     per-option dependencies rebuild only them, both ways);
 #   - after the last patch (unless SPARSE=0): sparse (C=2) on those objects;
 #   - after the last patch: `make dt_binding_check` of the bindings the
 #     series touches (dtschema from scripts/registry/dtschema.sh), `make
@@ -112,11 +112,13 @@ if [ -z "${DOCS_ONLY:-}" ] &&
 	frag=$(mktemp)
 	echo CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y >"$frag"
 	if configure "$frag" && grep -qx CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y "$out/.config"; then
-		log=$(kmake -j"$jobs" W=1 drivers/perf/riscv_ctr.o 2>&1)
+		draft_objs="drivers/perf/riscv_ctr.o drivers/perf/riscv_ctr_logic.o
+drivers/perf/riscv_ctr_kunit.o"
+		log=$(kmake -j"$jobs" W=1 $draft_objs 2>&1)
 		rc=$?
 		warn=$(echo "$log" | grep -E 'warning|error' | grep -E 'riscv_ctr')
 		[ $rc -eq 0 ] && [ -z "$warn" ]
-		ok $? "draft layout: W=1 builds drivers/perf/riscv_ctr.o" || diag "$log"
+		ok $? "draft layout: W=1 builds $(echo $draft_objs)" || diag "$log"
 	else
 		ok 1 "draft layout: configures"
 	fi

@@ -20,7 +20,8 @@
 # and for the 6.12 backport, in their place where the step differs there,
 # hand-6.12.diff, gen-6.12 and msg-6.12 (or skip-6.12: the step is left
 # out);
-# and src/cover.txt is the cover letter (subject, blank line, body);
+# and src/cover.txt is the cover letter (subject, blank line, body),
+# written as cover-letter.txt (cover-6.12.txt for the backport);
 # src/base-files lists the kernel files the steps change.
 #
 # transform: the driver's own files become the series' files by unifdef
@@ -42,6 +43,12 @@ pin=linux-7.2.8.src
 ksrc=$RVPERF_CACHE/linux-7.2.8
 target=7.2.8
 tarball612=/usr/src/linux-source-6.12.tar.xz
+# The series' author and dates: the project's list, as its OpenSBI and QEMU
+# series; the first commit at series_date, each next one a minute later, the
+# cover letter at the last (fixed, so that regenerating changes nothing).
+series_author="rvperf developers"
+series_email=rvperf-devel@lists.rvperf.org
+series_date=$(date -u -d '2026-12-07 23:00:00' +%s)
 
 die() { echo "gen-series: $*" >&2; exit 1; }
 
@@ -100,7 +107,7 @@ transform() {
 	    -e 's/RVPERF_CTR_LOGIC_H/__RISCV_CTR_LOGIC_H/g' \
 	    -e 's/RVPERF_CTR_REGS_H/__RISCV_CTR_REGS_H/g' \
 	    -e 's/CONFIG_RVPERF_CTR_LAYOUT_DRAFT/CONFIG_RISCV_PMU_SBI_CTR_DRAFT/g' \
-	    -e 's/CONFIG_RVPERF_CTR_DEPTH_CAP/CONFIG_RISCV_PMU_SBI_CTR_DEPTH_CAP/g' \
+	    -e 's/CONFIG_RVPERF_CTR_HW_KUNIT_TEST/CONFIG_RISCV_PMU_SBI_CTR_HW_KUNIT_TEST/g' \
 	    -e 's/"rvperf-ctr: "/"riscv-ctr: "/' \
 	    -e 's/"rvperf_ctr_task"/"riscv_ctr_task"/' \
 	    -e 's/"rvperf_ctr_logic"/"riscv_ctr_logic"/' \
@@ -108,14 +115,14 @@ transform() {
 	    -e 's/rvperf CTR branch stacks/RISC-V CTR branch stacks/' \
 	    -e "s/rvperf's hardware-free CTR logic/the hardware-free CTR logic/" \
 	    -e "s/rvperf's CTR/the RISC-V CTR/" \
-	    -e '/^EXPORT_SYMBOL_GPL(rvctr_[a-z_]*);$/d' "$src" |
-	perl -0pe 's/  The kernel has no header for them, so they are kept\n \* here under the names of the project.s include\/rvperf\/ctr\.h;\n \* linux-driver\/tests\/ctr-regs-sync\.sh checks every value against it\./  Only this driver\n * uses them./' |
+	    "$src" |
+	perl -0pe 's/  The kernel has no\n \* header for them, so they are kept here under the names of the project.s\n \* include\/rvperf\/ctr\.h; linux-driver\/tests\/ctr-regs-sync\.sh checks every\n \* value against it\./  Only this\n * driver uses them./' |
 	{ "$ud" "$@" || rc=$?; [ "$rc" -le 1 ] || die "unifdef failed on $src"; } |
 	cat -s
 }
 
 generate() {
-	local out=$1 tree step f dest src args ts=1700000000 n=0 hd gf
+	local out=$1 tree step f dest src args ts=$series_date n=0 hd gf
 	if [ "$target" = 6.12 ]; then
 		ksrc=$(kernel612)
 	else
@@ -131,8 +138,8 @@ generate() {
 			mkdir -p "$tree/$(dirname "$f")"
 			cp "$f" "$tree/$f"
 		done)
-	export GIT_AUTHOR_NAME=rvperf GIT_AUTHOR_EMAIL=rvperf@localhost
-	export GIT_COMMITTER_NAME=rvperf GIT_COMMITTER_EMAIL=rvperf@localhost
+	export GIT_AUTHOR_NAME=$series_author GIT_AUTHOR_EMAIL=$series_email
+	export GIT_COMMITTER_NAME=$series_author GIT_COMMITTER_EMAIL=$series_email
 	git -C "$tree" init -q
 	git -C "$tree" add -A
 	GIT_AUTHOR_DATE="$ts +0000" GIT_COMMITTER_DATE="$ts +0000" \
@@ -160,16 +167,23 @@ generate() {
 			die "$step: nothing to commit"
 	done
 	mkdir -p "$out"
-	rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
+	rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch "$out/cover-letter.txt"
 	git -C "$tree" -c core.abbrev=12 format-patch -q --zero-commit \
 		--no-signature --cover-letter -o "$out" \
 		${prefix:+--subject-prefix="$prefix"} HEAD~$n
-	# The cover letter: our text in place of git's placeholders.
+	# The cover letter: our text in place of git's placeholders, dated
+	# as the last patch.
+	COVER_DATE=$(LC_ALL=C date -u -d "@$ts" '+%a, %-d %b %Y %H:%M:%S +0000')
+	export COVER_DATE
 	perl -0pi -e '
 		BEGIN { local $/; open my $c, "<", $ENV{COVER} or die; $t = <$c>;
 			($s, $b) = split /\n\n/, $t, 2 }
-		s/\*\*\* SUBJECT HERE \*\*\*/$s/; s/\*\*\* BLURB HERE \*\*\*\n/$b/' \
+		s/\*\*\* SUBJECT HERE \*\*\*/$s/; s/\*\*\* BLURB HERE \*\*\*\n/$b/;
+		s/^Date: .*$/"Date: " . $ENV{COVER_DATE}/me' \
 		"$out/0000-cover-letter.patch"
+	# Not named like the numbered patches, so that "git am 0*.patch"
+	# applies the series (an empty cover letter stops it).
+	mv "$out/0000-cover-letter.patch" "$out/cover-letter.txt"
 }
 
 case ${1:-} in

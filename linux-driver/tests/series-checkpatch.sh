@@ -21,7 +21,6 @@ series() {
 		return
 	fi
 	for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
 		out=$(linux-driver/patches/run-checkpatch.sh "$src" "$p")
 		[ -z "$out" ]
 		ok $? "$label: checkpatch --strict $(basename "$p")" || diag "$out"

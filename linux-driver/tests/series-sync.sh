@@ -24,15 +24,13 @@ sync() {
 	shift 2
 	log=$(linux-driver/patches/gen-series.sh "$@" "$tmp/$label" 2>&1)
 	ok $? "$label: gen-series.sh generates the series" || diag "$log"
-	committed=$(cd "$dir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null)
-	fresh=$(cd "$tmp/$label" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null)
+	committed=$(cd "$dir" && ls cover-letter.txt [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null)
+	fresh=$(cd "$tmp/$label" && ls cover-letter.txt [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null)
 	[ -n "$committed" ] && [ "$committed" = "$fresh" ]
 	ok $? "$label: the same patch files" ||
 		diag "committed: $committed" "fresh: $fresh"
 	for p in $fresh; do
-		# The cover letter's Date is when it was generated.
-		d=$(diff -u <(grep -v '^Date: ' "$dir/$p" 2>/dev/null) \
-			<(grep -v '^Date: ' "$tmp/$label/$p"))
+		d=$(diff -u "$dir/$p" "$tmp/$label/$p" 2>&1)
 		ok $? "$label: $p matches linux-driver's sources (run gen-series.sh)" ||
 			diag "$(echo "$d" | head -40)"
 	done
