@@ -7,6 +7,7 @@ HOST_TESTS += linux-driver/tests/module-build.sh
 HOST_TESTS += linux-driver/tests/sparse.sh
 HOST_TESTS += linux-driver/tests/series-sync.sh
 HOST_TESTS += linux-driver/tests/series-checkpatch.sh
+HOST_TESTS += linux-driver/tests/series-rules.sh
 # series-sync compares with a fresh generation from the pinned Linux 7.2.8
 # source: make check unpacks it into the cache first (once).
 .PHONY: linux-7.2.8-src
