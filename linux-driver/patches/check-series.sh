@@ -10,6 +10,8 @@
 #   - after the last patch, when it adds the not-for-upstream draft layout:
 #     the CTR objects again with CONFIG_RISCV_PMU_SBI_CTR_DRAFT=y (kbuild's
 #     per-option dependencies rebuild only them, both ways);
+#   - after the last patch: the CTR objects with the KUnit suite as a module
+#     (MODULES=y): the namespace import and the exports it needs;
 #   - after the last patch (unless SPARSE=0): sparse (C=2) on those objects;
 #   - after the last patch: `make dt_binding_check` of the bindings the
 #     series touches (dtschema from scripts/registry/dtschema.sh), `make
@@ -121,6 +123,41 @@ drivers/perf/riscv_ctr_kunit.o"
 		ok $? "draft layout: W=1 builds $(echo $draft_objs)" || diag "$log"
 	else
 		ok 1 "draft layout: configures"
+	fi
+	rm -f "$frag"
+	configure
+fi
+
+# The KUnit suite as a module (it is tristate): its objects build with
+# MODULES=y, it imports the namespace EXPORT_SYMBOL_IF_KUNIT uses, and every
+# rvctr_ symbol it calls is exported for it.
+if [ -z "${DOCS_ONLY:-}" ] &&
+	grep -q '^config RISCV_PMU_SBI_CTR_KUNIT_TEST$' "$src/drivers/perf/Kconfig"; then
+	frag=$(mktemp)
+	printf 'CONFIG_MODULES=y\nCONFIG_RISCV_PMU_SBI_CTR_KUNIT_TEST=m\n' >"$frag"
+	if configure "$frag" &&
+		grep -qx CONFIG_RISCV_PMU_SBI_CTR_KUNIT_TEST=m "$out/.config"; then
+		mod_objs="drivers/perf/riscv_ctr.o drivers/perf/riscv_ctr_logic.o
+drivers/perf/riscv_ctr_kunit.o"
+		log=$(kmake -j"$jobs" W=1 $mod_objs 2>&1)
+		rc=$?
+		warn=$(echo "$log" | grep -E 'warning|error' | grep -E 'riscv_ctr')
+		kunit=$out/drivers/perf/riscv_ctr_kunit.o
+		missing=$(comm -23 \
+			<("${cross}nm" -u "$kunit" | awk '$2 ~ /^rvctr_/ { print $2 }' | sort) \
+			<("${cross}nm" "$out/drivers/perf/riscv_ctr_logic.o" \
+				"$out/drivers/perf/riscv_ctr.o" |
+				sed -n 's/.*__export_symbol_//p' | sort))
+		"${cross}objcopy" -O binary -j .modinfo "$kunit" "$frag.modinfo" 2>/dev/null
+		tr '\0' '\n' <"$frag.modinfo" 2>/dev/null |
+			grep -qx 'import_ns=EXPORTED_FOR_KUNIT_TESTING'
+		ns=$?
+		[ $rc -eq 0 ] && [ -z "$warn" ] && [ -z "$missing" ] && [ $ns -eq 0 ]
+		ok $? "KUnit suite as a module: W=1 builds, imports EXPORTED_FOR_KUNIT_TESTING, its rvctr_ symbols exported" ||
+			diag "$log" "not exported: $missing" "import_ns found: $([ $ns -eq 0 ] && echo yes || echo no)"
+		rm -f "$frag.modinfo"
+	else
+		ok 1 "KUnit suite as a module: configures"
 	fi
 	rm -f "$frag"
 	configure
