@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Cross-builds the real perf tool, static, from the tools/perf of the same
-# kernel source the guest kernel comes from, into the cache.
+# Cross-builds the real perf tool, static, from the tools/perf of a kernel
+# source (the guest pipeline's: the series' 7.2.8 tree), into the cache.
 #
-# Usage: build-perf.sh   (environment, set by scripts/guest/build.mk:
-#   LINUX_SRC the unpacked kernel source, PERF_OUT the build directory,
+# Usage: build-perf.sh   (environment, set by scripts/guest/pipeline.mk:
+#   LINUX_SRC the unpacked (or series-applied) kernel source, PERF_OUT the
+#   build directory,
 #   GUEST_USERLAND where build-userland.sh puts zlib and libelf,
 #   RVPERF_CACHE, CROSS_COMPILE, JOBS)
 #
@@ -16,7 +17,7 @@ cross=${CROSS_COMPILE:-riscv64-linux-gnu-}
 jobs=${JOBS:-$(nproc)}
 die() { echo "build-perf: $*" >&2; exit 1; }
 
-[ -e "$src/.rvperf-unpacked" ] || die "kernel source not unpacked in $src (build the guest kernel first)"
+[ -e "$src/.rvperf-unpacked" ] || [ -e "$src/.rvperf-series" ] || die "kernel source not unpacked in $src (make guest-perf prepares it)"
 
 # zlib and libelf, cross-built static into the cache (build-userland.sh
 # knows whether they are current), so that perf resolves ELF symbols
@@ -26,8 +27,9 @@ sysroot=$GUEST_USERLAND/sysroot
 libs=$(cat "$GUEST_USERLAND/.stamp-zlib" "$GUEST_USERLAND/.stamp-elfutils")
 
 # A minimal, static perf: libelf and zlib, no other library features (no
-# libdw: symbols, not DWARF).  Only the 'perf' target: the default one also
-# links dlfilters/*.so, which cannot be static.
+# libdw: symbols, not DWARF; no Rust test workload).  Only the 'perf'
+# target: the default one also links dlfilters/*.so, which cannot be
+# static.  libatomic: GCC 12 calls it for perf's 16-bit atomics on riscv64.
 opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS="-static -L$sysroot/lib"
 	EXTRA_CFLAGS="-I$sysroot/include"
 	NO_DWARF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 NO_LIBPERL=1
@@ -35,7 +37,7 @@ opts=(ARCH=riscv CROSS_COMPILE="$cross" LDFLAGS="-static -L$sysroot/lib"
 	NO_LIBDW_DWARF_UNWIND=1 NO_JVMTI=1
 	NO_DEMANGLE=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LZMA=1 NO_ZSTD=1
 	NO_SDT=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_BABELTRACE=1
-	NO_LIBDEBUGINFOD=1)
+	NO_LIBDEBUGINFOD=1 NO_RUST=1 EXTRA_PERFLIBS=-latomic)
 stamp=$out/.rvperf-options
 
 # perf 6.12 skips ARM's mapping symbols but not RISC-V's ($x, $d, and
@@ -51,12 +53,17 @@ strip_mapping_symbols() {
 	fi
 }
 
-if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]} $libs" ]; then
+# The source: a series-applied tree changes with the series (its
+# .rvperf-series), an unpacked one never.
+srcid=$(cat "$src/.rvperf-series" 2>/dev/null || echo unpacked)
+if [ -x "$out/perf" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]} $libs" ] &&
+	[ "$(cat "$out/.rvperf-source" 2>/dev/null)" = "$srcid" ]; then
 	strip_mapping_symbols
 	exit 0
 fi
-# Other options: a clean build, so no object built with the old ones stays.
-rm -rf "$out"
+# Other options: a clean build, so no object built with the old ones stays;
+# another source: make rebuilds what changed.
+[ "$(cat "$stamp" 2>/dev/null)" = "${opts[*]} $libs" ] || rm -rf "$out"
 mkdir -p "$out"
 echo "build-perf: building perf in $out" >&2
 log=$out/build.log
@@ -70,3 +77,4 @@ grep -qx 'feature-libelf=1' "$out/FEATURE-DUMP" ||
 	die "perf was built without libelf (see $out/FEATURE-DUMP and $log)"
 strip_mapping_symbols
 echo "${opts[*]} $libs" >"$stamp"
+echo "$srcid" >"$out/.rvperf-source"

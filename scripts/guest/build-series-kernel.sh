@@ -5,10 +5,12 @@
 # stacks as its helper, as maintainers would merge it, instead of rvperf's
 # own driver that build-kernel.sh installs.
 #
-# Usage: build-series-kernel.sh 7.2.8|6.12
+# Usage: build-series-kernel.sh [--source] 7.2.8|6.12
 #   7.2.8  the series on the pinned Linux 7.2.8 (linux-7.2.8.src in
 #          scripts/registry/pins.txt, fetched into the cache)
 #   6.12   its backport (patches/6.12/) on Debian's linux-source-6.12
+#   --source  only the patched source, its path on stdout (the guest's
+#          perf and kselftests are built from its tools/)
 # Environment: RVPERF_CACHE, CROSS_COMPILE (riscv64-linux-gnu-), JOBS,
 # KCONFIG_EXTRA (a fragment merged last, e.g. the draft layout).
 # Prints the Image's path on stdout; progress goes to stderr.
@@ -29,6 +31,8 @@ export RVPERF_CACHE=${RVPERF_CACHE:-$HOME/.cache/rvperf}
 extra=${KCONFIG_EXTRA:-}
 
 die() { echo "build-series-kernel: $*" >&2; exit 1; }
+source_only=
+[ "${1:-}" != --source ] || { source_only=1; shift; }
 ver=${1:-}
 case $ver in
 7.2.8)
@@ -43,7 +47,7 @@ case $ver in
 		die "cannot unpack Debian's linux-source-6.12 (run 'make deps')"
 	;;
 *)
-	die "usage: build-series-kernel.sh 7.2.8|6.12"
+	die "usage: build-series-kernel.sh [--source] 7.2.8|6.12"
 	;;
 esac
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing (run 'make deps')"
@@ -87,6 +91,7 @@ if [ "$(cat "$src/.rvperf-series" 2>/dev/null)" != "$sum" ]; then
 	cat $patches | sed -n 's|^+++ b/||p' | LC_ALL=C sort -u >"$src/.rvperf-touched"
 	echo "$sum" >"$src/.rvperf-series"
 fi
+[ -z "$source_only" ] || { echo "$src"; exit 0; }
 
 kmake() { make -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$cross" "$@"; }
 

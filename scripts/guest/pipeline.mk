@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# The guest pipeline: a riscv64 Linux 6.12 kernel and the real perf tool from
-# Debian's linux-source-6.12 (both cached in $(RVPERF_CACHE), outside the
-# clone, keyed by the package version), an initramfs of static programs, and
-# a QEMU boot whose output scripts/guest/guest.py turns into results.
+# The guest pipeline: a riscv64 Linux 6.12 kernel from Debian's
+# linux-source-6.12 (cached in $(RVPERF_CACHE), outside the clone, keyed by
+# the package version), the real perf tool from the tree of the
+# upstream-shaped series (linux-driver/patches/ on Linux 7.2.8, whose
+# tools/perf patches take 256-entry branch stacks and name the RISC-V
+# branch types), an initramfs of static programs, and a QEMU boot whose
+# output scripts/guest/guest.py turns into results.
 
 LINUX_PKGVER = $(shell dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null)
 LINUX_SRC = $(RVPERF_CACHE)/linux-source-$(LINUX_PKGVER)
 KBUILD_OUT = $(RVPERF_CACHE)/linux-build-$(LINUX_PKGVER)
-PERF_OUT = $(RVPERF_CACHE)/perf-build-$(LINUX_PKGVER)
+PERF_SRC = $(RVPERF_CACHE)/series-kernel-src-7.2.8
+PERF_OUT = $(RVPERF_CACHE)/perf-build-series-7.2.8
 GUEST_KERNEL = $(KBUILD_OUT)/arch/riscv/boot/Image
 GUEST_PERF = $(PERF_OUT)/perf
 GEN_INIT_CPIO = $(KBUILD_OUT)/usr/gen_init_cpio
@@ -47,8 +51,11 @@ $(GUEST_KERNEL_DRAFT): $(GUEST_KERNEL) FORCE
 	$(Q)KBUILD_OUT=$(KBUILD_OUT_DRAFT) \
 		KCONFIG_EXTRA=$(CURDIR)/scripts/guest/kernel-draft.config \
 		scripts/guest/build-kernel.sh
-$(GUEST_PERF): $(GUEST_KERNEL) FORCE
-	$(Q)scripts/guest/build-perf.sh
+# The series applied to 7.2.8 (build-series-kernel.sh --source), then perf
+# built from that tree.
+$(GUEST_PERF): FORCE
+	$(Q)scripts/guest/build-series-kernel.sh --source 7.2.8 >/dev/null
+	$(Q)LINUX_SRC=$(PERF_SRC) scripts/guest/build-perf.sh
 # After perf, which builds the same script's libraries: never both at once.
 $(GUEST_BASH): $(GUEST_PERF) FORCE
 	$(Q)scripts/guest/build-userland.sh all
@@ -310,19 +317,34 @@ SERIES_KERNEL_VERSIONS := 7.2.8 6.12
 series-kernel = $(RVPERF_CACHE)/series-kernel-$(1)/arch/riscv/boot/Image
 $(foreach v,$(SERIES_KERNEL_VERSIONS),$(eval $$(call series-kernel,$(v)): FORCE ; 	$$(Q)JOBS=$$(JOBS) scripts/guest/build-series-kernel.sh $(v) >/dev/null))
 $(eval $(call guest-program,$(GUEST_DIR)/bin/driver-series,tests/guest/driver-series.c))
+# The series' own tests of its tools/ side, as kernel CI runs them: the
+# kselftest perf_events/branch_stack (built from the series' tree with the
+# flags of its Makefile), and perf test's "Branch stacks" suite and
+# "addr2line program missing" case of the guest's perf (the guest has no
+# addr2line; tests/guest/perf-test.c turns perf test's lines into TAP).
+SERIES_KSELFTEST := $(GUEST_DIR)/bin/branch_stack
+$(SERIES_KSELFTEST): $(GUEST_PERF)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  GUESTCC $@")
+	$(Q)$(GUEST_CC) -O2 -static -Wall -Wl,-no-as-needed \
+		-idirafter $(PERF_SRC)/tools/include -o $@ \
+		$(PERF_SRC)/tools/testing/selftests/perf_events/branch_stack.c
+$(eval $(call guest-program,$(GUEST_DIR)/bin/perf-test,tests/guest/perf-test.c))
 SERIES_GUEST_TESTS = $(filter-out %/driver-pmu %/driver-sbi %/ctr-irq-cost,\
-	$(GUEST_TESTS)) $(GUEST_DIR)/bin/driver-series
+	$(GUEST_TESTS)) $(GUEST_DIR)/bin/driver-series $(SERIES_KSELFTEST)
+SERIES_GUEST_PROGS = $(GUEST_PROGS) $(GUEST_DIR)/bin/perf-test
 GUEST_SERIES_PLAN := $(GUEST_DIR)/series/plan
 GUEST_SERIES_INITRD := $(GUEST_DIR)/series/initramfs.cpio.gz
-guest-series-lines = $(foreach t,$(SERIES_GUEST_TESTS),'$(call guest-path,$(t))')
+guest-series-lines = $(foreach t,$(SERIES_GUEST_TESTS),'$(call guest-path,$(t))') \
+	'/bin/perf-test Branch stacks' '/bin/perf-test addr2line program missing'
 $(GUEST_SERIES_PLAN): FORCE
 	$(call guest-plan,$@,$(guest-series-lines))
 $(GUEST_SERIES_INITRD): $(GUEST_SERIES_PLAN) $(GUEST_INIT) $(GEN_INIT_CPIO) \
-		$(GUEST_PERF) $(SERIES_GUEST_TESTS) $(GUEST_PROGS) \
+		$(GUEST_PERF) $(SERIES_GUEST_TESTS) $(SERIES_GUEST_PROGS) \
 		scripts/guest/mkinitramfs.sh
 	$(if $(Q),@echo "  CPIO    $@")
 	$(Q)scripts/guest/mkinitramfs.sh $@ $(GEN_INIT_CPIO) $(GUEST_INIT) \
-		$(GUEST_SERIES_PLAN) $(call guest-files,$(SERIES_GUEST_TESTS) $(GUEST_PROGS)) \
+		$(GUEST_SERIES_PLAN) $(call guest-files,$(SERIES_GUEST_TESTS) $(SERIES_GUEST_PROGS)) \
 		$(GUEST_PERF:%=/bin/perf=%)
 .PHONY: series-guest-image
 series-guest-image: $(foreach v,$(SERIES_KERNEL_VERSIONS),$(call series-kernel,$(v))) \
