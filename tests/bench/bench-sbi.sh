@@ -7,9 +7,10 @@
 #                  registry's source): on QEMU virt its QEMU quirk is on
 #   platform-q0    the same built with RVPERF_QEMU_QUIRKS=0 (the firmware
 #                  of hardware that is not QEMU): PLATFORM_NOQUIRKS_FW names
-#                  one, or BENCH_NOQUIRKS=1 builds it from the registry's
-#                  OpenSBI 1.8.1 source (RVPERF_CACHE, build-opensbi.sh
-#                  platform-q0)
+#                  one; else it is built from the registry's OpenSBI 1.8.1
+#                  source (build-opensbi.sh platform-q0) wherever
+#                  RVPERF_CACHE is set, as make sets it (BENCH_NOQUIRKS=0
+#                  leaves it out)
 #   opensbi-1.8.1  upstream OpenSBI 1.8.1's generic platform (GENERIC_FW)
 #   opensbi-1.1    Debian's OpenSBI 1.1 (qemu-system-data)
 #   opensbi-1.9    upstream OpenSBI 1.9's generic platform, when OPENSBI19_FW
@@ -68,7 +69,7 @@ build_noquirks() {
 	scripts/registry/build-opensbi.sh platform-q0
 }
 noquirks=${PLATFORM_NOQUIRKS_FW:-}
-if [ -z "$noquirks" ] && [ "${BENCH_NOQUIRKS:-0}" = 1 ]; then
+if [ -z "$noquirks" ] && [ "${BENCH_NOQUIRKS:-${RVPERF_CACHE:+1}}" = 1 ]; then
 	noquirks=$(build_noquirks) || exit 1
 fi
 
